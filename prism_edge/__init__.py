@@ -1,0 +1,33 @@
+"""prism-edge: PRISM (Processing Incrementally with Structured Memory) on local models."""
+
+from prism_edge.errors import (
+    BackendError,
+    ContextOverflow,
+    PrismError,
+    RevisionError,
+    SchemaError,
+)
+from prism_edge.memory import Memory
+from prism_edge.metrics import CallMetrics, RunMetrics
+from prism_edge.runner import PrismConfig, PrismRunner, RunResult, run_prism
+from prism_edge.schema import Schema, from_model, from_source
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendError",
+    "CallMetrics",
+    "ContextOverflow",
+    "Memory",
+    "PrismConfig",
+    "PrismError",
+    "PrismRunner",
+    "RevisionError",
+    "RunMetrics",
+    "RunResult",
+    "Schema",
+    "SchemaError",
+    "from_model",
+    "from_source",
+    "run_prism",
+]

@@ -1,0 +1,74 @@
+"""Token-aware chunking at natural boundaries.
+
+A chunk never exceeds its token budget as counted by the model's own tokenizer. Boundaries
+are tried coarse to fine -- paragraphs, lines, sentences (BooookScore splits prose at sentence
+punctuation), words, and finally any character -- and a coarser boundary is kept when it fills
+at least half the budget, so chunks stay large without cutting sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+Counter = Callable[[str], int]
+
+_BOUNDARIES = (
+    re.compile(r"\n\s*\n"),  # paragraphs
+    re.compile(r"\n"),  # lines
+    re.compile(r"(?<=[.!?;:][\"'”’)\]])\s+|(?<=[.!?;:])\s+"),  # sentences
+    re.compile(r"\s+"),  # words
+)
+
+
+def split_to_fit(text: str, max_tokens: int, count: Counter) -> tuple[str, str]:
+    """Split ``text`` into (head, rest) with ``count(head) <= max_tokens``, at the best boundary.
+
+    ``head`` is never empty when ``text`` is not; ``head + rest == text``.
+    """
+    if max_tokens < 1:
+        raise ValueError("max_tokens must be at least 1")
+    if count(text) <= max_tokens:
+        return text, ""
+    window = _window(text, max_tokens, count)
+    best = 0
+    for pattern in _BOUNDARIES:
+        cuts = [m.end() for m in pattern.finditer(window) if 0 < m.end() < len(text)]
+        pos = _largest_fitting(cuts, text, max_tokens, count)
+        if pos > best:
+            best = pos
+        if best and count(text[:best]) * 2 >= max_tokens:
+            return text[:best], text[best:]
+    if best:
+        return text[:best], text[best:]
+    cuts = list(range(1, len(window) + 1))
+    pos = _largest_fitting(cuts, text, max_tokens, count) or 1
+    return text[:pos], text[pos:]
+
+
+def _window(text: str, max_tokens: int, count: Counter) -> str:
+    """A prefix long enough to hold more than ``max_tokens`` tokens (bounded work per split)."""
+    size = max(64, max_tokens * 8)
+    while size < len(text) and count(text[:size]) <= max_tokens:
+        size *= 2
+    return text[: size + 1]
+
+
+def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter) -> int:
+    lo, hi, best = 0, len(cuts) - 1, 0
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if count(text[: cuts[mid]]) <= max_tokens:
+            best = cuts[mid]
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def chunk_text(text: str, max_tokens: int, count: Counter) -> Iterator[str]:
+    """Cut ``text`` into consecutive chunks of at most ``max_tokens`` tokens each."""
+    rest = text
+    while rest:
+        head, rest = split_to_fit(rest, max_tokens, count)
+        yield head

@@ -1,0 +1,48 @@
+"""Exceptions that carry data, so the CLI and tests read fields instead of parsing messages."""
+
+from __future__ import annotations
+
+
+class PrismError(Exception):
+    """Base class of every error prism-edge reports to a user; ``hint`` says what to do."""
+
+    hint: str = ""
+
+
+class SchemaError(PrismError):
+    """A schema cannot be used; ``line`` is the 1-based source line when there is one."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class RevisionError(PrismError):
+    """A proposed revision was rejected; the memory was not changed."""
+
+    def __init__(self, path: str, op: str, reason: str) -> None:
+        self.path = path
+        self.op = op
+        self.reason = reason
+        super().__init__(f"{op} {path}: {reason}")
+
+
+class ContextOverflow(PrismError):
+    """A prompt cannot fit the model's context window."""
+
+    hint = "raise --ctx, lower --chunk-tokens or the output budget, or use a smaller schema"
+
+    def __init__(self, needed: int, n_ctx: int, what: str) -> None:
+        self.needed = needed
+        self.n_ctx = n_ctx
+        self.what = what
+        super().__init__(f"{what} needs {needed} tokens but the context holds {n_ctx}")
+
+
+class BackendError(PrismError):
+    """The model backend failed (load error, server error, ...)."""
+
+
+class TemplateError(PrismError):
+    """A prompt template could not be rendered (e.g. a missing variable)."""

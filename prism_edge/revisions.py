@@ -1,0 +1,295 @@
+"""Revisions (path, op, value): the paper's wire format, validation and atomic application.
+
+Wire format (appendix E)::
+
+    [OBJECTS FOR UPDATE]
+    {"$.'attributes'.'Room Quality'": {"update": ["Spacious rooms", "beds were cozy"]}}
+    [OBJECTS FOR ADD]
+    {"$.'attributes'.'Noise Level'": {"add": ["Notable street noise at night"]}}
+
+Each line is a JSON object whose keys are JSONPaths (parsed with jsonpath-ng, so quoted names
+may hold dots, spaces, escaped quotes and any Unicode) and whose values are ``{"add": v}`` or
+``{"update": v}``. The inner key decides the operation, whatever section the line stands in.
+Python literals the paper's own examples use (tuples, ``None``, single quotes) are accepted.
+
+Application is **per revision**: the revisions of a step are applied in order, each one
+atomically -- validated in full against the schema and the memory as it stands after the
+revisions before it, then applied, or rejected with a :class:`RevisionError` that names the
+path and the reason, leaving the memory untouched. One bad revision never discards the good
+ones around it; every outcome is counted.
+
+Rules:
+
+* ``add`` needs a path that does not exist yet, whose parent exists. On an existing *list*,
+  ``add`` appends one item (``$.'events'`` or ``$.'events'[n]`` with n = its length).
+* ``update`` needs an existing path; it replaces the value there. An update that changes
+  nothing is rejected ("no change"), so loops cannot grow the memory.
+* Values must fit the schema type at the path (strict: no "1" -> 1 coercion; an int is a
+  valid float; ``"???"``/``null`` stand for missing fields when the schema allows missing).
+* add-only mode (the paper's "w/o updates" ablation) rejects every ``update``.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from jsonpath_ng.jsonpath import Child, Fields, Index, Root
+from jsonpath_ng.parser import parse as jsonpath_parse
+
+from prism_edge.errors import RevisionError
+from prism_edge.schema import (
+    ListT,
+    PathError,
+    Schema,
+    Segment,
+    TypeNode,
+    ValidationError,
+    format_path,
+    unwrap,
+)
+
+Op = Literal["add", "update"]
+UPDATE_HEADER = "[OBJECTS FOR UPDATE]"
+ADD_HEADER = "[OBJECTS FOR ADD]"
+
+
+@dataclass(frozen=True)
+class Revision:
+    path: str
+    """The path as written by the model."""
+    segments: tuple[Segment, ...]
+    op: Op
+    value: Any
+    line: int = 0
+    """1-based line of the model output it came from (0 when built in code)."""
+
+    @property
+    def canonical_path(self) -> str:
+        return format_path(self.segments)
+
+    def to_wire(self) -> str:
+        """One line of the wire format, with the canonical path."""
+        return json.dumps({self.canonical_path: {self.op: self.value}}, ensure_ascii=False)
+
+
+@dataclass
+class ParseResult:
+    revisions: list[Revision] = field(default_factory=list)
+    rejected: list[RevisionError] = field(default_factory=list)
+
+
+def parse_path(text: str) -> tuple[Segment, ...]:
+    """``$.'a'.'b c'[2]`` -> ``("a", "b c", 2)``; :class:`ValueError` when it is not one."""
+    text = text.strip()
+    if not text.startswith("$"):
+        raise ValueError("a path must start with '$'")
+    try:
+        expr = jsonpath_parse(text)
+    except Exception as exc:  # jsonpath-ng raises bare Exception subclasses of its own
+        raise ValueError(f"not a JSONPath ({exc})") from None
+    segments: list[Segment] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, Root):
+            return
+        if isinstance(node, Child):
+            walk(node.left)
+            walk(node.right)
+            return
+        if isinstance(node, Fields) and len(node.fields) == 1 and node.fields[0] != "*":
+            segments.append(str(node.fields[0]))
+            return
+        if isinstance(node, Index) and len(node.indices) == 1 and node.indices[0] >= 0:
+            segments.append(int(node.indices[0]))
+            return
+        raise ValueError(f"only plain names and indices may appear in a path, not {node}")
+
+    walk(expr)
+    if not segments:
+        raise ValueError("the root '$' itself cannot be revised; name a field")
+    return tuple(segments)
+
+
+def parse_output(text: str) -> ParseResult:
+    """Parse a model's output in the wire format. Never raises: bad lines become rejections."""
+    result = ParseResult()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("```") or line in ("{}", "[]", "None", "none"):
+            continue
+        if line.upper().startswith("[OBJECTS FOR"):
+            continue
+        obj = _load_line(line)
+        if not isinstance(obj, dict):
+            result.rejected.append(
+                RevisionError(f"line {number}", "?", "malformed JSON: not an object")
+            )
+            continue
+        for path, body in obj.items():
+            result_item = _revision(str(path), body, number)
+            if isinstance(result_item, RevisionError):
+                result.rejected.append(result_item)
+            else:
+                result.revisions.append(result_item)
+    return result
+
+
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def _load_line(line: str) -> Any:
+    line = line.rstrip(",")
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return json.loads(_TRAILING_COMMA.sub(r"\1", line))
+    except json.JSONDecodeError:
+        pass
+    try:  # the paper's own examples use Python literals: tuples, None, single quotes
+        return _tuples_to_lists(ast.literal_eval(line))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
+def _tuples_to_lists(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_tuples_to_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _tuples_to_lists(v) for k, v in value.items()}
+    return value
+
+
+def _revision(path: str, body: Any, line: int) -> Revision | RevisionError:
+    if not isinstance(body, dict) or len(body) != 1 or next(iter(body)) not in ("add", "update"):
+        return RevisionError(
+            path, "?", 'malformed revision: expected {"add": value} or {"update": value}'
+        )
+    op: Op = "add" if "add" in body else "update"
+    try:
+        segments = parse_path(path)
+    except ValueError as exc:
+        return RevisionError(path, op, f"bad path: {exc}")
+    return Revision(path, segments, op, body[op], line)
+
+
+# --------------------------------------------------------------------------------------------
+# Validation and application on a plain JSON-like dict
+# --------------------------------------------------------------------------------------------
+
+
+def check(
+    schema: Schema, data: dict[str, Any], rev: Revision, *, add_only: bool = False
+) -> TypeNode:
+    """Raise :class:`RevisionError` unless ``rev`` applies to ``data``; return the value type."""
+    if add_only and rev.op == "update":
+        raise RevisionError(rev.path, rev.op, "updates are disabled (add-only mode)")
+    try:
+        node = schema.resolve(rev.segments)
+    except PathError as exc:
+        raise RevisionError(rev.path, rev.op, f"path outside the schema: {exc}") from None
+    parent, last = _locate_parent(data, rev)
+    exists = _has(parent, last)
+    list_node = unwrap(node)
+    if (
+        rev.op == "add"
+        and exists
+        and isinstance(parent[last], list)
+        and isinstance(list_node, ListT)
+    ):
+        _validate(schema, rev, list_node.item, (*rev.segments, len(parent[last])))
+        return list_node.item
+    if rev.op == "add" and exists:
+        raise RevisionError(rev.path, rev.op, "path already exists; use update to change it")
+    if rev.op == "add" and isinstance(parent, list) and last != len(parent):
+        raise RevisionError(
+            rev.path, rev.op, f"a list item is added at index {len(parent)} (the end of the list)"
+        )
+    if rev.op == "update" and not exists:
+        raise RevisionError(rev.path, rev.op, "path does not exist; use add to create it")
+    _validate(schema, rev, node, rev.segments)
+    if rev.op == "update" and parent[last] == rev.value:
+        raise RevisionError(rev.path, rev.op, "no change: the value is already stored")
+    return node
+
+
+def apply(
+    schema: Schema, data: dict[str, Any], rev: Revision, *, add_only: bool = False
+) -> Revision:
+    """Apply ``rev`` to ``data`` in place, atomically; return the revision as applied.
+
+    The returned revision has canonical segments: an append to a list through ``$.'xs'`` comes
+    back as ``$.'xs'[n]``, so replaying it (amendments) is unambiguous.
+    """
+    check(schema, data, rev, add_only=add_only)
+    parent, last = _locate_parent(data, rev)
+    value = copy.deepcopy(rev.value)
+    if rev.op == "add" and _has(parent, last) and isinstance(parent[last], list):
+        target = parent[last]
+        applied = Revision(rev.path, (*rev.segments, len(target)), "add", value, rev.line)
+        target.append(value)
+        return applied
+    if rev.op == "add" and isinstance(parent, list):
+        parent.append(value)
+    else:
+        parent[last] = value
+    return Revision(rev.path, rev.segments, rev.op, value, rev.line)
+
+
+def _validate(schema: Schema, rev: Revision, node: TypeNode, segments: tuple[Segment, ...]) -> None:
+    try:
+        schema.validate(rev.value, node, at=format_path(segments))
+    except ValidationError as exc:
+        raise RevisionError(rev.path, rev.op, f"value does not fit the schema: {exc}") from None
+
+
+def _locate_parent(data: dict[str, Any], rev: Revision) -> tuple[Any, Segment]:
+    current: Any = data
+    for depth, seg in enumerate(rev.segments[:-1]):
+        if not _has(current, seg):
+            missing = format_path(rev.segments[: depth + 1])
+            raise RevisionError(rev.path, rev.op, f"parent {missing} does not exist")
+        current = current[seg]
+    if current is None:
+        raise RevisionError(rev.path, rev.op, "parent is null; update the parent instead")
+    return current, rev.segments[-1]
+
+
+def _has(container: Any, key: Segment) -> bool:
+    if isinstance(container, dict):
+        return isinstance(key, str) and key in container
+    if isinstance(container, list):
+        return isinstance(key, int) and 0 <= key < len(container)
+    return False
+
+
+@dataclass
+class ApplyReport:
+    """What became of one step's revisions."""
+
+    applied: list[Revision] = field(default_factory=list)
+    rejected: list[RevisionError] = field(default_factory=list)
+
+    def extend(self, other: ApplyReport) -> None:
+        self.applied.extend(other.applied)
+        self.rejected.extend(other.rejected)
+
+
+def apply_all(
+    schema: Schema, data: dict[str, Any], revisions: Iterable[Revision], *, add_only: bool = False
+) -> ApplyReport:
+    """Apply revisions one by one (each atomic), collecting what applied and what not."""
+    report = ApplyReport()
+    for rev in revisions:
+        try:
+            report.applied.append(apply(schema, data, rev, add_only=add_only))
+        except RevisionError as exc:
+            report.rejected.append(exc)
+    return report

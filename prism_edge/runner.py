@@ -1,0 +1,337 @@
+"""Algorithm 1 of the paper as a stream of events, inside a context budget that never overflows.
+
+For each chunk d_i: r_i <- LLM(T, q, S, m_i, d_i); m_{i+1} <- ReviseMemory(m_i, r_i). Then
+answer <- LLM(T_final, q, S, m_{n+1}). The library never prints: :meth:`PrismRunner.run`
+yields an :class:`Event` per step and ends with :class:`Finished`, which holds the
+:class:`RunResult` (answer, final memory, metrics).
+
+Context budget. Before every call the runner knows the tokens of the static prefix, the
+rendered memory, the chunk and the output budget. When the chunk does not fit the room left,
+it is cut at a natural boundary and the rest goes on to the next step (nothing is dropped),
+down to ``min_chunk_tokens``; below that floor, in amendments mode, the amendments are folded
+into the base object when that frees the room; only when the memory alone leaves no room does
+the run stop with :class:`BudgetExceeded`, which carries the numbers and the memory so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from prism_edge.backends import Backend, Completion
+from prism_edge.chunking import split_to_fit
+from prism_edge.errors import ContextOverflow, RevisionError
+from prism_edge.memory import Encoding, Memory, dumps
+from prism_edge.metrics import CallMetrics, RunMetrics
+from prism_edge.prompts import Prompt, PromptBuilder, Style
+from prism_edge.revisions import Revision, parse_output
+from prism_edge.schema import Schema, prompt_text
+
+GrammarFor = Callable[[Memory], "str | None"]
+"""Given the current memory, the GBNF grammar for the next revision call (or None)."""
+
+
+class PrismConfig(BaseModel):
+    """Settings of one PRISM run."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str = Field(min_length=1)
+    encoding: Encoding = "amendments"
+    add_only: bool = False
+    style: Style = "compact"
+    answer_instruction: str = ""
+    max_tokens: int = Field(512, ge=16, description="output budget of a revision call")
+    answer_max_tokens: int = Field(512, ge=1, description="output budget of the final answer")
+    min_chunk_tokens: int = Field(
+        128, ge=1, description="chunks are not cut below this; fold or stop instead"
+    )
+    temperature: float = Field(0.0, ge=0.0)
+    seed: int | None = None
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepDone:
+    index: int
+    """0-based number of the revision step (a cut chunk spans several steps)."""
+    chunk_tokens: int
+    applied: list[Revision]
+    rejected: list[RevisionError]
+    call: CallMetrics
+    memory_tokens: int
+    finish_reason: str
+    kind: Literal["step"] = "step"
+
+
+@dataclass(frozen=True)
+class ChunkCut:
+    """The chunk did not fit the room left; ``rest_tokens`` go on to the next step."""
+
+    index: int
+    chunk_tokens: int
+    room_tokens: int
+    kind: Literal["cut"] = "cut"
+
+
+@dataclass(frozen=True)
+class MemoryFolded:
+    """Amendments were folded into the base object to free room."""
+
+    index: int
+    tokens_before: int
+    tokens_after: int
+    kind: Literal["fold"] = "fold"
+
+
+@dataclass(frozen=True)
+class Answered:
+    answer: str
+    call: CallMetrics
+    kind: Literal["answer"] = "answer"
+
+
+@dataclass
+class RunResult:
+    answer: str | None
+    memory: Memory
+    metrics: RunMetrics
+    steps: int = 0
+    applied: int = 0
+    rejected: int = 0
+    rejections: list[RevisionError] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "answer": self.answer,
+            "memory": self.memory.data,
+            "metrics": self.metrics.to_dict(),
+            "revisions": {"applied": self.applied, "rejected": self.rejected},
+            "steps": self.steps,
+        }
+
+
+@dataclass(frozen=True)
+class Finished:
+    result: RunResult
+    kind: Literal["finished"] = "finished"
+
+
+Event = StepDone | ChunkCut | MemoryFolded | Answered | Finished
+
+
+class BudgetExceeded(ContextOverflow):
+    """The memory has outgrown the context; ``result`` holds the memory and metrics so far."""
+
+    hint = (
+        "raise --ctx, lower --max-revisions or the output budget, use add-only mode or a "
+        "smaller schema; the memory so far was kept"
+    )
+
+    def __init__(self, needed: int, n_ctx: int, what: str, result: RunResult) -> None:
+        super().__init__(needed, n_ctx, what)
+        self.result = result
+
+
+# --- the runner ------------------------------------------------------------------------------
+
+
+class PrismRunner:
+    """One PRISM run over one backend; resumable from a memory and a step count."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        schema: Schema,
+        config: PrismConfig,
+        *,
+        memory: Memory | None = None,
+        metrics: RunMetrics | None = None,
+        grammar_for: GrammarFor | None = None,
+    ) -> None:
+        self.backend = backend
+        self.schema = schema
+        self.config = config
+        self.memory = memory or Memory(schema, config.encoding)
+        if self.memory.encoding != config.encoding:
+            raise ValueError("memory encoding differs from the configured encoding")
+        self.metrics = metrics or RunMetrics()
+        self.prompts = PromptBuilder(
+            config.question, prompt_text(schema), config.style, config.answer_instruction
+        )
+        self.grammar_for = grammar_for
+        self.result = RunResult(None, self.memory, self.metrics)
+
+    # budget helpers
+
+    def _revise_prompt(self, chunk: str) -> Prompt:
+        return self.prompts.revise(self.memory.render_parts(), chunk)
+
+    def room_for_chunk(self) -> int:
+        """Chunk tokens that fit beside the static prefix, the memory and the output budget."""
+        used = self.backend.count_tokens(self._revise_prompt(""))
+        return self.backend.n_ctx - used - self.config.max_tokens
+
+    def _fold_if_it_helps(self, index: int, needed_room: int) -> MemoryFolded | None:
+        if self.memory.encoding != "amendments" or not self.memory.amendments:
+            return None
+        before = self.backend.count_tokens(self.prompts.revise(self.memory.render_parts(), ""))
+        after = self.backend.count_tokens(self.prompts.revise([dumps(self.memory.data)], ""))
+        room_after = self.backend.n_ctx - after - self.config.max_tokens
+        if after >= before or room_after < needed_room:
+            return None
+        memory_before = self._memory_tokens()
+        self.memory.fold()
+        return MemoryFolded(index, memory_before, self._memory_tokens())
+
+    def _memory_tokens(self) -> int:
+        return sum(len(self.backend.tokenize(p)) for p in self.memory.render_parts())
+
+    def _overflow(self, what: str, needed: int) -> BudgetExceeded:
+        return BudgetExceeded(needed, self.backend.n_ctx, what, self.result)
+
+    # the loop
+
+    def steps(self, chunks: Iterable[str]) -> Iterator[Event]:
+        """Revision steps over ``chunks``; cut chunks continue in the following steps."""
+        pending: deque[str] = deque()
+        source = iter(chunks)
+        while True:
+            if not pending:
+                nxt = next(source, None)
+                if nxt is None:
+                    return
+                if not nxt.strip():
+                    continue
+                pending.append(nxt)
+            chunk = pending.popleft()
+            yield from self._fit_and_step(chunk, pending)
+
+    def _fit_and_step(self, chunk: str, pending: deque[str]) -> Iterator[Event]:
+        index = self.result.steps
+        chunk_tokens = len(self.backend.tokenize(chunk))
+        room = self.room_for_chunk()
+        floor = min(self.config.min_chunk_tokens, chunk_tokens)
+        if room < floor:
+            folded = self._fold_if_it_helps(index, floor)
+            if folded is not None:
+                yield folded
+                room = self.room_for_chunk()
+        if room < floor:
+            used = self.backend.n_ctx - room
+            raise self._overflow(
+                "the prompt (instructions, schema, memory), the smallest chunk "
+                "and the output budget",
+                used + floor,
+            )
+        if chunk_tokens > room:
+            head, rest = split_to_fit(chunk, room, lambda t: len(self.backend.tokenize(t)))
+            pending.appendleft(rest)
+            yield ChunkCut(index, chunk_tokens, room)
+            chunk, chunk_tokens = head, len(self.backend.tokenize(head))
+        yield self._step(index, chunk, chunk_tokens)
+
+    def _step(self, index: int, chunk: str, chunk_tokens: int) -> StepDone:
+        prompt = self._revise_prompt(chunk)
+        grammar = self.grammar_for(self.memory) if self.grammar_for else None
+        completion = self._call(prompt, grammar, self.config.max_tokens)
+        parsed = parse_output(completion.text)
+        report = self.memory.revise(parsed.revisions, add_only=self.config.add_only)
+        rejected = parsed.rejected + report.rejected
+        call = self._record("revise", completion)
+        self.result.steps += 1
+        self.result.applied += len(report.applied)
+        self.result.rejected += len(rejected)
+        self.result.rejections.extend(rejected)
+        return StepDone(
+            index,
+            chunk_tokens,
+            report.applied,
+            rejected,
+            call,
+            self._memory_tokens(),
+            completion.finish_reason,
+        )
+
+    def answer(self) -> Iterator[Event]:
+        """The final call: answer the question from the memory alone."""
+        prompt = self.prompts.final(self.memory.render_parts())
+        needed = self.backend.count_tokens(prompt) + self.config.answer_max_tokens
+        if needed > self.backend.n_ctx:
+            folded = self._fold_if_it_helps(self.result.steps, 0)
+            if folded is not None:
+                yield folded
+                prompt = self.prompts.final(self.memory.render_parts())
+                needed = self.backend.count_tokens(prompt) + self.config.answer_max_tokens
+        if needed > self.backend.n_ctx:
+            raise self._overflow("the final-answer prompt and its output budget", needed)
+        completion = self._call(prompt, None, self.config.answer_max_tokens)
+        call = self._record("answer", completion)
+        self.result.answer = completion.text.strip()
+        yield Answered(self.result.answer, call)
+
+    def preflight(self) -> None:
+        """Fail before any compute when even an empty memory leaves no room to work."""
+        floor = self.config.min_chunk_tokens
+        step = self.backend.n_ctx - self.room_for_chunk() + floor
+        if step > self.backend.n_ctx:
+            raise self._overflow(
+                "instructions, schema, memory, a chunk of at least "
+                f"{floor} tokens and the output budget",
+                step,
+            )
+        final = self.backend.count_tokens(self.prompts.final(self.memory.render_parts()))
+        if final + self.config.answer_max_tokens > self.backend.n_ctx:
+            raise self._overflow(
+                "the final-answer prompt and its output budget",
+                final + self.config.answer_max_tokens,
+            )
+
+    def run(self, chunks: Iterable[str]) -> Iterator[Event]:
+        """Every revision step, then the answer, then :class:`Finished`."""
+        self.preflight()
+        start = time.perf_counter()
+        wall_before = self.metrics.wall_s
+        try:
+            yield from self.steps(chunks)
+            yield from self.answer()
+        finally:
+            self.metrics.wall_s = wall_before + time.perf_counter() - start
+        yield Finished(self.result)
+
+    def _call(self, prompt: Prompt, grammar: str | None, max_tokens: int) -> Completion:
+        return self.backend.complete(
+            prompt,
+            grammar=grammar,
+            max_tokens=max_tokens,
+            temperature=self.config.temperature,
+            seed=self.config.seed,
+        )
+
+    def _record(self, kind: str, completion: Completion) -> CallMetrics:
+        call = CallMetrics(
+            kind,
+            completion.prompt_tokens,
+            completion.reused_tokens,
+            completion.decoded_tokens,
+            completion.seconds,
+        )
+        self.metrics.add(call)
+        return call
+
+
+def run_prism(
+    backend: Backend, schema: Schema, config: PrismConfig, chunks: Iterable[str]
+) -> RunResult:
+    """Run PRISM to the end and return the result (events are discarded)."""
+    runner = PrismRunner(backend, schema, config)
+    for _ in runner.run(chunks):
+        pass
+    return runner.result

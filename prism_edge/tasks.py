@@ -1,0 +1,95 @@
+"""Task presets built on the paper's hand-crafted schemas (appendix A), kept as source text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from prism_edge.schema import Schema, from_source
+
+BOOK_SUMMARY = '''
+@dataclasses.dataclass
+class BookSummary:
+    """Keys may be whatever you want them to be. Values should summarize in sentences only the most important attributes of the book which should include absolutely essential details such as the main characters and their motivations, the main plot, the main events, background information, and the main theme."""
+    attributes: dict[str, list[str]]
+'''
+
+FUNCTION_DESCRIPTOR = '''
+@dataclasses.dataclass
+class FunctionNaturalDescriptor:
+    """candidate_functions is keyed by the exact name of the function and stores FunctionDescription objects. Each entry should represent a unique function, class method, property, getter, or setter (or anything defined with a def keyword) present in [TEXT] that potentially matches the description given in [QUESTION]. Never add the same function more than once and only add functions that appear similar to the description given in [QUESTION]. If two functions are very similar to each other, you should make sure to distinguish them in their FunctionDescription objects."""
+  @dataclasses.dataclass
+  class FunctionDescription:
+    """purpose describes the purpose of the function i.e. what it does. input describes what the parameters of the function are. output describes what the function returns. procedure describes how the function is implemented (i.e. how it does what it does). Do not repeat the description given in [QUESTION]. You must describe the function based on what you see in [TEXT]."""
+    purpose: str
+    input: str
+    output: str
+    procedure: str
+  candidate_functions: dict[str, FunctionDescription]
+'''
+
+RELEVANT_TABLE_INFO = '''
+@dataclasses.dataclass
+class RelevantTableInfo(pg.Object):
+  """table_descriptions is a list of TableDescription objects. One for each table."""
+
+  @dataclasses.dataclass
+  class TableDescription(pg.Object):
+    """Each element in columns_observed should provide the precise name and data type of a column in the table. In relevant_statistics you should calculate and provide statistics relevant to answering the query. relationships should provide the names of other tables that are related to this table and relevant to answering the query."""
+    table_name: str
+    table_description: str
+    columns_observed: list[str]
+    relevant_statistics: list[str]
+    relationships: list[str]
+
+  table_descriptions: list[TableDescription]
+'''
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    schema_source: str
+    default_question: str | None
+    """None when the user must supply the question (``--query``)."""
+    answer_instruction: str
+    content: str
+    """What the inputs are: ``prose``, ``code`` or ``table`` (chooses the chunker)."""
+
+    @cached_property
+    def schema(self) -> Schema:
+        return from_source(self.schema_source)
+
+
+TASKS: dict[str, Task] = {
+    "summarize": Task(
+        "summarize",
+        BOOK_SUMMARY,
+        "Summarize this text: its main characters and their motivations, the main plot and "
+        "events, the setting and background, and the main theme.",
+        "Write the summary as a few paragraphs of prose that follow the story in order.",
+        "prose",
+    ),
+    "code-search": Task(
+        "code-search",
+        FUNCTION_DESCRIPTOR,
+        None,
+        "Reply with the exact name of the one function in the memory that best matches the "
+        "description, and nothing else.",
+        "code",
+    ),
+    "table-qa": Task(
+        "table-qa",
+        RELEVANT_TABLE_INFO,
+        None,
+        "Reply with the answer only: a number, a name or a short list, without explanation.",
+        "table",
+    ),
+}
+
+
+def get_task(name: str) -> Task:
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise KeyError(f"unknown task {name!r}; choose one of {', '.join(TASKS)}") from None

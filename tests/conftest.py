@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from prism_edge.schema import Schema, from_source
+from prism_edge.tasks import TASKS
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@pytest.fixture
+def book_schema() -> Schema:
+    return TASKS["summarize"].schema
+
+
+@pytest.fixture
+def code_schema() -> Schema:
+    return TASKS["code-search"].schema
+
+
+@pytest.fixture
+def table_schema() -> Schema:
+    return TASKS["table-qa"].schema
+
+
+@pytest.fixture
+def mixed_schema() -> Schema:
+    return from_source('''
+class Doc:
+    """A schema that uses every supported type."""
+    class Person:
+        name: str
+        age: int
+        height: float
+        alive: bool
+        nickname: Optional[str]  # may be absent
+    title: str
+    people: dict[str, Person]
+    events: list[str]
+    scores: dict[str, list[float]]
+    pair: tuple[str, int]
+''')
+
+
+@pytest.fixture
+def jungle_book() -> str:
+    path = DATA / "jungle-book.txt"
+    if not path.exists():
+        pytest.skip(f"{path} not found (shared data sits beside the checkout)")
+    return path.read_text(encoding="utf-8")

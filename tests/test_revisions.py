@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from prism_edge.revisions import Revision, apply, apply_all, parse_output, parse_path
+
+PERSON = {"name": "Baloo", "age": 40, "height": 2.1, "alive": True, "nickname": None}
+MEMORY = {
+    "title": "The Jungle Book",
+    "people": {"Baloo": PERSON, "Mowgli's wolf": {**PERSON, "name": "Akela"}},
+    "events": ["Mowgli is found"],
+    "scores": {},
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "segments"),
+    [
+        ("$.'attributes'.'Noise Level'", ("attributes", "Noise Level")),
+        ("$.'a'.'x.y'", ("a", "x.y")),
+        ("$.'a'.'Mowgli\\'s cave'", ("a", "Mowgli's cave")),
+        ("$.'a'.'Ça va — Шер-Хан'", ("a", "Ça va — Шер-Хан")),
+        ('$."a"."b c"', ("a", "b c")),
+        ("$.'t'[3]", ("t", 3)),
+        ("$.plain.names", ("plain", "names")),
+    ],
+)
+def test_parse_path(path, segments):
+    assert parse_path(path) == segments
+
+
+@pytest.mark.parametrize("path", ["attributes", "$", "$.'a'[*]", "$..x", "$.'a'[1:2]", "$.'a"])
+def test_parse_path_rejects(path):
+    with pytest.raises(ValueError):
+        parse_path(path)
+
+
+def test_parse_output_sections_and_lenient_literals():
+    text = """[OBJECTS FOR UPDATE]
+{"$.'values'.'flexibility'": {"update": ("allows iPhone to orientate freely", "very flexible")}}
+
+[OBJECTS FOR ADD]
+{"$.'values'.'material'": {"add": ("aluminum structure", "???")}}
+{"$.'a'": {"add": [1, 2,]},}
+{}
+{"$.'b'": {"add": 1}, "$.'c'": {"update": None}}
+"""
+    parsed = parse_output(text)
+    assert not parsed.rejected
+    assert [(r.op, r.segments) for r in parsed.revisions] == [
+        ("update", ("values", "flexibility")),
+        ("add", ("values", "material")),
+        ("add", ("a",)),
+        ("add", ("b",)),
+        ("update", ("c",)),
+    ]
+    assert parsed.revisions[0].value == ["allows iPhone to orientate freely", "very flexible"]
+    assert parsed.revisions[3].line == 8
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"$.\'a\'": {"add": [1, 2}', "malformed JSON"),
+        ('["not", "an", "object"]', "malformed JSON"),
+        ('{"$.\'a\'": {"insert": 1}}', "malformed revision"),
+        ('{"$.\'a\'": {"add": 1, "update": 2}}', "malformed revision"),
+        ("{\"$.'a'\": 5}", "malformed revision"),
+        ('{"attributes.x": {"add": 1}}', "bad path"),
+    ],
+)
+def test_parse_output_rejects_malformed_lines(line, reason):
+    parsed = parse_output("[OBJECTS FOR ADD]\n" + line)
+    assert not parsed.revisions
+    assert len(parsed.rejected) == 1
+    assert reason in parsed.rejected[0].reason
+
+
+def rev(path: str, op: str, value) -> Revision:
+    return Revision(path, parse_path(path), op, value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("path", "op", "value", "expect"),
+    [
+        # accepted
+        ("$.'people'.'Bagheera'", "add", {**PERSON, "name": "Bagheera"}, None),
+        ("$.'people'.'Baloo'.'age'", "update", 41, None),
+        ("$.'people'.'Baloo'", "update", {**PERSON, "age": 41}, None),
+        ("$.'people'.'Baloo'.'nickname'", "update", "old bear", None),
+        ("$.'people'.'Baloo'.'height'", "update", 3, None),  # an int is a valid float
+        ("$.'events'", "add", "Shere Khan returns", None),  # append to a list
+        ("$.'events'[1]", "add", "Shere Khan returns", None),
+        ("$.'events'[0]", "update", "Mowgli is found by wolves", None),
+        ("$.'scores'.'Baloo'", "add", [1.5, 2], None),
+        ("$.'pair'", "add", ["a", 1], None),
+        ("$.'people'.'Кая'", "add", {**PERSON, "name": "Kaa", "nickname": "???"}, None),
+        ("$.'people'.'Mowgli\\'s wolf'.'age'", "update", 9, None),
+        ("$.'people'.'x.y z'", "add", PERSON, None),
+        # rejected
+        ("$.'people'.'Baloo'", "add", PERSON, "already exists"),
+        ("$.'people'.'Kaa'.'age'", "update", 3, "parent $.'people'.'Kaa' does not exist"),
+        ("$.'people'.'Kaa'", "update", PERSON, "does not exist"),
+        ("$.'people'.'Baloo'.'age'", "update", "forty", "expected int"),
+        ("$.'people'.'Baloo'.'alive'", "update", 1, "expected bool"),
+        ("$.'people'.'Bagheera'", "add", {"name": "Bagheera"}, "missing field"),
+        ("$.'people'.'Baloo'.'wings'", "update", 2, "path outside the schema"),
+        ("$.'villains'", "add", [], "path outside the schema"),
+        ("$.'events'[5]", "add", "x", "at index 1"),
+        ("$.'events'", "add", ["a list", "of lists"], "expected str"),
+        ("$.'people'.'Baloo'.'age'", "update", 40, "no change"),
+        ("$.'title'", "add", "Again", "already exists"),
+        ("$.'pair'", "add", ["a"], "exactly 2"),
+    ],
+)
+def test_apply_table(mixed_schema, path, op, value, expect):
+    data = copy.deepcopy(MEMORY)
+    before = copy.deepcopy(data)
+    report = apply_all(mixed_schema, data, [rev(path, op, value)])
+    if expect is None:
+        assert len(report.applied) == 1 and not report.rejected
+        mixed_schema.validate(data)
+        assert data != before
+    else:
+        assert not report.applied and len(report.rejected) == 1
+        error = report.rejected[0]
+        assert expect in error.reason
+        assert error.path == path and error.op == op
+        assert data == before  # memory untouched
+
+
+def test_add_only_rejects_updates(mixed_schema):
+    data = copy.deepcopy(MEMORY)
+    report = apply_all(
+        mixed_schema,
+        data,
+        [rev("$.'people'.'Baloo'.'age'", "update", 3), rev("$.'scores'.'x'", "add", [1.0])],
+        add_only=True,
+    )
+    assert [r.path for r in report.applied] == ["$.'scores'.'x'"]
+    assert "add-only" in report.rejected[0].reason
+
+
+def test_same_add_twice_in_one_step_applies_once(book_schema):
+    data = book_schema.empty_memory()
+    r = rev("$.'attributes'.'Mowgli'", "add", ["a man-cub"])
+    report = apply_all(book_schema, data, [r, r])
+    assert len(report.applied) == 1 and len(report.rejected) == 1
+
+
+def test_list_append_is_recorded_with_its_index(mixed_schema):
+    data = copy.deepcopy(MEMORY)
+    applied = apply(mixed_schema, data, rev("$.'events'", "add", "x"))
+    assert applied.segments == ("events", 1)
+    assert applied.canonical_path == "$.'events'[1]"
+
+
+def test_applied_values_are_copies(book_schema):
+    data = book_schema.empty_memory()
+    value = ["a"]
+    apply(book_schema, data, rev("$.'attributes'.'k'", "add", value))
+    value.append("b")
+    assert data["attributes"]["k"] == ["a"]

@@ -1,0 +1,215 @@
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.chunking import chunk_text
+from prism_edge.memory import Memory
+from prism_edge.prompts import Prompt
+from prism_edge.runner import (
+    Answered,
+    BudgetExceeded,
+    ChunkCut,
+    Finished,
+    MemoryFolded,
+    PrismConfig,
+    PrismRunner,
+    StepDone,
+    run_prism,
+)
+from prism_edge.tasks import TASKS
+
+NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
+
+
+def book_reviser(prompt: Prompt) -> str:
+    """Deterministic revisions computed from the chunk alone (the same in every encoding)."""
+    if "[ANSWER]" in prompt.text:
+        return "Mowgli grows up in the jungle."
+    chunk = prompt.of_kind("document")
+    memory = prompt.of_kind("memory")
+    names = list(dict.fromkeys(NAME.findall(chunk)))[:3]
+    lines = ["[OBJECTS FOR UPDATE]"]
+    adds = ["[OBJECTS FOR ADD]"]
+    for name in names:
+        sentence = chunk[chunk.index(name) :][:60].replace("\n", " ")
+        path = f"$.'attributes'.'{name}'"
+        if f'"{name}"' in memory or f"'{name}'" in memory:
+            lines.append(json.dumps({path: {"update": [sentence]}}))
+        else:
+            adds.append(json.dumps({path: {"add": [sentence]}}))
+    return "\n".join(lines + adds)
+
+
+def run_book(text: str, encoding: str, n_ctx: int = 16384):
+    backend = ScriptedBackend(responder=book_reviser, n_ctx=n_ctx)
+    chunks = list(chunk_text(text, 1024, lambda t: len(backend.tokenize(t))))
+    config = PrismConfig(question="Summarize the book.", encoding=encoding)  # type: ignore[arg-type]
+    runner = PrismRunner(backend, TASKS["summarize"].schema, config)
+    events = list(runner.run(chunks))
+    return runner, events, backend
+
+
+def test_jungle_book_both_encodings(jungle_book):
+    text = jungle_book[:120_000]
+    results = {}
+    for encoding in ("in-place", "amendments"):
+        runner, events, backend = run_book(text, encoding)
+        result = runner.result
+        m = result.metrics
+        assert isinstance(events[-1], Finished) and isinstance(events[-2], Answered)
+        assert result.answer == "Mowgli grows up in the jungle."
+        assert len(m.calls) == result.steps + 1
+        assert m.prompt_tokens == sum(c.completion.prompt_tokens for c in backend.calls)
+        assert m.net_tokens == m.prompt_tokens - m.reused_tokens
+        assert m.cost_index == pytest.approx((m.net_tokens + 3 * m.decoded_tokens) / 1e6)
+        assert 0 < m.cache_hit < 1 and m.wall_s > 0
+        assert result.applied > 10 and result.rejected == 0
+        assert all(c.reused_tokens for c in m.calls[1:])  # reuse from the second call on
+        results[encoding] = result
+    assert results["amendments"].memory.data == results["in-place"].memory.data
+    assert results["amendments"].metrics.cache_hit > results["in-place"].metrics.cache_hit
+
+
+def test_steps_report_revisions_and_rejections(book_schema):
+    backend = ScriptedBackend(
+        [
+            "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n"
+            '{"$.\'attributes\'.\'Mowgli\'": {"add": ["a cub"]}}',
+            '[OBJECTS FOR UPDATE]\n{"$.\'attributes\'.\'Baloo\'": {"update": ["x"]}}\nnot json',
+            "The answer.",
+        ]
+    )
+    runner = PrismRunner(backend, book_schema, PrismConfig(question="q"))
+    events = list(runner.run(["first chunk", "   ", "second chunk"]))
+    steps = [e for e in events if isinstance(e, StepDone)]
+    assert [len(s.applied) for s in steps] == [1, 0]
+    assert [len(s.rejected) for s in steps] == [0, 2]
+    assert runner.result.applied == 1 and runner.result.rejected == 2
+    reasons = sorted(r.reason for r in steps[1].rejected)
+    assert "malformed" in reasons[0] and "does not exist" in reasons[1]
+    assert runner.result.to_dict()["revisions"] == {"applied": 1, "rejected": 2}
+    # the static prefix is identical in every call
+    prefixes = {c.prompt.parts[0].text for c in backend.calls}
+    assert len(prefixes) == 1
+
+
+def test_add_only_config(book_schema):
+    backend = ScriptedBackend(
+        [
+            '{"$.\'attributes\'.\'a\'": {"add": ["x"]}}',
+            '{"$.\'attributes\'.\'a\'": {"update": ["y"]}}',
+            "done",
+        ]
+    )
+    result = run_prism(
+        backend, book_schema, PrismConfig(question="q", add_only=True), ["one", "two"]
+    )
+    assert result.memory.data == {"attributes": {"a": ["x"]}}
+    assert "add-only" in result.rejections[0].reason
+
+
+def make_grower() -> Callable[[Prompt], str]:
+    steps = itertools.count()
+
+    def grower(prompt: Prompt) -> str:
+        """Each step rewrites one long entry (folding helps) and adds a new one (it cannot)."""
+        if "[ANSWER]" in prompt.text:
+            return "answer"
+        return grow(prompt.of_kind("memory"), next(steps))
+
+    return grower
+
+
+def grow(memory: str, step: int) -> str:
+    long_value = json.dumps(
+        {
+            "$.'attributes'.'hero'": {
+                "update" if "hero" in memory else "add": [f"version {step} " + "word " * 30]
+            }
+        }
+    )
+    new = json.dumps({f"$.'attributes'.'k{step}'": {"add": ["fact " * 20]}})
+    return long_value + "\n" + new
+
+
+def test_budget_cuts_chunks_folds_and_finally_stops(book_schema):
+    n_ctx = 1400
+    backend = ScriptedBackend(responder=make_grower(), n_ctx=n_ctx)
+    config = PrismConfig(question="q", max_tokens=200, min_chunk_tokens=100)
+    runner = PrismRunner(backend, book_schema, config)
+    chunks = ["lorem ipsum dolor sit amet. " * 60] * 12
+    events = []
+    with pytest.raises(BudgetExceeded) as info:
+        for event in runner.run(chunks):
+            events.append(event)
+    kinds = [type(e) for e in events]
+    assert all(
+        not e.rejected and e.finish_reason == "stop" for e in events if isinstance(e, StepDone)
+    )
+    assert ChunkCut in kinds and MemoryFolded in kinds and StepDone in kinds
+    error = info.value
+    assert error.n_ctx == n_ctx and error.needed > n_ctx
+    assert str(n_ctx) in str(error)
+    assert error.result.memory.data["attributes"]  # the memory so far is kept
+    book_schema.validate(error.result.memory.data)
+    # no call ever exceeded the context
+    for call in backend.calls:
+        assert call.completion.prompt_tokens + call.max_tokens <= n_ctx
+    cut = next(e for e in events if isinstance(e, ChunkCut))
+    assert cut.room_tokens < cut.chunk_tokens
+    fold = next(e for e in events if isinstance(e, MemoryFolded))
+    assert fold.tokens_after < fold.tokens_before
+
+
+def test_cut_chunks_lose_no_text(book_schema):
+    backend = ScriptedBackend(responder=lambda p: "", n_ctx=700)
+    config = PrismConfig(question="q", max_tokens=100, min_chunk_tokens=20, answer_max_tokens=50)
+    runner = PrismRunner(backend, book_schema, config)
+    chunk = " ".join(f"w{i}." for i in range(400))
+    list(runner.run([chunk]))
+    seen = "".join(c.prompt.of_kind("document") for c in backend.calls)
+    assert seen == chunk
+    assert len(backend.calls) > 2
+
+
+def test_in_place_memory_cannot_fold_and_stops(book_schema):
+    backend = ScriptedBackend(responder=make_grower(), n_ctx=1400)
+    config = PrismConfig(question="q", encoding="in-place", max_tokens=200, min_chunk_tokens=100)
+    runner = PrismRunner(backend, book_schema, config)
+    with pytest.raises(BudgetExceeded):
+        list(runner.run(["text. " * 100] * 20))
+    assert runner.memory.folds == 0
+
+
+def test_resume_from_memory(book_schema):
+    memory = Memory(book_schema, "amendments")
+    backend = ScriptedBackend(['{"$.\'attributes\'.\'b\'": {"add": ["y"]}}', "ans"])
+    memory.revise(
+        __import__("prism_edge.revisions", fromlist=["x"])
+        .parse_output('{"$.\'attributes\'.\'a\'": {"add": ["x"]}}')
+        .revisions
+    )
+    runner = PrismRunner(backend, book_schema, PrismConfig(question="q"), memory=memory)
+    list(runner.run(["c"]))
+    assert runner.memory.data == {"attributes": {"a": ["x"], "b": ["y"]}}
+
+
+def test_config_is_strict():
+    with pytest.raises(ValueError):
+        PrismConfig(question="q", colour="blue")  # type: ignore[call-arg]
+    with pytest.raises(ValueError):
+        PrismConfig(question="")
+
+
+def test_preflight_fails_before_any_call(book_schema):
+    backend = ScriptedBackend(["never used"], n_ctx=300)
+    runner = PrismRunner(backend, book_schema, PrismConfig(question="q", max_tokens=200))
+    with pytest.raises(BudgetExceeded) as info:
+        list(runner.run(["text"]))
+    assert info.value.needed > 300 and not backend.calls
