@@ -13,15 +13,24 @@ from collections.abc import Callable, Iterator
 
 Counter = Callable[[str], int]
 
-_BOUNDARIES = (
-    re.compile(r"\n\s*\n"),  # paragraphs
-    re.compile(r"\n"),  # lines
-    re.compile(r"(?<=[.!?;:][\"'”’)\]])\s+|(?<=[.!?;:])\s+"),  # sentences
-    re.compile(r"\s+"),  # words
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_LINE = re.compile(r"\n")
+_SENTENCE = re.compile(r"(?<=[.!?;:][\"'”’)\]])\s+|(?<=[.!?;:])\s+")
+_WORD = re.compile(r"\s+")
+# a top-level definition (Python, JS, Go, Rust, C-like) starts on the next line
+_DEFINITION = re.compile(
+    r"\n(?=(?:@|(?:async\s+)?def |class |function |func |fn |pub |impl |struct |export ))"
 )
+_INDENTED_DEFINITION = re.compile(r"\n(?=[ \t]+(?:@|(?:async\s+)?def |class ))")
+
+PROSE = (_PARAGRAPH, _LINE, _SENTENCE, _WORD)
+CODE = (_DEFINITION, _INDENTED_DEFINITION, _PARAGRAPH, _LINE, _WORD)
+ROWS = (_LINE, _WORD)
 
 
-def split_to_fit(text: str, max_tokens: int, count: Counter) -> tuple[str, str]:
+def split_to_fit(
+    text: str, max_tokens: int, count: Counter, boundaries: tuple[re.Pattern[str], ...] = PROSE
+) -> tuple[str, str]:
     """Split ``text`` into (head, rest) with ``count(head) <= max_tokens``, at the best boundary.
 
     ``head`` is never empty when ``text`` is not; ``head + rest == text``.
@@ -32,7 +41,7 @@ def split_to_fit(text: str, max_tokens: int, count: Counter) -> tuple[str, str]:
         return text, ""
     window = _window(text, max_tokens, count)
     best = 0
-    for pattern in _BOUNDARIES:
+    for pattern in boundaries:
         cuts = [m.end() for m in pattern.finditer(window) if 0 < m.end() < len(text)]
         pos = _largest_fitting(cuts, text, max_tokens, count)
         if pos > best:
@@ -66,9 +75,45 @@ def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter
     return best
 
 
-def chunk_text(text: str, max_tokens: int, count: Counter) -> Iterator[str]:
+def chunk_text(
+    text: str, max_tokens: int, count: Counter, boundaries: tuple[re.Pattern[str], ...] = PROSE
+) -> Iterator[str]:
     """Cut ``text`` into consecutive chunks of at most ``max_tokens`` tokens each."""
     rest = text
     while rest:
-        head, rest = split_to_fit(rest, max_tokens, count)
+        head, rest = split_to_fit(rest, max_tokens, count, boundaries)
         yield head
+
+
+def chunk_document(
+    name: str, text: str, kind: str, max_tokens: int, count: Counter
+) -> Iterator[str]:
+    """Chunks of one document, each within ``max_tokens`` including its header.
+
+    * ``code``: each chunk starts with ``File path: <name>`` as in the paper's prompt and is
+      cut before definitions where possible;
+    * ``table`` (CSV/TSV): each chunk starts with ``Table: <name>`` and the header row,
+      and holds whole rows;
+    * ``prose``: paragraphs, then sentences.
+    """
+    if kind == "code":
+        header = f"File path: {name}\nContent:\n"
+        body, boundaries = text, CODE
+    elif kind == "table":
+        first, _, body = text.partition("\n")
+        stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        header = f"Table: {stem}\n{first}\n"
+        boundaries = ROWS
+    else:
+        yield from chunk_text(text, max_tokens, count)
+        return
+    room = max_tokens - count(header)
+    if room < max(16, max_tokens // 8):
+        raise ValueError(
+            f"the chunk budget of {max_tokens} tokens leaves no room after the header of {name}"
+        )
+    if not body.strip():
+        yield header
+        return
+    for piece in chunk_text(body, room, count, boundaries):
+        yield header + piece

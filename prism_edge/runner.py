@@ -48,6 +48,9 @@ class PrismConfig(BaseModel):
     answer_instruction: str = ""
     max_tokens: int = Field(512, ge=16, description="output budget of a revision call")
     answer_max_tokens: int = Field(512, ge=1, description="output budget of the final answer")
+    max_revisions: int | None = Field(
+        None, ge=1, description="revisions applied per step at most; the rest are rejected"
+    )
     min_chunk_tokens: int = Field(
         128, ge=1, description="chunks are not cut below this; fold or stop instead"
     )
@@ -243,8 +246,16 @@ class PrismRunner:
         grammar = self.grammar_for(self.memory) if self.grammar_for else None
         completion = self._call(prompt, grammar, self.config.max_tokens)
         parsed = parse_output(completion.text)
-        report = self.memory.revise(parsed.revisions, add_only=self.config.add_only)
-        rejected = parsed.rejected + report.rejected
+        proposed, over = parsed.revisions, []
+        limit = self.config.max_revisions
+        if limit is not None and len(proposed) > limit:
+            proposed, extra = proposed[:limit], proposed[limit:]
+            over = [
+                RevisionError(r.path, r.op, f"over the limit of {limit} revisions per step")
+                for r in extra
+            ]
+        report = self.memory.revise(proposed, add_only=self.config.add_only)
+        rejected = parsed.rejected + report.rejected + over
         call = self._record("revise", completion)
         self.result.steps += 1
         self.result.applied += len(report.applied)

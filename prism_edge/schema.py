@@ -903,3 +903,78 @@ def iter_fields(node: TypeNode) -> Iterator[Field]:
     node = unwrap(node)
     if isinstance(node, ClassT):
         yield from node.fields
+
+
+# --------------------------------------------------------------------------------------------
+# From JSON Schema
+# --------------------------------------------------------------------------------------------
+
+_JS_PRIMS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+
+
+def from_json_schema(document: Mapping[str, Any], *, allow_missing: bool = True) -> Schema:
+    """A :class:`Schema` from a JSON Schema whose root is an object with properties.
+
+    Supported: object properties (a class), ``additionalProperties`` (a dict), ``items``
+    (a list), ``prefixItems`` (a tuple), ``anyOf``/``type`` lists with null (Optional),
+    ``$ref`` into ``$defs``/``definitions``, and the four primitive types.
+    """
+    defs = {**document.get("definitions", {}), **document.get("$defs", {})}
+    root = _from_js(document, defs, "Root", "$", set())
+    if not isinstance(root, ClassT):
+        raise SchemaError("the JSON Schema root must be an object with properties")
+    return Schema(root, allow_missing=allow_missing)
+
+
+def _from_js(
+    node: Mapping[str, Any], defs: Mapping[str, Any], name: str, at: str, seen: set[str]
+) -> TypeNode:
+    if "$ref" in node:
+        ref = str(node["$ref"])
+        key = ref.rsplit("/", 1)[-1]
+        if key not in defs:
+            raise SchemaError(f"{at}: unresolved $ref {ref}")
+        if key in seen:
+            raise SchemaError(f"{at}: recursive schemas are not supported ({ref})")
+        return _from_js(defs[key], defs, key, at, seen | {key})
+    for union in ("anyOf", "oneOf"):
+        if union in node:
+            options = [o for o in node[union] if o.get("type") != "null"]
+            if len(options) == 1 and len(options) < len(node[union]):
+                return OptionalT(_from_js(options[0], defs, name, at, seen))
+            raise SchemaError(f"{at}: unions are only supported as Optional (T or null)")
+    kind = node.get("type")
+    if isinstance(kind, list):
+        real = [k for k in kind if k != "null"]
+        if len(real) == 1 and len(real) < len(kind):
+            return OptionalT(_from_js({**node, "type": real[0]}, defs, name, at, seen))
+        raise SchemaError(f"{at}: type lists are only supported as [T, null]")
+    if kind in _JS_PRIMS:
+        return Prim(_JS_PRIMS[kind])
+    if kind == "array":
+        if "prefixItems" in node:
+            return TupleT(
+                tuple(
+                    _from_js(i, defs, name, f"{at}[{n}]", seen)
+                    for n, i in enumerate(node["prefixItems"])
+                )
+            )
+        return ListT(_from_js(node.get("items", {}), defs, name, f"{at}[*]", seen))
+    if kind == "object" or "properties" in node:
+        props = node.get("properties")
+        if props:
+            title = str(node.get("title") or name).replace(" ", "")
+            fields = tuple(
+                Field(
+                    key,
+                    _from_js(value, defs, key.title().replace("_", ""), f"{at}.{key}", seen),
+                    str(value.get("description", "")),
+                )
+                for key, value in props.items()
+            )
+            return ClassT(title, fields, str(node.get("description", "")))
+        extra = node.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            return DictT(_from_js(extra, defs, name, f"{at}.*", seen))
+        raise SchemaError(f"{at}: an object needs properties or typed additionalProperties")
+    raise SchemaError(f"{at}: unsupported JSON Schema node {dict(node)!r:.80}")

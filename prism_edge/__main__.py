@@ -1,0 +1,3 @@
+from prism_edge.cli import main
+
+main()

