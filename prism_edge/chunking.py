@@ -98,7 +98,8 @@ def chunk_document(
     """
     if kind == "code":
         header = f"File path: {name}\nContent:\n"
-        body, boundaries = text, CODE
+        body = text
+        boundaries: tuple[re.Pattern[str], ...] = CODE
     elif kind == "table":
         first, _, body = text.partition("\n")
         stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]

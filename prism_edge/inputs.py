@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -135,7 +136,9 @@ def walk(root: Path) -> Iterator[Path]:
     yield from _walk(root, root, [])
 
 
-def _walk(root: Path, folder: Path, specs: list[tuple[Path, pathspec.PathSpec]]) -> Iterator[Path]:
+def _walk(
+    root: Path, folder: Path, specs: list[tuple[Path, pathspec.PathSpec[Any]]]
+) -> Iterator[Path]:
     ignore = folder / ".gitignore"
     if ignore.is_file():
         lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -155,7 +158,7 @@ def _walk(root: Path, folder: Path, specs: list[tuple[Path, pathspec.PathSpec]])
             yield entry
 
 
-def _ignored(entry: Path, specs: list[tuple[Path, pathspec.PathSpec]]) -> bool:
+def _ignored(entry: Path, specs: list[tuple[Path, pathspec.PathSpec[Any]]]) -> bool:
     for base, spec in specs:
         rel = entry.relative_to(base).as_posix()
         if entry.is_dir():

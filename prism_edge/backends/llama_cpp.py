@@ -239,8 +239,8 @@ class LlamaCppBackend:
         except (RuntimeError, ValueError) as exc:
             raise BackendError(f"generation failed: {exc}") from None
         seconds = time.perf_counter() - start
-        choice = out["choices"][0]  # type: ignore[index]
-        usage = out["usage"]  # type: ignore[index]
+        choice = out["choices"][0]
+        usage = out["usage"]
         return Completion(
             choice["text"],
             len(tokens),
@@ -253,7 +253,7 @@ class LlamaCppBackend:
 
 @lru_cache(maxsize=64)
 def _grammar(text: str) -> Any:
-    from llama_cpp import LlamaGrammar
+    from llama_cpp.llama_grammar import LlamaGrammar
 
     with _quiet_stderr():
         return LlamaGrammar.from_string(text, verbose=False)
