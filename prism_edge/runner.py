@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from prism_edge.backends import Backend, Completion
 from prism_edge.chunking import split_to_fit
 from prism_edge.errors import ContextOverflow, RevisionError
+from prism_edge.grammar import GrammarLimits, revision_grammar
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style
@@ -56,6 +57,9 @@ class PrismConfig(BaseModel):
     )
     temperature: float = Field(0.0, ge=0.0)
     seed: int | None = None
+    grammar: bool = Field(
+        True, description="constrain revisions with a grammar when the backend supports it"
+    )
 
 
 # --- events ----------------------------------------------------------------------------------
@@ -169,6 +173,14 @@ class PrismRunner:
         self.prompts = PromptBuilder(
             config.question, prompt_text(schema), config.style, config.answer_instruction
         )
+        if grammar_for is None and config.grammar and backend.supports_grammar:
+            limits = GrammarLimits(max_revisions=config.max_revisions or 8)
+
+            def grammar_for(memory: Memory) -> str | None:
+                return revision_grammar(
+                    schema, memory.data, add_only=config.add_only, limits=limits
+                )
+
         self.grammar_for = grammar_for
         self.result = RunResult(None, self.memory, self.metrics)
 

@@ -1,0 +1,306 @@
+"""GBNF grammars from a schema and the current memory: every revision emitted parses and applies.
+
+Pure functions, no llama_cpp import. Rules go through a registry that de-duplicates them by
+content and emits them in a stable order, so a grammar is deterministic and diffable.
+
+The revision grammar follows the wire format::
+
+    [OBJECTS FOR UPDATE]
+    {"<existing path>": {"update": <value of the type at that path>}}
+    [OBJECTS FOR ADD]
+    {"<new path>": {"add": <value of the type at that path>}}
+
+and it is *memory-aware*: an update may only name a path that exists in the memory now (one
+alternative per existing path), an add only a path that does not -- an absent root field, a new
+key of an existing dict (free text, but never one of the keys already there: the grammar spells
+out the complement of the existing keys), or an append to an existing list. Add-only mode
+drops the update section. Revisions per section and string lengths are bounded, so every output
+is finite. New dict keys exclude ``'``, ``"``, ``\\`` and control characters, which keeps the
+quoting simple; existing keys with any characters are matched literally.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from prism_edge.schema import (
+    MISSING,
+    ClassT,
+    DictT,
+    ListT,
+    OptionalT,
+    Prim,
+    Schema,
+    Segment,
+    TupleT,
+    TypeNode,
+    format_path,
+    unwrap,
+)
+
+
+@dataclass(frozen=True)
+class GrammarLimits:
+    max_revisions: int = 8
+    """Lines per section at most."""
+    max_string: int = 400
+    """Characters per JSON string at most."""
+    max_items: int = 16
+    """Items per list value at most."""
+    max_key: int = 64
+    """Characters of a new dict key at most."""
+
+
+def literal(text: str) -> str:
+    """A GBNF string literal."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + out.replace("\r", "\\r").replace("\t", "\\t") + '"'
+
+
+def _class_char(ch: str) -> str:
+    if ch in "\\]^-[":
+        return "\\" + ch
+    if ch == "\n":
+        return "\\n"
+    if ch == "\r":
+        return "\\r"
+    if ch == "\t":
+        return "\\t"
+    return ch
+
+
+class Rules:
+    """A registry of named rules: same body, same name; stable output order."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, str] = {}
+        self._by_body: dict[str, str] = {}
+
+    def add(self, name: str, body: str) -> str:
+        if body in self._by_body:
+            return self._by_body[body]
+        unique, n = name, 1
+        while unique in self._by_name:
+            n += 1
+            unique = f"{name}-{n}"
+        self._by_name[unique] = body
+        self._by_body[body] = unique
+        return unique
+
+    def text(self, root: str) -> str:
+        lines = [f"root ::= {root}"]
+        lines += [f"{name} ::= {body}" for name, body in sorted(self._by_name.items())]
+        return "\n".join(lines) + "\n"
+
+
+# --- values ------------------------------------------------------------------------------------
+
+_STRING_CHAR = r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
+
+
+class _Values:
+    def __init__(self, rules: Rules, schema: Schema, limits: GrammarLimits) -> None:
+        self.rules = rules
+        self.schema = schema
+        self.limits = limits
+        self.ws = rules.add("ws", '" "?')
+
+    def string(self) -> str:
+        char = self.rules.add("char", _STRING_CHAR)
+        return self.rules.add("string", f'"\\"" {char}{{0,{self.limits.max_string}}} "\\""')
+
+    def of(self, node: TypeNode) -> str:
+        if isinstance(node, Prim):
+            return self._prim(node.kind)
+        if isinstance(node, OptionalT):
+            inner = self.of(node.inner)
+            return self.rules.add(f"{inner}-or-null", f'{inner} | "null"')
+        if isinstance(node, ListT):
+            item = self.of(node.item)
+            more = max(0, self.limits.max_items - 1)
+            body = f'"[" ({item} ("," {self.ws} {item}){{0,{more}}})? "]"'
+            return self.rules.add(f"list-{item}", body)
+        if isinstance(node, TupleT):
+            items = f' "," {self.ws} '.join(self.of(i) for i in node.items)
+            return self.rules.add("tuple", f'"[" {items} "]"')
+        if isinstance(node, DictT):
+            value = self.of(node.value)
+            pair = self.rules.add(f"pair-{value}", f'{self.string()} ":" {self.ws} {value}')
+            more = max(0, self.limits.max_items - 1)
+            return self.rules.add(
+                f"dict-{value}", f'"{{" ({pair} ("," {self.ws} {pair}){{0,{more}}})? "}}"'
+            )
+        return self._class(node)
+
+    def _class(self, node: ClassT) -> str:
+        parts = []
+        for i, f in enumerate(node.fields):
+            value = self.of(f.type)
+            if self.schema.allow_missing:
+                value = self.rules.add(
+                    f"{value}-or-missing", f'{value} | {literal(json.dumps(MISSING))} | "null"'
+                )
+            sep = "" if i == 0 else f'"," {self.ws} '
+            parts.append(f"{sep}{literal(json.dumps(f.name) + ':')} {self.ws} {value}")
+        return self.rules.add(_name(node.name), '"{" ' + " ".join(parts) + ' "}"')
+
+    def _prim(self, kind: str) -> str:
+        if kind == "str":
+            return self.string()
+        if kind == "bool":
+            return self.rules.add("boolean", '"true" | "false"')
+        integer = self.rules.add("integer", '"-"? ("0" | [1-9] [0-9]{0,17})')
+        if kind == "int":
+            return integer
+        return self.rules.add(
+            "number", f'{integer} ("." [0-9]{{1,17}})? ([eE] [-+]? [0-9]{{1,3}})?'
+        )
+
+
+def _name(text: str) -> str:
+    out = "".join(ch.lower() if ch.isalnum() else "-" for ch in text).strip("-")
+    return out or "rule"
+
+
+# --- paths -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Target:
+    segments: tuple[Segment, ...]
+    node: TypeNode
+
+
+def existing_paths(schema: Schema, data: dict[str, Any]) -> Iterator[_Target]:
+    """Every concrete path in the memory below the root, with its schema type."""
+
+    def walk(value: Any, node: TypeNode, at: tuple[Segment, ...]) -> Iterator[_Target]:
+        node = unwrap(node)
+        if isinstance(node, ClassT) and isinstance(value, dict):
+            for f in node.fields:
+                if f.name in value:
+                    yield _Target((*at, f.name), f.type)
+                    yield from walk(value[f.name], f.type, (*at, f.name))
+        elif isinstance(node, DictT) and isinstance(value, dict):
+            for key, item in value.items():
+                yield _Target((*at, key), node.value)
+                yield from walk(item, node.value, (*at, key))
+        elif isinstance(node, ListT) and isinstance(value, list):
+            for i, item in enumerate(value):
+                yield _Target((*at, i), node.item)
+                yield from walk(item, node.item, (*at, i))
+        elif isinstance(node, TupleT) and isinstance(value, list):
+            for i, (item, item_node) in enumerate(zip(value, node.items, strict=False)):
+                yield _Target((*at, i), item_node)
+                yield from walk(item, item_node, (*at, i))
+
+    yield from walk(data, schema.root, ())
+
+
+def _path_literal(segments: tuple[Segment, ...]) -> str:
+    """The GBNF literal of a path as it appears inside the JSON key string."""
+    return literal(json.dumps(format_path(segments), ensure_ascii=False)[1:-1])
+
+
+def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
+    """A rule for a dict key (between the single quotes) that is none of ``existing``."""
+    banned = "'\"\\\\\\x00-\\x1f"
+    free = rules.add("key-char", f"[^{banned}]")
+    tail = f"{free}{{0,{limits.max_key}}}"
+    if not existing:
+        return rules.add("new-key", f"{free}{{1,{limits.max_key}}}")
+    trie: dict[str, Any] = {}
+    for key in existing:
+        node = trie
+        for ch in key:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any], depth: int) -> str:
+        children = sorted(k for k in node if k)
+        allowed = [c for c in children if c not in "'\"\\" and ord(c) >= 0x20]
+        excluded = "".join(_class_char(c) for c in allowed)
+        options = [f"[^{banned}{excluded}] {tail}"]
+        for ch in allowed:
+            options.append(f"{literal(ch)} {build(node[ch], depth + 1)}")
+        if depth > 0 and "" not in node:
+            options.append('""')
+        return rules.add(f"new-key-{depth}", " | ".join(options))
+
+    return build(trie, 0)
+
+
+def revision_grammar(
+    schema: Schema,
+    data: dict[str, Any],
+    *,
+    add_only: bool = False,
+    limits: GrammarLimits | None = None,
+) -> str:
+    """The GBNF grammar of one revision step against memory ``data``."""
+    limits = limits or GrammarLimits()
+    rules = Rules()
+    values = _Values(rules, schema, limits)
+    adds: list[str] = []
+    updates: list[str] = []
+    for f in schema.root.fields:
+        if f.name not in data:
+            adds.append(_line(rules, values, (f.name,), f.type, "add"))
+    for target in existing_paths(schema, data):
+        node = unwrap(target.node)
+        value = _lookup(data, target.segments)
+        if isinstance(node, DictT) and isinstance(value, dict):
+            key = _new_key(rules, sorted(value), limits)
+            prefix = _path_literal(target.segments)[:-1] + ".'\""
+            item = values.of(node.value)
+            body = f'"{{\\"" {prefix} {key} "\'\\": {{\\"add\\":" {values.ws} {item} "}}}}"'
+            adds.append(rules.add("add-line", body))
+        elif isinstance(node, ListT) and isinstance(value, list):
+            adds.append(_line(rules, values, target.segments, node.item, "add"))
+        if not isinstance(node, DictT) and not (
+            len(target.segments) == 1 and isinstance(node, ListT)
+        ):
+            updates.append(_line(rules, values, target.segments, target.node, "update"))
+    n = limits.max_revisions
+    add_section = (
+        f'"[OBJECTS FOR ADD]\\n" ({_alt(rules, "add", adds)} "\\n"){{0,{n}}}'
+        if adds
+        else '"[OBJECTS FOR ADD]\\n"'
+    )
+    if add_only:
+        return rules.text(add_section)
+    update_section = (
+        f'"[OBJECTS FOR UPDATE]\\n" ({_alt(rules, "update", updates)} "\\n"){{0,{n}}}'
+        if updates
+        else '"[OBJECTS FOR UPDATE]\\n"'
+    )
+    return rules.text(f"{update_section} {add_section}")
+
+
+def _alt(rules: Rules, name: str, options: list[str]) -> str:
+    return rules.add(f"{name}-lines", " | ".join(dict.fromkeys(options)))
+
+
+def _line(
+    rules: Rules, values: _Values, segments: tuple[Segment, ...], node: TypeNode, op: str
+) -> str:
+    value = values.of(node)
+    body = f'"{{\\"" {_path_literal(segments)} "\\": {{\\"{op}\\":" {values.ws} {value} "}}}}"'
+    return rules.add(f"{op}-line", body)
+
+
+def _lookup(data: Any, segments: tuple[Segment, ...]) -> Any:
+    for seg in segments:
+        data = data[seg]
+    return data
+
+
+def answer_grammar(names: list[str]) -> str | None:
+    """Exactly one of ``names`` (e.g. a function name from the memory's keys); None if none."""
+    if not names:
+        return None
+    options = " | ".join(literal(n) for n in sorted(set(names)))
+    return f"root ::= {options}\n"
