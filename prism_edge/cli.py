@@ -20,9 +20,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from prism_edge.backends import Backend
 from prism_edge.chunking import chunk_document
 from prism_edge.errors import PrismError
+from prism_edge.grammar import preset_grammars, revision_grammar
 from prism_edge.inputs import collect
 from prism_edge.memory import dumps
-from prism_edge.prompts import PromptBuilder
 from prism_edge.runner import (
     Answered,
     BudgetExceeded,
@@ -115,13 +115,13 @@ def load_schema(task: TaskName | None, schema_file: Path | None) -> Schema:
     return TASKS[(task or TaskName.summarize).value].schema
 
 
-def question_for(task: TaskName | None, query: str | None) -> tuple[str, str]:
-    """The question and the answering instruction; a task without a default needs --query."""
+def question_for(task: TaskName | None, query: str | None) -> tuple[str, str, str]:
+    """Question, answering instruction and example; a task without a default needs --query."""
     preset = TASKS[(task or TaskName.summarize).value]
     question = query or preset.default_question
     if not question:
         raise ValueError(f"--task {preset.name} needs --query (what to look for)")
-    return question, preset.answer_instruction
+    return question, preset.answer_instruction, preset.example
 
 
 @app.command()
@@ -175,7 +175,10 @@ def run(
         if task is not None and schema_file is not None:
             raise ValueError("use either --task or --schema, not both")
         schema = load_schema(task, schema_file)
-        question, instruction = question_for(task, query)
+        question, instruction, example = question_for(task, query)
+        choices = TASKS[(task or TaskName.summarize).value].answer_choices
+        if schema_file is not None:
+            example, choices = "", None  # the preset's example shows another schema
         if schema_file is not None and not query:
             raise ValueError("--schema needs --query")
         collected = collect(inputs)
@@ -189,6 +192,8 @@ def run(
             add_only=add_only,
             style=style.value,
             answer_instruction=instruction,
+            answer_choices=choices,
+            example=example,
             max_tokens=max_tokens,
             answer_max_tokens=answer_tokens,
             max_revisions=max_revisions,
@@ -204,9 +209,7 @@ def run(
         ]
         total = sum(count(c) for c in chunks)
         runner = PrismRunner(backend, schema, config)
-        static = backend.count_tokens(
-            PromptBuilder(question, prompt_text(schema), config.style).revise([], "")
-        )
+        static = backend.count_tokens(runner.prompts.revise([], ""))
         if not quiet:
             console.print(
                 f"plan: model {backend.name}, n_ctx {backend.n_ctx}, "
@@ -301,21 +304,66 @@ def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet:
         progress.update(bar, description="answered")
 
 
+def load_tokenizer(model: str | None) -> Any:
+    """A tokenizer for planning without loading weights (tests replace this)."""
+    from prism_edge.backends.llama_cpp import LlamaTokenizer
+
+    return LlamaTokenizer(model)
+
+
 @app.command()
 def inspect(
+    inputs: Annotated[list[str] | None, typer.Argument(help="Inputs to plan chunks for.")] = None,
     task: Annotated[TaskName | None, typer.Option()] = None,
     schema_file: Annotated[
         Path | None, typer.Option("--schema", exists=True, dir_okay=False, readable=True)
     ] = None,
+    grammar: Annotated[bool, typer.Option("--grammar", help="Print the revision grammar.")] = False,
+    add_only: Annotated[bool, typer.Option(help="The add-only grammar.")] = False,
+    chunk_tokens: Annotated[int, typer.Option(min=32)] = 2048,
+    model: Annotated[str | None, typer.Option("--model", "-m")] = None,
+    write_grammars: Annotated[
+        Path | None, typer.Option(help="Write the built-in presets' grammars into this folder.")
+    ] = None,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
-    """Show the schema as the model sees it and its addressable paths."""
+    """Show the schema as the model sees it, its paths, its grammar and the chunk plan."""
     with reporting_errors(debug):
+        if write_grammars is not None:
+            write_grammars.mkdir(parents=True, exist_ok=True)
+            for name, text in preset_grammars().items():
+                (write_grammars / name).write_text(text, encoding="utf-8")
+                typer.echo(f"wrote {write_grammars / name}")
+            return
         schema = load_schema(task, schema_file)
+        if grammar:
+            typer.echo(revision_grammar(schema, schema.empty_memory(), add_only=add_only), nl=False)
+            return
         typer.echo(prompt_text(schema))
         typer.echo("")
         for template in path_templates(schema):
             typer.echo(f"{template.template}  ->  {type_label(template.type)}")
+        if inputs:
+            collected = collect(inputs)
+            for warning in collected.warnings:
+                err_console().print(f"warning: {warning}", markup=False)
+            tokenizer = load_tokenizer(model)
+
+            def count(text: str) -> int:
+                return len(tokenizer.tokenize(text))
+
+            sizes = [
+                count(c)
+                for d in collected.documents
+                for c in chunk_document(d.name, d.text, d.kind, chunk_tokens, count)
+            ]
+            typer.echo("")
+            typer.echo(
+                f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {chunk_tokens} "
+                f"each, tokenizer {tokenizer.name})"
+            )
+            for i, size in enumerate(sizes, start=1):
+                typer.echo(f"  {i:>4}  {size} tokens")
 
 
 def main() -> None:

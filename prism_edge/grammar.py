@@ -15,8 +15,9 @@ alternative per existing path), an add only a path that does not -- an absent ro
 key of an existing dict (free text, but never one of the keys already there: the grammar spells
 out the complement of the existing keys), or an append to an existing list. Add-only mode
 drops the update section. Revisions per section and string lengths are bounded, so every output
-is finite. New dict keys exclude ``'``, ``"``, ``\\`` and control characters, which keeps the
-quoting simple; existing keys with any characters are matched literally.
+is finite. New dict keys are names: they exclude ``'"\\{}[]$`` and control characters and do
+not start with a space; strings are never empty. Existing keys are matched literally, whatever
+their characters.
 """
 
 from __future__ import annotations
@@ -61,14 +62,9 @@ def literal(text: str) -> str:
 
 
 def _class_char(ch: str) -> str:
-    if ch in "\\]^-[":
-        return "\\" + ch
-    if ch == "\n":
-        return "\\n"
-    if ch == "\r":
-        return "\\r"
-    if ch == "\t":
-        return "\\t"
+    """A character inside a GBNF character class: ASCII punctuation as a hex escape."""
+    if ch.isascii() and not ch.isalnum():
+        return f"\\x{ord(ch):02X}"
     return ch
 
 
@@ -110,7 +106,7 @@ class _Values:
 
     def string(self) -> str:
         char = self.rules.add("char", _STRING_CHAR)
-        return self.rules.add("string", f'"\\"" {char}{{0,{self.limits.max_string}}} "\\""')
+        return self.rules.add("string", f'"\\"" {char}{{1,{self.limits.max_string}}} "\\""')
 
     def of(self, node: TypeNode) -> str:
         if isinstance(node, Prim):
@@ -207,11 +203,12 @@ def _path_literal(segments: tuple[Segment, ...]) -> str:
 
 def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     """A rule for a dict key (between the single quotes) that is none of ``existing``."""
-    banned = "'\"\\\\\\x00-\\x1f"
+    banned = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
     free = rules.add("key-char", f"[^{banned}]")
     tail = f"{free}{{0,{limits.max_key}}}"
     if not existing:
-        return rules.add("new-key", f"{free}{{1,{limits.max_key}}}")
+        first = rules.add("key-first", f"[^{banned} ]")
+        return rules.add("new-key", f"{first} {free}{{0,{limits.max_key}}}")
     trie: dict[str, Any] = {}
     for key in existing:
         node = trie
@@ -221,8 +218,10 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
 
     def build(node: dict[str, Any], depth: int) -> str:
         children = sorted(k for k in node if k)
-        allowed = [c for c in children if c not in "'\"\\" and ord(c) >= 0x20]
+        allowed = [c for c in children if c not in "'\"\\{}[]$" and ord(c) >= 0x20]
         excluded = "".join(_class_char(c) for c in allowed)
+        if depth == 0 and " " not in allowed:
+            excluded += " "  # a new key never starts with a space
         options = [f"[^{banned}{excluded}] {tail}"]
         for ch in allowed:
             options.append(f"{literal(ch)} {build(node[ch], depth + 1)}")
@@ -260,8 +259,10 @@ def revision_grammar(
             adds.append(rules.add("add-line", body))
         elif isinstance(node, ListT) and isinstance(value, list):
             adds.append(_line(rules, values, target.segments, node.item, "add"))
-        if not isinstance(node, DictT) and not (
-            len(target.segments) == 1 and isinstance(node, ListT)
+        if (
+            not add_only
+            and not isinstance(node, DictT)
+            and not (len(target.segments) == 1 and isinstance(node, ListT))
         ):
             updates.append(_line(rules, values, target.segments, target.node, "update"))
     n = limits.max_revisions
@@ -304,3 +305,15 @@ def answer_grammar(names: list[str]) -> str | None:
         return None
     options = " | ".join(literal(n) for n in sorted(set(names)))
     return f"root ::= {options}\n"
+
+
+def preset_grammars() -> dict[str, str]:
+    """The revision grammars of the built-in presets on an empty memory, by file name."""
+    from prism_edge.tasks import TASKS
+
+    out: dict[str, str] = {}
+    for name, task in TASKS.items():
+        empty = task.schema.empty_memory()
+        out[f"{name}.gbnf"] = revision_grammar(task.schema, empty)
+        out[f"{name}.add-only.gbnf"] = revision_grammar(task.schema, empty, add_only=True)
+    return out

@@ -21,7 +21,8 @@ ones around it; every outcome is counted.
 Rules:
 
 * ``add`` needs a path that does not exist yet, whose parent exists. On an existing *list*,
-  ``add`` appends one item (``$.'events'`` or ``$.'events'[n]`` with n = its length).
+  ``add`` appends one item (``$.'events'`` or ``$.'events'[n]`` with n = its length), unless
+  an equal item is already there.
 * ``update`` needs an existing path; it replaces the value there. An update that changes
   nothing is rejected ("no change"), so loops cannot grow the memory.
 * Values must fit the schema type at the path (strict: no "1" -> 1 coercion; an int is a
@@ -205,6 +206,8 @@ def check(
         and isinstance(list_node, ListT)
     ):
         _validate(schema, rev, list_node.item, (*rev.segments, len(parent[last])))
+        if rev.value in parent[last]:
+            raise RevisionError(rev.path, rev.op, "no change: the item is already in the list")
         return list_node.item
     if rev.op == "add" and exists:
         raise RevisionError(rev.path, rev.op, "path already exists; use update to change it")

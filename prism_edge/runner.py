@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from prism_edge.backends import Backend, Completion
 from prism_edge.chunking import split_to_fit
 from prism_edge.errors import ContextOverflow, RevisionError
-from prism_edge.grammar import GrammarLimits, revision_grammar
+from prism_edge.grammar import GrammarLimits, answer_grammar, revision_grammar
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style
@@ -47,6 +47,10 @@ class PrismConfig(BaseModel):
     add_only: bool = False
     style: Style = "compact"
     answer_instruction: str = ""
+    answer_choices: str | None = Field(
+        None, description="a root dict field whose keys are the only allowed answers"
+    )
+    example: str = ""
     max_tokens: int = Field(512, ge=16, description="output budget of a revision call")
     answer_max_tokens: int = Field(512, ge=1, description="output budget of the final answer")
     max_revisions: int | None = Field(
@@ -295,7 +299,11 @@ class PrismRunner:
                 needed = self.backend.count_tokens(prompt) + self.config.answer_max_tokens
         if needed > self.backend.n_ctx:
             raise self._overflow("the final-answer prompt and its output budget", needed)
-        completion = self._call(prompt, None, self.config.answer_max_tokens)
+        grammar = None
+        if self.config.answer_choices and self.config.grammar and self.backend.supports_grammar:
+            choices = self.memory.data.get(self.config.answer_choices) or {}
+            grammar = answer_grammar(sorted(choices))
+        completion = self._call(prompt, grammar, self.config.answer_max_tokens)
         call = self._record("answer", completion)
         self.result.answer = completion.text.strip()
         yield Answered(self.result.answer, call)

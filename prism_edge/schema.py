@@ -265,7 +265,7 @@ def _check_class(schema: Schema, value: Any, node: ClassT, at: str, *, partial: 
                 continue
             raise ValidationError(sub, f"missing field {f.name!r} of {node.name}")
         item = value[f.name]
-        if schema.allow_missing and (item is None or item == MISSING):
+        if schema.allow_missing and not partial and (item is None or item == MISSING):
             continue
         _check(schema, item, f.type, sub)
 

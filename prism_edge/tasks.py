@@ -46,6 +46,38 @@ class RelevantTableInfo(pg.Object):
 '''
 
 
+SUMMARY_EXAMPLE = """[MEMORY]
+{"attributes": {"Mara": ["Mara is a young baker in the port town of Velsk."]}}
+[TEXT]
+A fire destroyed Mara's bakery in the night. Her rival, the merchant Oskar, offered to buy the land, but she swore to rebuild.
+[OBJECTS FOR UPDATE]
+{"$.'attributes'.'Mara'": {"update": ["Mara is a young baker in the port town of Velsk.", "A fire destroys her bakery; she refuses to sell the land and swears to rebuild."]}}
+[OBJECTS FOR ADD]
+{"$.'attributes'.'Oskar'": {"add": ["Oskar, a merchant and Mara's rival, tries to buy her land after the fire."]}}"""
+
+CODE_EXAMPLE = """[MEMORY]
+{"candidate_functions": {}}
+[TEXT]
+File path: util/num.py
+Content:
+def clamp(value, low, high):
+    return max(low, min(value, high))
+[OBJECTS FOR UPDATE]
+[OBJECTS FOR ADD]
+{"$.'candidate_functions'.'clamp'": {"add": {"purpose": "Limits a number to a range.", "input": "value, and the bounds low and high.", "output": "value, or the nearest bound when value lies outside the range.", "procedure": "Takes the minimum of value and high, then the maximum of that and low."}}}"""
+
+TABLE_EXAMPLE = """[MEMORY]
+{"table_descriptions": []}
+[TEXT]
+Table: ship
+ship_id,name,tonnage
+1,Aurora,5200
+2,Borealis,3100
+[OBJECTS FOR UPDATE]
+[OBJECTS FOR ADD]
+{"$.'table_descriptions'": {"add": {"table_name": "ship", "table_description": "Ships with their tonnage.", "columns_observed": ["ship_id (int)", "name (text)", "tonnage (int)"], "relevant_statistics": ["2 ships", "total tonnage 8300"], "relationships": []}}}"""
+
+
 @dataclass(frozen=True)
 class Task:
     name: str
@@ -55,6 +87,10 @@ class Task:
     answer_instruction: str
     content: str
     """What the inputs are: ``prose``, ``code`` or ``table`` (chooses the chunker)."""
+    example: str = ""
+    """A short worked example for the compact prompt, on invented text."""
+    answer_choices: str | None = None
+    """A root dict field whose keys are the only allowed answers (answer grammar)."""
 
     @cached_property
     def schema(self) -> Schema:
@@ -69,6 +105,7 @@ TASKS: dict[str, Task] = {
         "events, the setting and background, and the main theme.",
         "Write the summary as a few paragraphs of prose that follow the story in order.",
         "prose",
+        SUMMARY_EXAMPLE,
     ),
     "code-search": Task(
         "code-search",
@@ -77,6 +114,8 @@ TASKS: dict[str, Task] = {
         "Reply with the exact name of the one function in the memory that best matches the "
         "description, and nothing else.",
         "code",
+        CODE_EXAMPLE,
+        "candidate_functions",
     ),
     "table-qa": Task(
         "table-qa",
@@ -84,6 +123,7 @@ TASKS: dict[str, Task] = {
         None,
         "Reply with the answer only: a number, a name or a short list, without explanation.",
         "table",
+        TABLE_EXAMPLE,
     ),
 }
 

@@ -50,3 +50,22 @@ def jungle_book() -> str:
     if not path.exists():
         pytest.skip(f"{path} not found (shared data sits beside the checkout)")
     return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def grammar_checker():
+    """Checks a text against a GBNF grammar with llama.cpp's own grammar engine."""
+    import llama_cpp
+
+    from prism_edge.backends.llama_cpp import _load, embedded_model_path
+    from prism_edge.backends.llama_grammar import accepts
+
+    vocab_model = _load(embedded_model_path(), vocab_only=True)
+    vocab = llama_cpp.llama_model_get_vocab(vocab_model.model)
+    eos = vocab_model.token_eos()
+
+    def check(grammar: str, text: str) -> bool:
+        tokens = list(vocab_model.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        return accepts(vocab, grammar, tokens, eos)
+
+    return check

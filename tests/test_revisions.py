@@ -112,6 +112,7 @@ def rev(path: str, op: str, value) -> Revision:
         ("$.'events'", "add", ["a list", "of lists"], "expected str"),
         ("$.'people'.'Baloo'.'age'", "update", 40, "no change"),
         ("$.'title'", "add", "Again", "already exists"),
+        ("$.'events'", "add", "Mowgli is found", "already in the list"),
         ("$.'pair'", "add", ["a"], "exactly 2"),
     ],
 )

@@ -92,6 +92,21 @@ def _quiet_stderr() -> Iterator[None]:
             os.close(saved)
 
 
+class LlamaTokenizer:
+    """A model's tokenizer alone (vocab-only load: no weights, no context), for planning."""
+
+    def __init__(self, model_path: str | Path | None = None) -> None:
+        path = Path(model_path) if model_path is not None else embedded_model_path()
+        check_gguf(path)
+        self.name = path.name
+        self._vocab = _load(path, vocab_only=True)
+
+    def tokenize(self, text: str) -> list[int]:
+        if not text:
+            return []
+        return list(self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
 class LlamaCppBackend:
     """One model instance for a whole run; its KV cache carries over between calls."""
 

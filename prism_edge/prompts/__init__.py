@@ -75,6 +75,8 @@ class PromptBuilder:
     schema_text: str
     style: Style = "compact"
     answer_instruction: str = ""
+    example: str = ""
+    """A short worked example for the compact style (the paper style has its own four)."""
 
     @cached_property
     def _revise_pieces(self) -> tuple[str, str, str]:
@@ -86,6 +88,7 @@ class PromptBuilder:
             schema=self.schema_text,
             memory=_MEMORY,
             text=_TEXT,
+            example=self.example,
         )
         if (
             text.count(_MEMORY) != 1

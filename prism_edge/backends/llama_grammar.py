@@ -1,0 +1,78 @@
+"""llama.cpp's own grammar engine, one token at a time (through its sampler API).
+
+:class:`GrammarMatcher` answers "may this token come next?" for a single token, which is what
+sample-first constrained decoding needs: sample from the unconstrained distribution, keep the
+token when the grammar allows it, and only otherwise filter the whole vocabulary. It also lets
+tests check that a text is accepted by exactly the engine that constrains generation.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import llama_cpp
+
+_NEG_INF = float("-inf")
+
+
+class GrammarMatcher:
+    """The state of a GBNF grammar as tokens are accepted."""
+
+    def __init__(self, vocab: Any, grammar: str, root: str = "root") -> None:
+        self._vocab = vocab
+        self._sampler = llama_cpp.llama_sampler_init_grammar(
+            vocab, grammar.encode("utf-8"), root.encode("utf-8")
+        )
+        if not self._sampler:
+            raise ValueError("llama.cpp rejected the grammar")
+        self._one = (llama_cpp.llama_token_data * 1)()
+        self._one_array = llama_cpp.llama_token_data_array(
+            data=self._one, size=1, selected=-1, sorted=False
+        )
+
+    def close(self) -> None:
+        if self._sampler:
+            llama_cpp.llama_sampler_free(self._sampler)
+            self._sampler = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def allows(self, token: int) -> bool:
+        """Whether ``token`` may come next (the state does not change)."""
+        self._one[0].id = token
+        self._one[0].logit = 0.0
+        self._one[0].p = 0.0
+        self._one_array.size = 1
+        self._one_array.selected = -1
+        llama_cpp.llama_sampler_apply(self._sampler, ctypes.byref(self._one_array))
+        return bool(self._one[0].logit != _NEG_INF)
+
+    def accept(self, token: int) -> None:
+        llama_cpp.llama_sampler_accept(self._sampler, token)
+
+    def mask(self, logits: Any) -> None:
+        """Set the logits of every token the grammar forbids to -inf (whole vocabulary)."""
+        n = len(logits)
+        data = (llama_cpp.llama_token_data * n)()
+        for i in range(n):
+            data[i].id = i
+            data[i].logit = float(logits[i])
+        array = llama_cpp.llama_token_data_array(data=data, size=n, selected=-1, sorted=False)
+        llama_cpp.llama_sampler_apply(self._sampler, ctypes.byref(array))
+        for i in range(array.size):
+            logits[data[i].id] = data[i].logit
+
+
+def accepts(vocab: Any, grammar: str, tokens: list[int], eos: int) -> bool:
+    """Whether the grammar accepts exactly this token sequence followed by end of generation."""
+    matcher = GrammarMatcher(vocab, grammar)
+    try:
+        for token in tokens:
+            if not matcher.allows(token):
+                return False
+            matcher.accept(token)
+        return matcher.allows(eos)
+    finally:
+        matcher.close()

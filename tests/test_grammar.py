@@ -1,0 +1,248 @@
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from prism_edge.grammar import (
+    GrammarLimits,
+    answer_grammar,
+    literal,
+    preset_grammars,
+    revision_grammar,
+)
+from prism_edge.revisions import Revision, apply_all
+from prism_edge.schema import ClassT, DictT, ListT, OptionalT, Prim, Schema, TupleT, unwrap
+from prism_edge.tasks import TASKS
+
+GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
+
+KEY_CHARS = st.characters(
+    codec="utf-8", exclude_categories=("Cs", "Cc", "Co", "Cn"), exclude_characters="'\"\\{}[]$"
+)
+keys = st.text(KEY_CHARS, min_size=1, max_size=12).filter(lambda k: not k.startswith(" "))
+texts = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Co", "Cn")), min_size=1, max_size=30
+)
+
+
+def values(node: Any, schema: Schema, root: bool = False) -> st.SearchStrategy[Any]:
+    """Valid JSON values of a schema type."""
+    if isinstance(node, Prim):
+        return {
+            "str": texts,
+            "int": st.integers(-(10**12), 10**12),
+            "float": st.floats(allow_nan=False, allow_infinity=False, width=32),
+            "bool": st.booleans(),
+        }[node.kind]
+    if isinstance(node, OptionalT):
+        return st.one_of(st.none(), values(node.inner, schema))
+    if isinstance(node, ListT):
+        return st.lists(values(node.item, schema), max_size=3)
+    if isinstance(node, TupleT):
+        return st.tuples(*(values(i, schema) for i in node.items)).map(list)
+    if isinstance(node, DictT):
+        return st.dictionaries(keys, values(node.value, schema), max_size=3)
+    assert isinstance(node, ClassT)
+    fields = {}
+    for f in node.fields:
+        plain = values(f.type, schema)
+        fields[f.name] = (
+            st.one_of(plain, st.just("???"), st.none())
+            if (schema.allow_missing and not root)
+            else plain
+        )
+    order = [f.name for f in node.fields]  # the grammar writes fields in declared order
+    return st.fixed_dictionaries(fields).map(lambda d: {k: d[k] for k in order})
+
+
+def memories(schema: Schema) -> st.SearchStrategy[dict[str, Any]]:
+    return values(schema.root, schema, root=True).map(
+        lambda full: {**schema.empty_memory(), **full}
+    )
+
+
+def wire(update: list[Revision], add: list[Revision]) -> str:
+    lines = [
+        "[OBJECTS FOR UPDATE]",
+        *(r.to_wire() for r in update),
+        "[OBJECTS FOR ADD]",
+        *(r.to_wire() for r in add),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+SCHEMAS = {name: TASKS[name].schema for name in TASKS}
+
+
+@st.composite
+def memory_and_revisions(draw: st.DrawFn, schema: Schema):
+    data = draw(memories(schema))
+    dict_field = next(f for f in schema.root.fields if isinstance(unwrap(f.type), (DictT, ListT)))
+    container = unwrap(dict_field.type)
+    item_type = container.value if isinstance(container, DictT) else container.item
+    adds, updates = [], []
+    if isinstance(container, DictT):
+        existing = data[dict_field.name]
+        new_key = draw(keys.filter(lambda k: k not in existing))
+        adds.append(
+            Revision("p", (dict_field.name, new_key), "add", draw(values(item_type, schema)))
+        )
+        if existing:
+            key = draw(st.sampled_from(sorted(existing)))
+            new_value = draw(values(item_type, schema).filter(lambda v: v != existing[key]))
+            updates.append(Revision("p", (dict_field.name, key), "update", new_value))
+    else:
+        present = data[dict_field.name]  # an equal item is refused by the applier, not the grammar
+        item = draw(values(item_type, schema).filter(lambda v: v not in present))
+        adds.append(Revision("p", (dict_field.name,), "add", item))
+    return data, updates, adds
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_valid_revisions_are_accepted_by_llama_cpp(grammar_checker, name, data):
+    schema = SCHEMAS[name]
+    memory, updates, adds = data.draw(memory_and_revisions(schema))
+    grammar = revision_grammar(schema, memory, limits=GrammarLimits(max_string=2000))
+    text = wire(updates, adds)
+    assert grammar_checker(grammar, text), text
+    # and what the grammar accepts, the applier applies
+    report = apply_all(schema, json.loads(json.dumps(memory)), [*updates, *adds])
+    assert not report.rejected
+
+
+BOOK = TASKS["summarize"].schema
+MEMORY = {"attributes": {"Mowgli": ["a man-cub"], "Baloo": ["a bear"]}}
+ADD = "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [
+        (ADD, True),
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["a python"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Mowglis\'": {"add": ["x"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Mowg\'": {"add": ["x"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Baloo\'": {"add": "teaches the Law"}}\n', True),
+        (
+            '[OBJECTS FOR UPDATE]\n{"$.\'attributes\'.\'Baloo\'": {"update": ["a sleepy bear"]}}'
+            "\n[OBJECTS FOR ADD]\n",
+            True,
+        ),
+        (
+            '[OBJECTS FOR UPDATE]\n{"$.\'attributes\'.\'Baloo\'[0]": {"update": "a sleepy bear"}}'
+            "\n[OBJECTS FOR ADD]\n",
+            True,
+        ),
+        # add of an existing key
+        (ADD + '{"$.\'attributes\'.\'Mowgli\'": {"add": ["x"]}}\n', False),
+        # update of a missing path
+        (
+            '[OBJECTS FOR UPDATE]\n{"$.\'attributes\'.\'Kaa\'": {"update": ["x"]}}\n'
+            "[OBJECTS FOR ADD]\n",
+            False,
+        ),
+        # wrong type
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": "a python"}}\n', False),
+        (ADD + "{\"$.'attributes'.'Kaa'\": {\"add\": [1]}}\n", False),
+        # path outside the schema
+        (ADD + '{"$.\'characters\'.\'Kaa\'": {"add": ["x"]}}\n', False),
+        # empty strings and keys, malformed lines
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": [""]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'\'": {"add": ["x"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["x"]}\n', False),
+        ("Sure! Here are the revisions:\n" + ADD, False),
+    ],
+)
+def test_grammar_accepts_exactly_what_applies(grammar_checker, text, accepted):
+    grammar = revision_grammar(BOOK, MEMORY)
+    assert grammar_checker(grammar, text) is accepted
+
+
+def test_add_only_drops_the_update_section(grammar_checker):
+    grammar = revision_grammar(BOOK, MEMORY, add_only=True)
+    assert "update" not in grammar
+    assert grammar_checker(grammar, "[OBJECTS FOR ADD]\n{\"$.'attributes'.'K'\": {\"add\": []}}\n")
+    assert not grammar_checker(grammar, ADD)
+
+
+def test_revisions_per_step_are_bounded(grammar_checker):
+    line = '{"$.\'attributes\'.\'K%d\'": {"add": ["x"]}}\n'
+    limits = GrammarLimits(max_revisions=3)
+    grammar = revision_grammar(BOOK, {"attributes": {}}, limits=limits)
+    assert grammar_checker(grammar, ADD + "".join(line % i for i in range(3)))
+    assert not grammar_checker(grammar, ADD + "".join(line % i for i in range(4)))
+
+
+def test_class_values_and_missing_placeholder(grammar_checker):
+    schema = TASKS["code-search"].schema
+    memory = {
+        "candidate_functions": {
+            "clamp": {"purpose": "p", "input": "i", "output": "o", "procedure": "???"}
+        }
+    }
+    grammar = revision_grammar(schema, memory)
+    ok = (
+        "[OBJECTS FOR UPDATE]\n{\"$.'candidate_functions'.'clamp'.'procedure'\": "
+        '{"update": "min then max"}}\n[OBJECTS FOR ADD]\n{"$.\'candidate_functions\'.\'lerp\'"'
+        ': {"add": {"purpose": "interpolates", "input": "???", "output": null, '
+        '"procedure": "a + t * (b - a)"}}}\n'
+    )
+    assert grammar_checker(grammar, ok)
+    missing_field = ok.replace(', "procedure": "a + t * (b - a)"', "")
+    assert not grammar_checker(grammar, missing_field)
+
+
+def test_numbers_and_booleans(grammar_checker):
+    from prism_edge.schema import from_source
+
+    schema = from_source(
+        "class M:\n  score: dict[str, float]\n  flags: dict[str, bool]\n  count: int\n"
+    )
+    grammar = revision_grammar(schema, {"score": {}, "flags": {}})
+    for value, path, ok in [
+        ("-1.5e3", "score", True),
+        ("2", "score", True),
+        ("true", "flags", True),
+        ('"yes"', "flags", False),
+        ("1.", "score", False),
+    ]:
+        text = ADD + "{\"$.'%s'.'k'\": {\"add\": %s}}\n" % (path, value)
+        assert grammar_checker(grammar, text) is ok, (value, path)
+    assert grammar_checker(grammar, ADD + '{"$.\'count\'": {"add": 7}}\n')
+    assert not grammar_checker(grammar, ADD + '{"$.\'count\'": {"add": 7.5}}\n')
+    assert math.isfinite(float("-1.5e3"))
+
+
+def test_answer_grammar(grammar_checker):
+    grammar = answer_grammar(["clamp", "lerp"])
+    assert grammar is not None
+    assert grammar_checker(grammar, "lerp")
+    assert not grammar_checker(grammar, "lerp2")
+    assert answer_grammar([]) is None
+
+
+def test_literal_escaping():
+    assert literal('a"b\\c\n') == '"a\\"b\\\\c\\n"'
+
+
+def test_grammar_output_is_deterministic():
+    memory = {"attributes": {"b": ["1"], "a": ["2"]}}
+    assert revision_grammar(BOOK, memory) == revision_grammar(BOOK, json.loads(json.dumps(memory)))
+
+
+@pytest.mark.parametrize(("name", "text"), sorted(preset_grammars().items()))
+def test_checked_in_grammars_do_not_drift(name, text):
+    path = GRAMMARS / name
+    assert path.exists(), f"regenerate with: prism-edge inspect --write-grammars {GRAMMARS}"
+    assert path.read_text(encoding="utf-8") == text, (
+        f"{path} drifted from the generator; regenerate with "
+        f"prism-edge inspect --write-grammars grammars"
+    )
