@@ -214,7 +214,7 @@ def test_numbers_and_booleans(grammar_checker):
         ('"yes"', "flags", False),
         ("1.", "score", False),
     ]:
-        text = ADD + "{\"$.'%s'.'k'\": {\"add\": %s}}\n" % (path, value)
+        text = ADD + f"{{\"$.'{path}'.'k'\": {{\"add\": {value}}}}}\n"
         assert grammar_checker(grammar, text) is ok, (value, path)
     assert grammar_checker(grammar, ADD + '{"$.\'count\'": {"add": 7}}\n')
     assert not grammar_checker(grammar, ADD + '{"$.\'count\'": {"add": 7.5}}\n')

@@ -147,6 +147,8 @@ class LlamaCppBackend:
         self.threads = threads
         self.prefix_reuse = not self._is_recurrent()
         self._part_tokens = lru_cache(maxsize=4096)(self._plain_tokens)
+        self.grammar_fallbacks = 0
+        """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
         self._wrap_before, self._wrap_after = self._chat_wrapping()
 
     # --- model facts ------------------------------------------------------------------------
@@ -237,41 +239,81 @@ class LlamaCppBackend:
             raise ContextOverflow(
                 len(tokens) + max_tokens, self.n_ctx, "the prompt and its output budget"
             )
-        if not self.prefix_reuse:
-            self.reset_cache()
-        reused = reused_prefix(self.cached_tokens(), tokens)
-        kwargs: dict[str, Any] = {
-            "max_tokens": max_tokens,
-            "temperature": temperature,
-            "top_k": 40 if temperature > 0 else 1,
-            "seed": seed,
-        }
-        if grammar is not None:
-            kwargs["grammar"] = _grammar(grammar)
         start = time.perf_counter()
+        reused = self._prefill(tokens)
         try:
-            out = self.llama.create_completion(tokens, **kwargs)
+            out, finish = self._decode(grammar, max_tokens, temperature, seed)
         except (RuntimeError, ValueError) as exc:
             raise BackendError(f"generation failed: {exc}") from None
-        seconds = time.perf_counter() - start
-        choice = out["choices"][0]
-        usage = out["usage"]
-        return Completion(
-            choice["text"],
-            len(tokens),
-            reused,
-            usage["completion_tokens"],
-            seconds,
-            choice.get("finish_reason") or "stop",
-        )
+        text = self.llama.detokenize(out).decode("utf-8", errors="replace")
+        return Completion(text, len(tokens), reused, len(out), time.perf_counter() - start, finish)
+
+    def _prefill(self, tokens: list[int]) -> int:
+        """Evaluate the prompt, reusing the longest cached prefix; return the reused count."""
+        llama = self.llama
+        reused = reused_prefix(self.cached_tokens(), tokens) if self.prefix_reuse else 0
+        if reused == 0:
+            llama.reset()
+        llama.n_tokens = reused
+        llama.eval(tokens[reused:])  # drops the KV cells past the reused prefix first
+        return reused
+
+    def _decode(
+        self, grammar: str | None, max_tokens: int, temperature: float, seed: int | None
+    ) -> tuple[list[int], str]:
+        """Sample-first constrained decoding.
+
+        Each step samples from the unconstrained logits, then asks llama.cpp's grammar engine
+        about that one token; only when it is rejected is the grammar applied to the whole
+        vocabulary and the token sampled again from what is left. At temperature 0 this picks
+        exactly the token fully constrained greedy decoding picks (the unconstrained argmax,
+        when allowed, is also the constrained argmax); at any temperature every emitted token
+        is one the grammar allows.
+        """
+        import llama_cpp
+        import numpy as np
+
+        from prism_edge.backends.llama_grammar import GrammarMatcher
+
+        llama = self.llama
+        vocab = llama_cpp.llama_model_get_vocab(llama.model)
+        n_vocab = llama.n_vocab()
+        matcher = GrammarMatcher(vocab, grammar) if grammar is not None else None
+        rng = np.random.default_rng(seed)
+        out: list[int] = []
+        try:
+            for _ in range(max_tokens):
+                if out:  # the last token is evaluated only when another one is wanted
+                    llama.eval([out[-1]])
+                pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
+                logits = np.ctypeslib.as_array(pointer, shape=(n_vocab,))
+                token = _pick(logits, temperature, rng)
+                if matcher is not None and not matcher.allows(token):
+                    self.grammar_fallbacks += 1
+                    token = _pick(matcher.mask(logits), temperature, rng)
+                if llama_cpp.llama_vocab_is_eog(vocab, token):
+                    return out, "stop"
+                if matcher is not None:
+                    matcher.accept(token)
+                out.append(token)
+            return out, "length"
+        finally:
+            if matcher is not None:
+                matcher.close()
 
 
-@lru_cache(maxsize=64)
-def _grammar(text: str) -> Any:
-    from llama_cpp.llama_grammar import LlamaGrammar
+def _pick(logits: Any, temperature: float, rng: Any, top_k: int = 40) -> int:
+    """Greedy at temperature 0; otherwise top-k (40, as in the paper) with temperature."""
+    import numpy as np
 
-    with _quiet_stderr():
-        return LlamaGrammar.from_string(text, verbose=False)
+    if temperature <= 0:
+        return int(np.argmax(logits))
+    finite = np.flatnonzero(np.isfinite(logits))
+    k = min(top_k, len(finite))
+    top = finite[np.argpartition(logits[finite], -k)[-k:]]
+    scaled = logits[top].astype(np.float64) / temperature
+    weights = np.exp(scaled - scaled.max())
+    return int(rng.choice(top, p=weights / weights.sum()))
 
 
 def _load(path: Path, **settings: Any) -> Any:

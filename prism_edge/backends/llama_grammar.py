@@ -12,6 +12,8 @@ import ctypes
 from typing import Any
 
 import llama_cpp
+import numpy as np
+from llama_cpp._internals import LlamaTokenDataArray
 
 _NEG_INF = float("-inf")
 
@@ -30,6 +32,7 @@ class GrammarMatcher:
         self._one_array = llama_cpp.llama_token_data_array(
             data=self._one, size=1, selected=-1, sorted=False
         )
+        self._candidates: LlamaTokenDataArray | None = None
 
     def close(self) -> None:
         if self._sampler:
@@ -41,7 +44,7 @@ class GrammarMatcher:
 
     def allows(self, token: int) -> bool:
         """Whether ``token`` may come next (the state does not change)."""
-        self._one[0].id = token
+        self._one[0].id = token  # type: ignore[assignment]
         self._one[0].logit = 0.0
         self._one[0].p = 0.0
         self._one_array.size = 1
@@ -52,17 +55,22 @@ class GrammarMatcher:
     def accept(self, token: int) -> None:
         llama_cpp.llama_sampler_accept(self._sampler, token)
 
-    def mask(self, logits: Any) -> None:
-        """Set the logits of every token the grammar forbids to -inf (whole vocabulary)."""
-        n = len(logits)
-        data = (llama_cpp.llama_token_data * n)()
-        for i in range(n):
-            data[i].id = i
-            data[i].logit = float(logits[i])
-        array = llama_cpp.llama_token_data_array(data=data, size=n, selected=-1, sorted=False)
-        llama_cpp.llama_sampler_apply(self._sampler, ctypes.byref(array))
-        for i in range(array.size):
-            logits[data[i].id] = data[i].logit
+    def mask(self, logits: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """A copy of ``logits`` with every token the grammar forbids at -inf (whole vocabulary).
+
+        This is the expensive path (the grammar visits every token); sample-first decoding
+        takes it only when the sampled token was rejected.
+        """
+        if self._candidates is None or self._candidates.n_vocab != len(logits):
+            self._candidates = LlamaTokenDataArray(n_vocab=len(logits))
+        candidates = self._candidates
+        candidates.copy_logits(logits)
+        llama_cpp.llama_sampler_apply(self._sampler, ctypes.byref(candidates.candidates))
+        size = int(candidates.candidates.size)
+        out = np.full(len(logits), -np.inf, dtype=np.float32)
+        data = candidates.candidates_data[:size]
+        out[data["id"]] = data["logit"]
+        return out
 
 
 def accepts(vocab: Any, grammar: str, tokens: list[int], eos: int) -> bool:
