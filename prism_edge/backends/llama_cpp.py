@@ -290,7 +290,7 @@ class LlamaCppBackend:
                 token = _pick(logits, temperature, rng)
                 if matcher is not None and not matcher.allows(token):
                     self.grammar_fallbacks += 1
-                    token = _pick(matcher.mask(logits), temperature, rng)
+                    token = _constrained_pick(logits, matcher, temperature, rng)
                 if llama_cpp.llama_vocab_is_eog(vocab, token):
                     return out, "stop"
                 if matcher is not None:
@@ -302,7 +302,42 @@ class LlamaCppBackend:
                 matcher.close()
 
 
-def _pick(logits: Any, temperature: float, rng: Any, top_k: int = 40) -> int:
+TOP_K = 40
+"""Top-k sampling as in the paper (k = 40)."""
+SCAN = 256
+"""Candidates checked one by one, best first, before the grammar filters the vocabulary."""
+
+
+def _constrained_pick(logits: Any, matcher: Any, temperature: float, rng: Any) -> int:
+    """The token fully constrained sampling would pick, checking candidates best first.
+
+    Greedy needs the best allowed token; top-k needs the k best allowed tokens. Both are found
+    by checking single tokens in descending logit order; only when the best ``SCAN`` candidates
+    do not hold enough allowed tokens does the grammar filter the whole vocabulary.
+    """
+    import numpy as np
+
+    wanted = 1 if temperature <= 0 else TOP_K
+    scan = min(SCAN, len(logits))
+    best = np.argpartition(logits, -scan)[-scan:]
+    best = best[np.argsort(-logits[best], kind="stable")]
+    allowed: list[int] = []
+    for token in best:
+        if matcher.allows(int(token)):
+            allowed.append(int(token))
+            if len(allowed) == wanted:
+                break
+    if len(allowed) < wanted:
+        return _pick(matcher.mask(logits), temperature, rng)
+    if temperature <= 0:
+        return allowed[0]
+    chosen = np.array(allowed)
+    scaled = logits[chosen].astype(np.float64) / temperature
+    weights = np.exp(scaled - scaled.max())
+    return int(rng.choice(chosen, p=weights / weights.sum()))
+
+
+def _pick(logits: Any, temperature: float, rng: Any, top_k: int = TOP_K) -> int:
     """Greedy at temperature 0; otherwise top-k (40, as in the paper) with temperature."""
     import numpy as np
 
