@@ -223,6 +223,20 @@ class LlamaCppBackend:
         self.llama.reset()
         self.llama._ctx.kv_cache_clear()
 
+    def calibrate(self, prompt_tokens: int = 512, decode_tokens: int = 64) -> tuple[float, float]:
+        """Prefill and decode tokens/s of this model on this machine (cache reset first)."""
+        filler = self.tokenize("The quick brown fox jumps over the lazy dog. " * 200)
+        tokens = (filler * (prompt_tokens // max(1, len(filler)) + 1))[:prompt_tokens]
+        self.reset_cache()
+        start = time.perf_counter()
+        self._prefill(tokens)
+        prefill = prompt_tokens / (time.perf_counter() - start)
+        start = time.perf_counter()
+        out, _ = self._decode(None, decode_tokens, 0.0, None, stop_at_eog=False)
+        decode = len(out) / (time.perf_counter() - start)
+        self.reset_cache()
+        return prefill, decode
+
     # --- generation -------------------------------------------------------------------------
 
     def complete(
@@ -259,7 +273,13 @@ class LlamaCppBackend:
         return reused
 
     def _decode(
-        self, grammar: str | None, max_tokens: int, temperature: float, seed: int | None
+        self,
+        grammar: str | None,
+        max_tokens: int,
+        temperature: float,
+        seed: int | None,
+        *,
+        stop_at_eog: bool = True,
     ) -> tuple[list[int], str]:
         """Sample-first constrained decoding.
 
@@ -291,7 +311,7 @@ class LlamaCppBackend:
                 if matcher is not None and not matcher.allows(token):
                     self.grammar_fallbacks += 1
                     token = _constrained_pick(logits, matcher, temperature, rng)
-                if llama_cpp.llama_vocab_is_eog(vocab, token):
+                if stop_at_eog and llama_cpp.llama_vocab_is_eog(vocab, token):
                     return out, "stop"
                 if matcher is not None:
                     matcher.accept(token)
