@@ -121,7 +121,7 @@ def download(repo: str, filename: str, models_dir: Path | None, sha256: str | No
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
     from huggingface_hub.utils import logging as hf_logging
 
-    hf_logging.set_verbosity_error()  # its retry warnings would bury our one-line error
+    hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # its retry warnings would bury our one-line error
 
     local_dir = None if models_dir is None else models_dir / repo.replace("/", "--")
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")

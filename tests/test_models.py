@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +21,7 @@ class FakeHub(http.server.BaseHTTPRequestHandler):
     """Serves one file at /<repo>/resolve/main/<file> the way the Hub does (ETag = sha256)."""
 
     etag = hashlib.sha256(PAYLOAD).hexdigest()
-    requests: list[str] = []
+    requests: typing.ClassVar[list[str]] = []
 
     def _headers(self) -> None:
         self.send_header("X-Repo-Commit", "a" * 40)
@@ -121,7 +122,7 @@ def test_resolution_rules(tmp_path):
         resolve_model(str(tmp_path / "missing.gguf"))
     with pytest.raises(ModelNotFound, match="unknown model 'llama9'"):
         resolve_model("llama9")
-    with pytest.raises(ModelNotFound, match="expected hf:OWNER/REPO/FILE.gguf"):
+    with pytest.raises(ModelNotFound, match=r"expected hf:OWNER/REPO/FILE\.gguf"):
         resolve_model("hf:owner/file.gguf")
 
 
