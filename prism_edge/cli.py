@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.backends import Backend
+from prism_edge.checkpoint import RunFolder, digest
 from prism_edge.chunking import chunk_document
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
@@ -151,7 +152,12 @@ def run(
     chunk_tokens: Annotated[int, typer.Option(min=32, help="Tokens per chunk.")] = 2048,
     model: Annotated[
         str | None,
-        typer.Option("--model", "-m", help="GGUF path (default: the embedded SmolLM2-135M)."),
+        typer.Option(
+            "--model",
+            "-m",
+            help="A .gguf path, a catalog name or hf:OWNER/REPO/FILE.gguf "
+            "(default: the embedded SmolLM2-135M).",
+        ),
     ] = None,
     ctx: Annotated[
         int | None,
@@ -167,6 +173,13 @@ def run(
     style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    run_dir: Annotated[
+        Path, typer.Option(help="Where the state is saved after every chunk.")
+    ] = Path(".prism-run"),
+    resume: Annotated[
+        bool,
+        typer.Option(help="Continue the run saved in --run-dir after its last completed chunk."),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
@@ -175,18 +188,17 @@ def run(
     with reporting_errors(debug):
         if task is not None and schema_file is not None:
             raise ValueError("use either --task or --schema, not both")
+        if schema_file is not None and not query:
+            raise ValueError("--schema needs --query")
         schema = load_schema(task, schema_file)
         question, instruction, example = question_for(task, query)
         choices = TASKS[(task or TaskName.summarize).value].answer_choices
         if schema_file is not None:
             example, choices = "", None  # the preset's example shows another schema
-        if schema_file is not None and not query:
-            raise ValueError("--schema needs --query")
         collected = collect(inputs)
         for warning in collected.warnings:
             console.print(f"warning: {warning}", markup=False)
-        n_ctx = ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE
-        backend = load_backend(model, n_ctx)
+        backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
         config = PrismConfig(
             question=question,
             encoding=memory.value,
@@ -208,33 +220,52 @@ def run(
             for d in collected.documents
             for c in chunk_document(d.name, d.text, d.kind, chunk_tokens, count)
         ]
-        total = sum(count(c) for c in chunks)
+        sizes = [count(c) for c in chunks]
+        total = sum(sizes)
         runner = PrismRunner(backend, schema, config)
         static = backend.count_tokens(runner.prompts.revise([], ""))
+        folder = RunFolder(
+            run_dir,
+            digest(
+                [
+                    config.model_dump_json(),
+                    prompt_text(schema),
+                    backend.name,
+                    str(backend.n_ctx),
+                    str(chunk_tokens),
+                ]
+            ),
+            digest(chunks),
+        )
+        if resume:
+            state = folder.load()
+            folder.restore(runner, schema, state)
         if not quiet:
+            done = f", resuming after step {runner.result.steps}" if resume else ""
             console.print(
                 f"plan: model {backend.name}, n_ctx {backend.n_ctx}, "
-                f"{len(chunks)} chunks, {total} input tokens, static prompt "
-                f"{static} tokens, memory {memory.value}" + (", add-only" if add_only else ""),
+                f"{len(chunks)} chunks, {total} input tokens, static prompt {static} "
+                f"tokens, memory {memory.value}" + (", add-only" if add_only else "") + done,
                 markup=False,
             )
-        largest = max((count(c) for c in chunks), default=0)
-        needed = static + min(largest, config.min_chunk_tokens) + max_tokens
+        needed = static + min(max(sizes, default=0), config.min_chunk_tokens) + max_tokens
         if needed > backend.n_ctx:
             raise ValueError(
                 f"context too small: {static} static + {config.min_chunk_tokens} "
                 f"chunk + {max_tokens} output = {needed} tokens > n_ctx "
                 f"{backend.n_ctx}; raise --ctx or lower --max-tokens"
             )
-        try:
-            _drive(runner, chunks, total, console, quiet)
-        except BudgetExceeded as exc:
-            if memory_out is not None:
-                memory_out.write_text(dumps(exc.result.memory.data) + "\n", encoding="utf-8")
-            raise
+        if not (resume and runner.result.answer is not None):
+            if not resume:
+                folder.clear()
+            try:
+                _drive(runner, chunks, sizes, console, quiet, folder)
+            except BudgetExceeded as exc:
+                _write_memory(memory_out, exc.result.memory.data)
+                raise
+            folder.save(runner, finished=True)
         result = runner.result
-        if memory_out is not None:
-            memory_out.write_text(dumps(result.memory.data) + "\n", encoding="utf-8")
+        _write_memory(memory_out, result.memory.data)
         if as_json:
             payload: dict[str, Any] = {**result.to_dict(), "chunks": len(chunks)}
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -252,12 +283,22 @@ def run(
             )
 
 
+def _write_memory(path: Path | None, data: dict[str, Any]) -> None:
+    if path is not None:
+        path.write_text(dumps(data) + "\n", encoding="utf-8")
+
+
 def _counter(backend: Backend) -> Any:
     return lambda text: len(backend.tokenize(text))
 
 
 def _drive(
-    runner: PrismRunner, chunks: list[str], total: int, console: Console, quiet: bool
+    runner: PrismRunner,
+    chunks: list[str],
+    sizes: list[int],
+    console: Console,
+    quiet: bool,
+    folder: RunFolder,
 ) -> None:
     progress = Progress(
         TextColumn("{task.description}"),
@@ -269,19 +310,21 @@ def _drive(
         transient=False,
     )
     with progress:
-        bar = progress.add_task(f"chunk 0/{len(chunks)}", total=total or 1, stats="")
-        done = 0
+        bar = progress.add_task(f"chunk 0/{len(chunks)}", total=sum(sizes) or 1, stats="")
         for event in runner.run(chunks):
             _render(event, progress, bar, console, quiet)
             if isinstance(event, StepDone):
-                done += event.chunk_tokens
+                folder.save(runner)
+                done = sum(sizes[: runner.position.consumed]) - sum(
+                    len(runner.backend.tokenize(p)) for p in runner.position.pending
+                )
                 m = runner.metrics
-                decode_s = sum(c.seconds for c in m.calls) or 1e-9
+                call_s = sum(c.seconds for c in m.calls) or 1e-9
                 progress.update(
                     bar,
                     completed=done,
-                    description=f"step {event.index + 1}",
-                    stats=f"{m.decoded_tokens / decode_s:.0f} tok/s out, "
+                    description=f"chunk {runner.position.consumed}/{len(chunks)}",
+                    stats=f"{m.decoded_tokens / call_s:.0f} tok/s out, "
                     f"cache {m.cache_hit:.0%}, memory {event.memory_tokens} tok",
                 )
 

@@ -61,6 +61,8 @@ class PrismConfig(BaseModel):
     )
     temperature: float = Field(0.0, ge=0.0)
     seed: int | None = None
+    repeat_penalty: float = Field(1.0, ge=1.0, description="on revision calls")
+    answer_repeat_penalty: float = Field(1.15, ge=1.0, description="on the final answer")
     grammar: bool = Field(
         True, description="constrain revisions with a grammar when the backend supports it"
     )
@@ -138,6 +140,14 @@ class Finished:
 Event = StepDone | ChunkCut | MemoryFolded | Answered | Finished
 
 
+@dataclass
+class Position:
+    """Where a run stands in its input: chunks taken from the source, text still to read."""
+
+    consumed: int = 0
+    pending: list[str] = field(default_factory=list)
+
+
 class BudgetExceeded(ContextOverflow):
     """The memory has outgrown the context; ``result`` holds the memory and metrics so far."""
 
@@ -187,6 +197,7 @@ class PrismRunner:
 
         self.grammar_for = grammar_for
         self.result = RunResult(None, self.memory, self.metrics)
+        self.position = Position()
 
     # budget helpers
 
@@ -219,19 +230,31 @@ class PrismRunner:
     # the loop
 
     def steps(self, chunks: Iterable[str]) -> Iterator[Event]:
-        """Revision steps over ``chunks``; cut chunks continue in the following steps."""
-        pending: deque[str] = deque()
+        """Revision steps over ``chunks``; cut chunks continue in the following steps.
+
+        Resuming: the first ``position.consumed`` chunks are skipped and ``position.pending``
+        (the rest of a cut chunk) is read first, so a resumed run sees exactly the text an
+        uninterrupted one would.
+        """
+        position = self.position
+        pending: deque[str] = deque(position.pending)
         source = iter(chunks)
+        for _ in range(position.consumed):
+            if next(source, None) is None:
+                raise ValueError("the checkpoint is past the end of the input")
         while True:
             if not pending:
                 nxt = next(source, None)
                 if nxt is None:
                     return
+                position.consumed += 1
                 if not nxt.strip():
                     continue
                 pending.append(nxt)
             chunk = pending.popleft()
-            yield from self._fit_and_step(chunk, pending)
+            for event in self._fit_and_step(chunk, pending):
+                position.pending = list(pending)
+                yield event
 
     def _fit_and_step(self, chunk: str, pending: deque[str]) -> Iterator[Event]:
         index = self.result.steps
@@ -260,7 +283,7 @@ class PrismRunner:
     def _step(self, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         prompt = self._revise_prompt(chunk)
         grammar = self.grammar_for(self.memory) if self.grammar_for else None
-        completion = self._call(prompt, grammar, self.config.max_tokens)
+        completion = self._call(prompt, grammar, self.config.max_tokens, self.config.repeat_penalty)
         parsed = parse_output(completion.text)
         proposed, over = parsed.revisions, []
         limit = self.config.max_revisions
@@ -303,7 +326,9 @@ class PrismRunner:
         if self.config.answer_choices and self.config.grammar and self.backend.supports_grammar:
             choices = self.memory.data.get(self.config.answer_choices) or {}
             grammar = answer_grammar(sorted(choices))
-        completion = self._call(prompt, grammar, self.config.answer_max_tokens)
+        completion = self._call(
+            prompt, grammar, self.config.answer_max_tokens, self.config.answer_repeat_penalty
+        )
         call = self._record("answer", completion)
         self.result.answer = completion.text.strip()
         yield Answered(self.result.answer, call)
@@ -337,13 +362,16 @@ class PrismRunner:
             self.metrics.wall_s = wall_before + time.perf_counter() - start
         yield Finished(self.result)
 
-    def _call(self, prompt: Prompt, grammar: str | None, max_tokens: int) -> Completion:
+    def _call(
+        self, prompt: Prompt, grammar: str | None, max_tokens: int, repeat_penalty: float
+    ) -> Completion:
         return self.backend.complete(
             prompt,
             grammar=grammar,
             max_tokens=max_tokens,
             temperature=self.config.temperature,
             seed=self.config.seed,
+            repeat_penalty=repeat_penalty,
         )
 
     def _record(self, kind: str, completion: Completion) -> CallMetrics:

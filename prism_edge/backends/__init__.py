@@ -51,7 +51,10 @@ class Backend(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
         seed: int | None = None,
-    ) -> Completion: ...
+        repeat_penalty: float = 1.0,
+    ) -> Completion:
+        """``repeat_penalty`` > 1 discourages tokens generated in the last 64 (1.0: off)."""
+        ...
 
 
 def reused_prefix(cached: Sequence[int], prompt: Sequence[int]) -> int:

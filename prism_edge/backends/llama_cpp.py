@@ -247,6 +247,7 @@ class LlamaCppBackend:
         max_tokens: int = 512,
         temperature: float = 0.0,
         seed: int | None = None,
+        repeat_penalty: float = 1.0,
     ) -> Completion:
         tokens = self.prompt_tokens(prompt)
         if len(tokens) + max_tokens > self.n_ctx:
@@ -256,7 +257,9 @@ class LlamaCppBackend:
         start = time.perf_counter()
         reused = self._prefill(tokens)
         try:
-            out, finish = self._decode(grammar, max_tokens, temperature, seed)
+            out, finish = self._decode(
+                grammar, max_tokens, temperature, seed, repeat_penalty=repeat_penalty
+            )
         except (RuntimeError, ValueError) as exc:
             raise BackendError(f"generation failed: {exc}") from None
         text = self.llama.detokenize(out).decode("utf-8", errors="replace")
@@ -280,6 +283,7 @@ class LlamaCppBackend:
         seed: int | None,
         *,
         stop_at_eog: bool = True,
+        repeat_penalty: float = 1.0,
     ) -> tuple[list[int], str]:
         """Sample-first constrained decoding.
 
@@ -307,6 +311,8 @@ class LlamaCppBackend:
                     llama.eval([out[-1]])
                 pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
                 logits = np.ctypeslib.as_array(pointer, shape=(n_vocab,))
+                if repeat_penalty != 1.0 and out:
+                    logits = _penalize(logits, out[-REPEAT_WINDOW:], repeat_penalty)
                 token = _pick(logits, temperature, rng)
                 if matcher is not None and not matcher.allows(token):
                     self.grammar_fallbacks += 1
@@ -322,6 +328,8 @@ class LlamaCppBackend:
                 matcher.close()
 
 
+REPEAT_WINDOW = 64
+"""Generated tokens the repeat penalty looks back on (llama.cpp's default)."""
 TOP_K = 40
 """Top-k sampling as in the paper (k = 40)."""
 SCAN = 256
@@ -355,6 +363,17 @@ def _constrained_pick(logits: Any, matcher: Any, temperature: float, rng: Any) -
     scaled = logits[chosen].astype(np.float64) / temperature
     weights = np.exp(scaled - scaled.max())
     return int(rng.choice(chosen, p=weights / weights.sum()))
+
+
+def _penalize(logits: Any, recent: list[int], penalty: float) -> Any:
+    """llama.cpp's repeat penalty: recent tokens' logits divided (or, if negative, multiplied)."""
+    import numpy as np
+
+    out = np.array(logits, dtype=np.float32)
+    ids = np.unique(np.array(recent))
+    values = out[ids]
+    out[ids] = np.where(values > 0, values / penalty, values * penalty)
+    return out
 
 
 def _pick(logits: Any, temperature: float, rng: Any, top_k: int = TOP_K) -> int:

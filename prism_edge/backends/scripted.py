@@ -78,6 +78,7 @@ class ScriptedBackend:
         max_tokens: int = 512,
         temperature: float = 0.0,
         seed: int | None = None,
+        repeat_penalty: float = 1.0,
     ) -> Completion:
         start = time.perf_counter()
         tokens = self.prompt_tokens(prompt)
