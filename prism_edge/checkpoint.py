@@ -85,6 +85,8 @@ class RunFolder:
                 "steps": result.steps,
                 "applied": result.applied,
                 "rejected": result.rejected,
+                "duplicates": result.duplicates,
+                "cut": result.cut,
             },
             "finished": finished,
             "answer": result.answer,
@@ -124,6 +126,10 @@ class RunFolder:
         runner.result.steps = int(counts["steps"])
         runner.result.applied = int(counts["applied"])
         runner.result.rejected = int(counts["rejected"])
+        runner.result.duplicates = int(counts["duplicates"])
+        runner.result.cut = int(counts["cut"])
+        runner.result.duplicates = int(counts["duplicates"])
+        runner.result.cut = int(counts["cut"])
         runner.result.answer = state.get("answer")
 
     def clear(self) -> None:

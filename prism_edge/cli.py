@@ -240,6 +240,13 @@ def run(
         if resume:
             state = folder.load()
             folder.restore(runner, schema, state)
+        needed = static + min(max(sizes, default=0), config.min_chunk_tokens) + max_tokens
+        if needed > backend.n_ctx:
+            raise ValueError(
+                f"context too small: {static} static + {config.min_chunk_tokens} "
+                f"chunk + {max_tokens} output = {needed} tokens > n_ctx "
+                f"{backend.n_ctx}; raise --ctx or lower --max-tokens"
+            )
         if not quiet:
             done = f", resuming after step {runner.result.steps}" if resume else ""
             console.print(
@@ -247,13 +254,6 @@ def run(
                 f"{len(chunks)} chunks, {total} input tokens, static prompt {static} "
                 f"tokens, memory {memory.value}" + (", add-only" if add_only else "") + done,
                 markup=False,
-            )
-        needed = static + min(max(sizes, default=0), config.min_chunk_tokens) + max_tokens
-        if needed > backend.n_ctx:
-            raise ValueError(
-                f"context too small: {static} static + {config.min_chunk_tokens} "
-                f"chunk + {max_tokens} output = {needed} tokens > n_ctx "
-                f"{backend.n_ctx}; raise --ctx or lower --max-tokens"
             )
         if not (resume and runner.result.answer is not None):
             if not resume:
@@ -275,7 +275,8 @@ def run(
             m = result.metrics
             console.print(
                 f"done: {result.steps} steps, {result.applied} revisions applied, "
-                f"{result.rejected} rejected; {m.prompt_tokens} prompt tokens, "
+                f"{result.rejected} rejected, {result.duplicates} repeats and "
+                f"{result.cut} cut lines dropped; {m.prompt_tokens} prompt tokens, "
                 f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), {m.net_tokens} net, "
                 f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, "
                 f"{m.wall_s:.1f} s",

@@ -19,12 +19,18 @@ class SchemaError(PrismError):
 
 
 class RevisionError(PrismError):
-    """A proposed revision was rejected; the memory was not changed."""
+    """A proposed revision was rejected; the memory was not changed.
 
-    def __init__(self, path: str, op: str, reason: str) -> None:
+    ``kind`` sorts rejections: ``invalid`` (does not fit the schema or the memory),
+    ``duplicate`` (repeats what is stored: a model looping), ``cut`` (the last line of an
+    output that hit its token budget, incomplete).
+    """
+
+    def __init__(self, path: str, op: str, reason: str, kind: str = "invalid") -> None:
         self.path = path
         self.op = op
         self.reason = reason
+        self.kind = kind
         super().__init__(f"{op} {path}: {reason}")
 
 

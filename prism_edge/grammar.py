@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from prism_edge.schema import (
     MISSING,
@@ -41,6 +41,10 @@ from prism_edge.schema import (
     format_path,
     unwrap,
 )
+
+Section = Literal["start", "update", "add"]
+UPDATE_LINE = "[OBJECTS FOR UPDATE]\n"
+ADD_LINE = "[OBJECTS FOR ADD]\n"
 
 
 @dataclass(frozen=True)
@@ -238,8 +242,14 @@ def revision_grammar(
     *,
     add_only: bool = False,
     limits: GrammarLimits | None = None,
+    section: Section = "start",
+    used: int = 0,
 ) -> str:
-    """The GBNF grammar of one revision step against memory ``data``."""
+    """The GBNF grammar of one revision step against memory ``data``.
+
+    ``section`` and ``used`` give the grammar of the *rest* of a step: after the update header
+    (``update``) or the add header (``add``), with ``used`` lines of that section written.
+    """
     limits = limits or GrammarLimits()
     rules = Rules()
     values = _Values(rules, schema, limits)
@@ -266,19 +276,22 @@ def revision_grammar(
         ):
             updates.append(_line(rules, values, target.segments, target.node, "update"))
     n = limits.max_revisions
-    add_section = (
-        f'"[OBJECTS FOR ADD]\\n" ({_alt(rules, "add", adds)} "\\n"){{0,{n}}}'
-        if adds
-        else '"[OBJECTS FOR ADD]\\n"'
-    )
-    if add_only:
-        return rules.text(add_section)
-    update_section = (
-        f'"[OBJECTS FOR UPDATE]\\n" ({_alt(rules, "update", updates)} "\\n"){{0,{n}}}'
-        if updates
-        else '"[OBJECTS FOR UPDATE]\\n"'
-    )
-    return rules.text(f"{update_section} {add_section}")
+    parts: list[str] = []
+    if section == "start" and not add_only:
+        parts.append(literal(UPDATE_LINE))
+    if section in ("start", "update") and not add_only:
+        parts.append(_repeat(rules, "update", updates, n - used if section == "update" else n))
+    if section != "add":
+        parts.append(literal(ADD_LINE))
+    parts.append(_repeat(rules, "add", adds, n - used if section == "add" else n))
+    return rules.text(" ".join(p for p in parts if p != '""') or '""')
+
+
+def _repeat(rules: Rules, name: str, options: list[str], times: int) -> str:
+    """Up to ``times`` lines of the given alternatives ("" when none are possible)."""
+    if not options or times <= 0:
+        return '""'
+    return f'({_alt(rules, name, options)} "\\n"){{0,{times}}}'
 
 
 def _alt(rules: Rules, name: str, options: list[str]) -> str:
@@ -317,3 +330,63 @@ def preset_grammars() -> dict[str, str]:
         out[f"{name}.gbnf"] = revision_grammar(task.schema, empty)
         out[f"{name}.add-only.gbnf"] = revision_grammar(task.schema, empty, add_only=True)
     return out
+
+
+@dataclass
+class StepGrammar:
+    """The grammar of one revision step, rebuilt after every line it lets through.
+
+    A grammar fixed for the whole step cannot see what the step's own earlier lines did: a key
+    added on line 1 may not be added again on line 2, and may now be updated. This object keeps
+    a scratch copy of the memory, applies each finished line to it, and hands the backend the
+    grammar of the rest of the output. It ends the step (returns None) when a line repeats what
+    is stored (a model caught in a loop) or when the tokens left could not hold another line.
+    """
+
+    schema: Schema
+    data: dict[str, Any]
+    add_only: bool = False
+    limits: GrammarLimits = field(default_factory=GrammarLimits)
+    section: Section = "start"
+    used: int = 0
+    longest_line: int = 0
+    stopped: str | None = None
+    """Why the step was ended early: ``repeat`` or ``budget`` (None: it was not)."""
+
+    def __post_init__(self) -> None:
+        self.data = json.loads(json.dumps(self.data))  # a scratch copy
+
+    def initial(self) -> str:
+        return self._grammar()
+
+    def after_line(self, line: str, line_tokens: int, tokens_left: int) -> str | None:
+        from prism_edge.revisions import ADD_HEADER, UPDATE_HEADER, apply_all, parse_output
+
+        text = line.strip()
+        if text == UPDATE_HEADER:
+            self.section, self.used = "update", 0
+        elif text == ADD_HEADER:
+            self.section, self.used = "add", 0
+        else:
+            parsed = parse_output(text)
+            report = apply_all(self.schema, self.data, parsed.revisions, add_only=self.add_only)
+            if parsed.rejected or report.rejected:
+                self.stopped = "repeat"
+                return None
+            self.used += 1
+            self.longest_line = max(self.longest_line, line_tokens)
+        header = 16 if self.section == "update" else 0
+        if tokens_left < max(self.longest_line, 24) + header:
+            self.stopped = "budget"
+            return None
+        return self._grammar()
+
+    def _grammar(self) -> str:
+        return revision_grammar(
+            self.schema,
+            self.data,
+            add_only=self.add_only,
+            limits=self.limits,
+            section=self.section,
+            used=self.used,
+        )

@@ -142,7 +142,7 @@ def _walk(
     ignore = folder / ".gitignore"
     if ignore.is_file():
         lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitwildmatch", lines))]
+        specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitignore", lines))]
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError:

@@ -205,12 +205,21 @@ def check(
         and isinstance(parent[last], list)
         and isinstance(list_node, ListT)
     ):
+        if not schema.is_valid(rev.value, list_node.item) and schema.is_valid(rev.value, node):
+            # a whole list for a key that has one: the same list again, or a disguised update
+            kind = "duplicate" if parent[last] == rev.value else "invalid"
+            raise RevisionError(
+                rev.path, rev.op, "path already exists; use update to change it", kind
+            )
         _validate(schema, rev, list_node.item, (*rev.segments, len(parent[last])))
         if rev.value in parent[last]:
-            raise RevisionError(rev.path, rev.op, "no change: the item is already in the list")
+            raise RevisionError(
+                rev.path, rev.op, "no change: the item is already in the list", "duplicate"
+            )
         return list_node.item
     if rev.op == "add" and exists:
-        raise RevisionError(rev.path, rev.op, "path already exists; use update to change it")
+        kind = "duplicate" if parent[last] == rev.value else "invalid"
+        raise RevisionError(rev.path, rev.op, "path already exists; use update to change it", kind)
     if rev.op == "add" and isinstance(parent, list) and last != len(parent):
         raise RevisionError(
             rev.path, rev.op, f"a list item is added at index {len(parent)} (the end of the list)"
@@ -219,7 +228,7 @@ def check(
         raise RevisionError(rev.path, rev.op, "path does not exist; use add to create it")
     _validate(schema, rev, node, rev.segments)
     if rev.op == "update" and parent[last] == rev.value:
-        raise RevisionError(rev.path, rev.op, "no change: the value is already stored")
+        raise RevisionError(rev.path, rev.op, "no change: the value is already stored", "duplicate")
     return node
 
 

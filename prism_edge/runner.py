@@ -23,17 +23,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from prism_edge.backends import Backend, Completion
+from prism_edge.backends import Backend, Completion, Grammar
 from prism_edge.chunking import split_to_fit
 from prism_edge.errors import ContextOverflow, RevisionError
-from prism_edge.grammar import GrammarLimits, answer_grammar, revision_grammar
+from prism_edge.grammar import GrammarLimits, StepGrammar, answer_grammar
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style
 from prism_edge.revisions import Revision, parse_output
 from prism_edge.schema import Schema, prompt_text
 
-GrammarFor = Callable[[Memory], "str | None"]
+GrammarFor = Callable[[Memory], "Grammar | None"]
 """Given the current memory, the GBNF grammar for the next revision call (or None)."""
 
 
@@ -119,6 +119,11 @@ class RunResult:
     steps: int = 0
     applied: int = 0
     rejected: int = 0
+    """Invalid revisions (should stay 0 under a grammar)."""
+    duplicates: int = 0
+    """Revisions that repeated what was stored (dropped; a looping model)."""
+    cut: int = 0
+    """Last lines left incomplete when an output hit its token budget (dropped)."""
     rejections: list[RevisionError] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,7 +131,12 @@ class RunResult:
             "answer": self.answer,
             "memory": self.memory.data,
             "metrics": self.metrics.to_dict(),
-            "revisions": {"applied": self.applied, "rejected": self.rejected},
+            "revisions": {
+                "applied": self.applied,
+                "rejected": self.rejected,
+                "duplicates": self.duplicates,
+                "cut": self.cut,
+            },
             "steps": self.steps,
         }
 
@@ -188,12 +198,14 @@ class PrismRunner:
             config.question, prompt_text(schema), config.style, config.answer_instruction
         )
         if grammar_for is None and config.grammar and backend.supports_grammar:
-            limits = GrammarLimits(max_revisions=config.max_revisions or 8)
+            # strings no longer than the output budget could hold, so lines rarely get cut
+            limits = GrammarLimits(
+                max_revisions=config.max_revisions or 8,
+                max_string=max(32, min(400, config.max_tokens * 2)),
+            )
 
-            def grammar_for(memory: Memory) -> str | None:
-                return revision_grammar(
-                    schema, memory.data, add_only=config.add_only, limits=limits
-                )
+            def grammar_for(memory: Memory) -> Grammar | None:
+                return StepGrammar(schema, memory.data, config.add_only, limits)
 
         self.grammar_for = grammar_for
         self.result = RunResult(None, self.memory, self.metrics)
@@ -295,10 +307,21 @@ class PrismRunner:
             ]
         report = self.memory.revise(proposed, add_only=self.config.add_only)
         rejected = parsed.rejected + report.rejected + over
+        if completion.finish_reason == "length":
+            last = len(completion.text.rstrip("\n").splitlines())
+            for error in parsed.rejected:
+                if error.path == f"line {last}":
+                    error.kind = "cut"  # the output budget ran out inside this line
         call = self._record("revise", completion)
         self.result.steps += 1
         self.result.applied += len(report.applied)
-        self.result.rejected += len(rejected)
+        for error in rejected:
+            if error.kind == "duplicate":
+                self.result.duplicates += 1
+            elif error.kind == "cut":
+                self.result.cut += 1
+            else:
+                self.result.rejected += 1
         self.result.rejections.extend(rejected)
         return StepDone(
             index,
@@ -363,7 +386,7 @@ class PrismRunner:
         yield Finished(self.result)
 
     def _call(
-        self, prompt: Prompt, grammar: str | None, max_tokens: int, repeat_penalty: float
+        self, prompt: Prompt, grammar: Grammar | None, max_tokens: int, repeat_penalty: float
     ) -> Completion:
         return self.backend.complete(
             prompt,

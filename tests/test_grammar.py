@@ -246,3 +246,37 @@ def test_checked_in_grammars_do_not_drift(name, text):
         f"{path} drifted from the generator; regenerate with "
         f"prism-edge inspect --write-grammars grammars"
     )
+
+
+def test_step_grammar_follows_the_lines_of_its_step(grammar_checker):
+    from prism_edge.grammar import StepGrammar
+
+    step = StepGrammar(BOOK, {"attributes": {}})
+    first = step.initial()
+    add = '{"$.\'attributes\'.\'Kaa\'": {"add": ["a python"]}}\n'
+    assert grammar_checker(first, ADD + add + add)  # a fixed grammar cannot see line 1
+    assert step.after_line("[OBJECTS FOR UPDATE]\n", 6, 400) is not None
+    rest = step.after_line("[OBJECTS FOR ADD]\n", 6, 400)
+    assert rest is not None and grammar_checker(rest, add)
+    after = step.after_line(add, 14, 400)
+    assert after is not None
+    assert not grammar_checker(after, add)  # Kaa exists now: no second add
+    assert grammar_checker(after, add.replace("Kaa", "Baloo"))
+    assert step.data == {"attributes": {"Kaa": ["a python"]}}
+    assert BOOK.is_valid(step.data)
+
+
+def test_step_grammar_ends_on_repeats_and_low_budget():
+    from prism_edge.grammar import StepGrammar
+
+    memory = {"attributes": {"Kaa": ["a python"]}}
+    step = StepGrammar(BOOK, memory)
+    step.after_line("[OBJECTS FOR UPDATE]\n", 6, 400)
+    update = '{"$.\'attributes\'.\'Kaa\'": {"update": ["a python"]}}\n'
+    assert step.after_line(update, 14, 400) is None and step.stopped == "repeat"
+    assert memory == {"attributes": {"Kaa": ["a python"]}}  # the caller's memory is untouched
+    low = StepGrammar(BOOK, {"attributes": {}})
+    low.after_line("[OBJECTS FOR UPDATE]\n", 6, 400)
+    low.after_line("[OBJECTS FOR ADD]\n", 6, 400)
+    line = '{"$.\'attributes\'.\'K\'": {"add": ["x"]}}\n'
+    assert low.after_line(line, 30, 20) is None and low.stopped == "budget"

@@ -93,7 +93,12 @@ def test_steps_report_revisions_and_rejections(book_schema):
     assert runner.result.applied == 1 and runner.result.rejected == 2
     reasons = sorted(r.reason for r in steps[1].rejected)
     assert "malformed" in reasons[0] and "does not exist" in reasons[1]
-    assert runner.result.to_dict()["revisions"] == {"applied": 1, "rejected": 2}
+    assert runner.result.to_dict()["revisions"] == {
+        "applied": 1,
+        "rejected": 2,
+        "duplicates": 0,
+        "cut": 0,
+    }
     # the static prefix is identical in every call
     prefixes = {c.prompt.parts[0].text for c in backend.calls}
     assert len(prefixes) == 1
@@ -213,3 +218,15 @@ def test_preflight_fails_before_any_call(book_schema):
     with pytest.raises(BudgetExceeded) as info:
         list(runner.run(["text"]))
     assert info.value.needed > 300 and not backend.calls
+
+
+def test_repeats_and_cut_lines_are_counted_apart(book_schema):
+    line = '{"$.\'attributes\'.\'a\'": {"add": ["x"]}}'
+    two_lines = line + "\n" + line + "\n"
+    long_line = '{"$.\'attributes\'.\'b\'": {"add": ["' + "y " * 100
+    backend = ScriptedBackend([two_lines + long_line, "answer"])
+    config = PrismConfig(question="q", max_tokens=len(backend.tokenize(two_lines)) + 10)
+    result = run_prism(backend, book_schema, config, ["chunk"])
+    assert (result.applied, result.rejected, result.duplicates, result.cut) == (1, 0, 1, 1)
+    kinds = sorted(e.kind for e in result.rejections)
+    assert kinds == ["cut", "duplicate"]

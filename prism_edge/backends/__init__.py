@@ -28,6 +28,23 @@ class Completion:
     """``stop`` (the model ended), ``length`` (max_tokens reached)."""
 
 
+class LineGrammar(Protocol):
+    """A grammar that changes as the output grows: a new one after every finished line.
+
+    Backends that cannot switch grammars mid-generation use :meth:`initial` for the whole
+    output (the applier still validates every line).
+    """
+
+    def initial(self) -> str: ...
+
+    def after_line(self, line: str, line_tokens: int, tokens_left: int) -> str | None:
+        """The grammar of the rest of the output after ``line``; None ends the output."""
+        ...
+
+
+Grammar = str | LineGrammar
+
+
 @runtime_checkable
 class Backend(Protocol):
     name: str
@@ -47,7 +64,7 @@ class Backend(Protocol):
         self,
         prompt: Prompt,
         *,
-        grammar: str | None = None,
+        grammar: Grammar | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
         seed: int | None = None,

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from prism_edge.backends import Completion, reused_prefix
+from prism_edge.backends import Completion, Grammar, reused_prefix
 from prism_edge.errors import BackendError, ContextOverflow
 from prism_edge.prompts import Prompt
 
@@ -147,6 +147,7 @@ class LlamaCppBackend:
         self.threads = threads
         self.prefix_reuse = not self._is_recurrent()
         self._part_tokens = lru_cache(maxsize=4096)(self._plain_tokens)
+        self._pieces = lru_cache(maxsize=None)(self._piece_bytes)
         self.grammar_fallbacks = 0
         """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
         self._wrap_before, self._wrap_after = self._chat_wrapping()
@@ -185,6 +186,9 @@ class LlamaCppBackend:
         if add_bos and bos_id >= 0 and (not head or head[0] != bos_id):
             head = [bos_id, *head]
         return head, self._tokenize(after, special=True)
+
+    def _piece_bytes(self, token: int) -> bytes:
+        return bytes(self.llama.detokenize([token]))
 
     def _piece(self, token: int) -> str:
         if token < 0:
@@ -243,7 +247,7 @@ class LlamaCppBackend:
         self,
         prompt: Prompt,
         *,
-        grammar: str | None = None,
+        grammar: Grammar | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
         seed: int | None = None,
@@ -277,7 +281,7 @@ class LlamaCppBackend:
 
     def _decode(
         self,
-        grammar: str | None,
+        grammar: Grammar | None,
         max_tokens: int,
         temperature: float,
         seed: int | None,
@@ -297,12 +301,12 @@ class LlamaCppBackend:
         import llama_cpp
         import numpy as np
 
-        from prism_edge.backends.llama_grammar import GrammarMatcher
+        from prism_edge.backends.llama_grammar import Constraint
 
         llama = self.llama
         vocab = llama_cpp.llama_model_get_vocab(llama.model)
         n_vocab = llama.n_vocab()
-        matcher = GrammarMatcher(vocab, grammar) if grammar is not None else None
+        constraint = Constraint(vocab, grammar, self._token_bytes) if grammar is not None else None
         rng = np.random.default_rng(seed)
         out: list[int] = []
         try:
@@ -314,18 +318,26 @@ class LlamaCppBackend:
                 if repeat_penalty != 1.0 and out:
                     logits = _penalize(logits, out[-REPEAT_WINDOW:], repeat_penalty)
                 token = _pick(logits, temperature, rng)
-                if matcher is not None and not matcher.allows(token):
+                if constraint is not None and not constraint.allows(token):
                     self.grammar_fallbacks += 1
-                    token = _constrained_pick(logits, matcher, temperature, rng)
+                    token = _constrained_pick(logits, constraint, temperature, rng)
                 if stop_at_eog and llama_cpp.llama_vocab_is_eog(vocab, token):
                     return out, "stop"
-                if matcher is not None:
-                    matcher.accept(token)
                 out.append(token)
+                if constraint is not None:
+                    constraint.accept(token, max_tokens - len(out), self._text)
+                    if constraint.ended:
+                        return out, "stop"
             return out, "length"
         finally:
-            if matcher is not None:
-                matcher.close()
+            if constraint is not None:
+                constraint.close()
+
+    def _token_bytes(self, token: int) -> bytes:
+        return self._pieces(token)
+
+    def _text(self, tokens: list[int]) -> str:
+        return str(self.llama.detokenize(tokens).decode("utf-8", errors="replace"))
 
 
 REPEAT_WINDOW = 64
@@ -336,7 +348,7 @@ SCAN = 256
 """Candidates checked one by one, best first, before the grammar filters the vocabulary."""
 
 
-def _constrained_pick(logits: Any, matcher: Any, temperature: float, rng: Any) -> int:
+def _constrained_pick(logits: Any, constraint: Any, temperature: float, rng: Any) -> int:
     """The token fully constrained sampling would pick, checking candidates best first.
 
     Greedy needs the best allowed token; top-k needs the k best allowed tokens. Both are found
@@ -351,12 +363,12 @@ def _constrained_pick(logits: Any, matcher: Any, temperature: float, rng: Any) -
     best = best[np.argsort(-logits[best], kind="stable")]
     allowed: list[int] = []
     for token in best:
-        if matcher.allows(int(token)):
+        if constraint.allows(int(token)):
             allowed.append(int(token))
             if len(allowed) == wanted:
                 break
     if len(allowed) < wanted:
-        return _pick(matcher.mask(logits), temperature, rng)
+        return _pick(constraint.mask(logits), temperature, rng)
     if temperature <= 0:
         return allowed[0]
     chosen = np.array(allowed)

@@ -84,3 +84,61 @@ def accepts(vocab: Any, grammar: str, tokens: list[int], eos: int) -> bool:
         return matcher.allows(eos)
     finally:
         matcher.close()
+
+
+class Constraint:
+    """The grammar state of one generation: a fixed GBNF grammar or a per-line one.
+
+    With a :class:`~prism_edge.backends.LineGrammar`, a token may not straddle a line end (its
+    text may hold a newline only as its last character), so every line ends on a token boundary
+    and the next line's grammar takes over from exactly there.
+    """
+
+    def __init__(self, vocab: Any, grammar: Any, piece: Any) -> None:
+        self._vocab = vocab
+        self._piece = piece
+        self._lines = None if isinstance(grammar, str) else grammar
+        text = grammar if isinstance(grammar, str) else grammar.initial()
+        self._matcher: GrammarMatcher | None = GrammarMatcher(vocab, text)
+        self._line: list[int] = []
+        self.ended = False
+
+    def close(self) -> None:
+        if self._matcher is not None:
+            self._matcher.close()
+            self._matcher = None
+
+    def _splits_line(self, token: int) -> bool:
+        return self._lines is not None and b"\n" in self._piece(token)[:-1]
+
+    def allows(self, token: int) -> bool:
+        assert self._matcher is not None
+        return self._matcher.allows(token) and not self._splits_line(token)
+
+    def mask(self, logits: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        assert self._matcher is not None
+        masked = self._matcher.mask(logits)
+        if self._lines is not None:
+            for token in np.flatnonzero(np.isfinite(masked)):
+                if self._splits_line(int(token)):
+                    masked[token] = -np.inf
+        return masked
+
+    def accept(self, token: int, tokens_left: int, text_of: Any) -> None:
+        """Advance past ``token``; at a line end, switch to the grammar of the rest."""
+        assert self._matcher is not None
+        self._matcher.accept(token)
+        if self._lines is None:
+            return
+        self._line.append(token)
+        if not self._piece(token).endswith(b"\n"):
+            return
+        line = text_of(self._line)
+        following = self._lines.after_line(line, len(self._line), tokens_left)
+        self._line = []
+        self._matcher.close()
+        self._matcher = None
+        if following is None:
+            self.ended = True
+        else:
+            self._matcher = GrammarMatcher(self._vocab, following)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from prism_edge.backends import Completion, reused_prefix
+from prism_edge.backends import Completion, Grammar, reused_prefix
 from prism_edge.errors import BackendError
 from prism_edge.prompts import Prompt
 
@@ -28,6 +28,9 @@ class Call:
     grammar: str | None
     max_tokens: int
     completion: Completion
+    temperature: float = 0.0
+    seed: int | None = None
+    repeat_penalty: float = 1.0
 
 
 class ScriptedBackend:
@@ -74,7 +77,7 @@ class ScriptedBackend:
         self,
         prompt: Prompt,
         *,
-        grammar: str | None = None,
+        grammar: Grammar | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
         seed: int | None = None,
@@ -103,5 +106,8 @@ class ScriptedBackend:
         completion = Completion(
             text, len(tokens), reused, decoded, time.perf_counter() - start, finish
         )
-        self.calls.append(Call(prompt, grammar, max_tokens, completion))
+        text_grammar = grammar if grammar is None or isinstance(grammar, str) else grammar.initial()
+        self.calls.append(
+            Call(prompt, text_grammar, max_tokens, completion, temperature, seed, repeat_penalty)
+        )
         return completion

@@ -1,0 +1,402 @@
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from prism_edge import cli
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.models import ModelNotFound
+from prism_edge.prompts import Prompt
+
+NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
+STORY = (
+    "Mowgli lived with the wolves in the hills above the river. Akela led the pack. "
+    "Shere Khan the tiger wanted the man-cub for himself.\n\n"
+) * 30
+
+
+def reviser(prompt: Prompt) -> str:
+    if "[ANSWER]" in prompt.text:
+        return "Mowgli grows up among wolves."
+    memory = prompt.of_kind("memory")
+    adds = []
+    for name in dict.fromkeys(NAME.findall(prompt.of_kind("document"))):
+        if f"'{name}'" not in memory and f'"{name}"' not in memory:
+            adds.append(json.dumps({f"$.'attributes'.'{name}'": {"add": [f"{name} appears."]}}))
+    return "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n" + "\n".join(adds[:2])
+
+
+class Harness:
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, n_ctx: int = 100_000, responder: Any = reviser
+    ) -> None:
+        self.backends: list[ScriptedBackend] = []
+        self.requests: list[tuple[str | None, int | None]] = []
+        self.n_ctx = n_ctx
+
+        def load_backend(model: str | None, n_ctx: int | None) -> ScriptedBackend:
+            self.requests.append((model, n_ctx))
+            if model == "missing-model":
+                raise ModelNotFound("unknown model 'missing-model'")
+            backend = ScriptedBackend(responder=responder, n_ctx=min(n_ctx or 4096, self.n_ctx))
+            self.backends.append(backend)
+            return backend
+
+        monkeypatch.setattr(cli, "load_backend", load_backend)
+        monkeypatch.setattr(cli, "load_tokenizer", lambda model: ScriptedBackend())
+
+    @property
+    def backend(self) -> ScriptedBackend:
+        return self.backends[-1]
+
+
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch) -> Harness:
+    return Harness(monkeypatch)
+
+
+@pytest.fixture
+def story(tmp_path: Path) -> Path:
+    path = tmp_path / "story.txt"
+    path.write_text(STORY, encoding="utf-8")
+    return path
+
+
+def invoke(*args: str, stdin: str | None = None, cwd: Path | None = None) -> Any:
+    runner = CliRunner()
+    return runner.invoke(cli.app, list(args), input=stdin, catch_exceptions=False)
+
+
+def test_run_prints_plan_progress_and_answer(harness, story, tmp_path):
+    result = invoke("run", str(story), "--chunk-tokens", "200", "--run-dir", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "Mowgli grows up among wolves."
+    assert "plan: model scripted" in result.stderr and "chunks" in result.stderr
+    assert "done:" in result.stderr
+    assert len(harness.backend.calls) > 3
+
+
+def test_json_output_and_memory_out(harness, story, tmp_path):
+    out = tmp_path / "memory.json"
+    result = invoke(
+        "run",
+        str(story),
+        "--json",
+        "--chunk-tokens",
+        "300",
+        "--memory-out",
+        str(out),
+        "--quiet",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) >= {"answer", "memory", "metrics", "revisions", "chunks"}
+    m = payload["metrics"]
+    assert set(m) == {
+        "calls",
+        "prompt_tokens",
+        "reused_tokens",
+        "net_tokens",
+        "decoded_tokens",
+        "cache_hit",
+        "cost_index",
+        "wall_s",
+    }
+    assert m["net_tokens"] == m["prompt_tokens"] - m["reused_tokens"]
+    assert m["cost_index"] == pytest.approx(
+        (m["net_tokens"] + 3 * m["decoded_tokens"]) / 1e6, abs=1e-6
+    )
+    assert payload["revisions"]["applied"] >= 3 and payload["revisions"]["rejected"] == 0
+    assert json.loads(out.read_text()) == payload["memory"]
+    assert "Mowgli" in payload["memory"]["attributes"]
+    assert result.stderr == ""  # --quiet
+
+
+def test_options_reach_the_library(harness, story, tmp_path):
+    result = invoke(
+        "run",
+        str(story),
+        "-m",
+        "some-model",
+        "-c",
+        "8000",
+        "--temperature",
+        "0.7",
+        "--seed",
+        "5",
+        "--max-revisions",
+        "1",
+        "--max-tokens",
+        "100",
+        "--memory",
+        "in-place",
+        "--add-only",
+        "--style",
+        "paper",
+        "--chunk-tokens",
+        "100",
+        "--quiet",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 0, result.output
+    assert harness.requests == [("some-model", 8000)]
+    calls = harness.backend.calls
+    assert all(c.temperature == 0.7 and c.seed == 5 for c in calls)
+    assert all(c.max_tokens == 100 for c in calls[:-1])
+    assert calls[0].prompt.text.startswith("I will provide a class definition")  # paper style
+    # in-place memory: no amendment header ever
+    assert all("[AMENDMENTS]" not in c.prompt.text for c in calls)
+
+
+def test_max_revisions_limits_each_step(harness, story, tmp_path):
+    result = invoke(
+        "run",
+        str(story),
+        "--max-revisions",
+        "1",
+        "--json",
+        "-q",
+        "--chunk-tokens",
+        "400",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    payload = json.loads(result.stdout)
+    assert payload["revisions"]["rejected"] >= 1  # the second add of a step is refused
+
+
+def test_stdin_and_folders(harness, tmp_path):
+    folder = tmp_path / "src"
+    (folder / "pkg").mkdir(parents=True)
+    (folder / "pkg" / "a.py").write_text("def alpha():\n    return 1\n")
+    (folder / "b.py").write_text("def beta():\n    return 2\n")
+    (folder / "skip.log").write_text("ignored by gitignore\n")
+    (folder / ".gitignore").write_text("*.log\n")
+    (folder / "blob.bin").write_bytes(b"\x00\x01binary")
+    (folder / ".hidden").write_text("hidden\n")
+    result = invoke(
+        "run",
+        str(folder),
+        "--task",
+        "code-search",
+        "--query",
+        "find beta",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 0, result.output
+    documents = [c.prompt.of_kind("document") for c in harness.backend.calls[:-1]]
+    joined = "".join(documents)
+    assert joined.index("File path: " + str(folder / "b.py")) < joined.index(
+        "File path: " + str(folder / "pkg" / "a.py")
+    )
+    assert "ignored by gitignore" not in joined and "hidden" not in joined
+    assert "skipped binary file" in result.stderr
+    piped = invoke("run", "-", "--quiet", "--run-dir", str(tmp_path / "r2"), stdin=STORY)
+    assert piped.exit_code == 0 and piped.stdout.strip() == "Mowgli grows up among wolves."
+
+
+def test_schema_files(harness, story, tmp_path):
+    py = tmp_path / "s.py"
+    py.write_text("class People:\n    attributes: dict[str, list[str]]\n")
+    result = invoke(
+        "run",
+        str(story),
+        "--schema",
+        str(py),
+        "--query",
+        "who?",
+        "-q",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 0, result.output
+    js = tmp_path / "s.json"
+    js.write_text(
+        json.dumps(
+            {
+                "type": "object",
+                "properties": {
+                    "attributes": {
+                        "type": "object",
+                        "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                    }
+                },
+            }
+        )
+    )
+    result = invoke(
+        "run",
+        str(story),
+        "--schema",
+        str(js),
+        "--query",
+        "who?",
+        "--json",
+        "-q",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["memory"]["attributes"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "nope.txt"], "nope.txt: no such file or folder"),
+        (["run", "{empty}"], "the input is empty"),
+        (["run", "{binary}"], "a binary file, not text"),
+        (
+            ["run", "{story}", "--schema", "{bad_schema}", "--query", "q"],
+            "line 2: unknown or unsupported type 'Banana'",
+        ),
+        (["run", "{story}", "--schema", "{bad_json}", "--query", "q"], "not valid JSON"),
+        (["run", "{story}", "--schema", "{good_schema}"], "--schema needs --query"),
+        (["run", "{story}", "--task", "code-search"], "needs --query"),
+        (
+            ["run", "{story}", "--task", "summarize", "--schema", "{good_schema}", "--query", "q"],
+            "either --task or --schema",
+        ),
+        (["run", "{story}", "-m", "missing-model"], "unknown model 'missing-model'"),
+        (["run", "{story}", "-c", "400"], "context too small"),
+        (["run", "{story}", "--resume"], "nothing to resume"),
+    ],
+)
+def test_errors_are_one_line(harness, tmp_path, story, args, message):
+    files = {
+        "story": story,
+        "empty": tmp_path / "empty.txt",
+        "binary": tmp_path / "x.bin",
+        "bad_schema": tmp_path / "bad.py",
+        "bad_json": tmp_path / "bad.json",
+        "good_schema": tmp_path / "good.py",
+    }
+    files["empty"].write_text("  \n")
+    files["binary"].write_bytes(b"\x00\x00\x00")
+    files["bad_schema"].write_text("class A:\n    x: Banana\n")
+    files["bad_json"].write_text("{nope")
+    files["good_schema"].write_text("class A:\n    x: dict[str, str]\n")
+    argv = [a.format(**files) for a in args] + ["--run-dir", str(tmp_path / "run")]
+    result = invoke(*argv)
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert message in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_debug_shows_the_traceback(harness, tmp_path):
+    with pytest.raises(Exception, match="no such file"):
+        invoke("run", "nope.txt", "--debug", "--run-dir", str(tmp_path / "r"))
+
+
+def test_non_utf8_is_decoded_with_a_warning(harness, tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(("Mowgli et le loup Akela. " * 20).encode("latin-1") + b"\xe9t\xe9")
+    result = invoke("run", str(path), "--run-dir", str(tmp_path / "r"))
+    assert result.exit_code == 0
+    assert "not valid UTF-8; undecodable bytes were replaced" in result.stderr
+
+
+def test_budget_overflow_keeps_the_memory(monkeypatch, story, tmp_path):
+    steps = iter(range(10_000))
+
+    def hoarder(prompt: Prompt) -> str:  # a new 30-word entry every step
+        if "[ANSWER]" in prompt.text:
+            return "answer"
+        key = f"fact {next(steps)}"
+        return json.dumps({f"$.'attributes'.'{key}'": {"add": ["word " * 30]}})
+
+    Harness(monkeypatch, n_ctx=1200, responder=hoarder)
+    out = tmp_path / "m.json"
+    result = invoke(
+        "run",
+        str(story),
+        "--max-tokens",
+        "100",
+        "--answer-tokens",
+        "50",
+        "--chunk-tokens",
+        "200",
+        "--memory-out",
+        str(out),
+        "-c",
+        "1200",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert result.exit_code == 1
+    assert "needs" in result.stderr and "the context holds 1200" in result.stderr
+    assert json.loads(out.read_text())["attributes"]
+
+
+def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
+    run_dir = tmp_path / "r"
+    args = ["run", str(story), "--chunk-tokens", "150", "--json", "-q", "--run-dir", str(run_dir)]
+    full = json.loads(invoke(*args).stdout)
+    # simulate a crash: keep the state of step 2 only
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["finished"] is True
+    partial_dir = tmp_path / "partial"
+    calls: list[int] = []
+    original = cli.PrismRunner.run
+
+    def crashing_run(self, chunks):  # type: ignore[no-untyped-def]
+        for event in original(self, chunks):
+            yield event
+            if getattr(event, "kind", "") == "step":
+                calls.append(1)
+                if len(calls) == 2:
+                    raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cli.PrismRunner, "run", crashing_run)
+        crashed = invoke(*args[:-1], str(partial_dir))
+    assert crashed.exit_code != 0  # click turns the interrupt into "Aborted!"
+    saved = json.loads((partial_dir / "state.json").read_text())
+    assert saved["counts"]["steps"] == 2 and not saved["finished"]
+    resumed = invoke(*args[:-1], str(partial_dir), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    again = json.loads(resumed.stdout)
+    assert again["memory"] == full["memory"] and again["answer"] == full["answer"]
+    assert again["steps"] == full["steps"]
+    # changed settings or inputs: refused with a clear message
+    changed = invoke(
+        "run", str(story), "--chunk-tokens", "160", "--resume", "--run-dir", str(partial_dir)
+    )
+    assert changed.exit_code == 1 and "settings changed" in changed.stderr
+    story.write_text(STORY + "More text.", encoding="utf-8")
+    edited = invoke(*args[:-1], str(partial_dir), "--resume")
+    assert edited.exit_code == 1 and "inputs changed" in edited.stderr
+
+
+def test_inspect(harness, story):
+    result = invoke("inspect", "--task", "code-search")
+    assert "class FunctionNaturalDescriptor:" in result.stdout
+    assert "$.'candidate_functions'.<key>  ->  FunctionDescription" in result.stdout
+    grammar = invoke("inspect", "--task", "summarize", "--grammar")
+    assert grammar.stdout.startswith("root ::=")
+    plan = invoke("inspect", str(story), "--chunk-tokens", "300")
+    assert re.search(r"chunks: \d+ \(\d+ tokens, budget 300 each", plan.stdout)
+
+
+def test_write_grammars_matches_the_checked_in_files(tmp_path):
+    invoke("inspect", "--write-grammars", str(tmp_path))
+    checked_in = Path(__file__).resolve().parents[1] / "grammars"
+    for path in tmp_path.iterdir():
+        assert path.read_text() == (checked_in / path.name).read_text()
+
+
+def test_help_and_entry_points():
+    result = invoke("--help")
+    assert result.exit_code == 0 and "run" in result.stdout and "inspect" in result.stdout
+    assert invoke("run", "--help").exit_code == 0

@@ -1,0 +1,105 @@
+"""End to end with the embedded model, in subprocesses, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.model
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mowglis-brothers.txt"
+ARGS = [
+    "--task",
+    "summarize",
+    "--chunk-tokens",
+    "256",
+    "--max-tokens",
+    "96",
+    "--answer-tokens",
+    "48",
+    "--json",
+    "-q",
+]
+
+
+@pytest.fixture(scope="module")
+def text_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("e2e") / "excerpt.txt"
+    path.write_text(EXAMPLE.read_text(encoding="utf-8")[:7000], encoding="utf-8")
+    return path
+
+
+def cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "prism_edge", "run", *args]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(text_file: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    run_dir = tmp_path_factory.mktemp("full")
+    done = subprocess.run(
+        cli(str(text_file), *ARGS, "--run-dir", str(run_dir)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_json_metrics_are_consistent(uninterrupted):
+    m = uninterrupted["metrics"]
+    assert m["calls"] == uninterrupted["steps"] + 1 and uninterrupted["chunks"] >= 5
+    assert m["net_tokens"] == m["prompt_tokens"] - m["reused_tokens"]
+    assert m["cost_index"] == pytest.approx(
+        (m["net_tokens"] + 3 * m["decoded_tokens"]) / 1e6, abs=1e-6
+    )
+    assert 0 < m["cache_hit"] < 1 and m["reused_tokens"] > 0
+    assert uninterrupted["revisions"]["rejected"] == 0  # the grammar makes every one valid
+    assert isinstance(uninterrupted["answer"], str) and uninterrupted["answer"]
+
+
+def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_path):
+    run_dir = tmp_path / "killed"
+    state = run_dir / "state.json"
+    process = subprocess.Popen(
+        cli(str(text_file), *ARGS, "--run-dir", str(run_dir)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 300
+    steps = 0
+    while time.monotonic() < deadline and process.poll() is None:
+        if state.exists():
+            try:
+                steps = json.loads(state.read_text())["counts"]["steps"]
+            except (json.JSONDecodeError, KeyError):
+                steps = 0  # never expected: writes are atomic
+                raise
+            if steps >= 2:
+                break
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    saved = json.loads(state.read_text())
+    assert not saved["finished"] and saved["counts"]["steps"] >= 2
+    done = subprocess.run(
+        cli(str(text_file), *ARGS, "--run-dir", str(run_dir), "--resume"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    assert resumed["memory"] == uninterrupted["memory"]
+    assert resumed["steps"] == uninterrupted["steps"]
+    assert resumed["metrics"]["calls"] == uninterrupted["metrics"]["calls"]
