@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.backends import Backend
+from prism_edge.bench import METHODS, BenchTask, markdown_table, plot_sweep, run_methods
 from prism_edge.checkpoint import RunFolder, digest
 from prism_edge.chunking import chunk_document
 from prism_edge.errors import PrismError
@@ -347,6 +348,128 @@ def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet:
         )
     elif isinstance(event, Answered):
         progress.update(bar, description="answered")
+
+
+@app.command()
+def bench(
+    inputs: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.")],
+    task: Annotated[TaskName, typer.Option(help="A preset.")] = TaskName.summarize,
+    query: Annotated[str | None, typer.Option(help="The question (retrieval tasks).")] = None,
+    chunk_tokens: Annotated[int, typer.Option(min=32)] = 2048,
+    model: Annotated[str | None, typer.Option("--model", "-m")] = None,
+    ctx: Annotated[int | None, typer.Option("--ctx", "-c", min=256)] = None,
+    max_tokens: Annotated[int, typer.Option(min=16)] = 512,
+    answer_tokens: Annotated[int, typer.Option(min=1)] = 256,
+    methods: Annotated[
+        str | None, typer.Option(help="Comma-separated subset of: " + ", ".join(METHODS))
+    ] = None,
+    sweep_chunks: Annotated[
+        str | None,
+        typer.Option(help="Chunk sizes for the chunk-size figure, e.g. 512,1024,2048,4096."),
+    ] = None,
+    plot: Annotated[Path, typer.Option(help="Where the sweep figure goes.")] = Path(
+        "prism-sweep.png"
+    ),
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Run PRISM variants and the baselines side by side; print the paper's Table 2."""
+    console = err_console()
+    with reporting_errors(debug):
+        preset = TASKS[task.value]
+        question, instruction, example = question_for(task, query)
+        collected = collect(inputs)
+        for warning in collected.warnings:
+            console.print(f"warning: {warning}", markup=False)
+        backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
+        count = _counter(backend)
+        bench_task = BenchTask(
+            preset.schema,
+            question,
+            instruction,
+            example,
+            preset.answer_choices,
+            summarize=task == TaskName.summarize,
+        )
+        chosen = tuple(m.strip() for m in methods.split(",")) if methods else METHODS
+        full = "\n\n".join(d.text for d in collected.documents)
+
+        def chunks_of(size: int) -> list[str]:
+            return [
+                c
+                for d in collected.documents
+                for c in chunk_document(d.name, d.text, d.kind, size, count)
+            ]
+
+        calibrate = getattr(backend, "calibrate", None)
+        calibration = calibrate() if calibrate is not None else None
+        if calibration is not None:
+            console.print(
+                f"calibration: prefill {calibration[0]:.0f} tok/s, decode "
+                f"{calibration[1]:.0f} tok/s",
+                markup=False,
+            )
+        chunks = chunks_of(chunk_tokens)
+        console.print(
+            f"bench: {len(chunks)} chunks of up to {chunk_tokens} tokens, "
+            f"{len(chosen)} methods, model {backend.name}, n_ctx {backend.n_ctx}",
+            markup=False,
+        )
+        rows = run_methods(
+            backend,
+            bench_task,
+            chunks,
+            full,
+            max_tokens=max_tokens,
+            answer_tokens=answer_tokens,
+            methods=chosen,
+        )
+        payload: dict[str, Any] = {
+            "methods": [r.to_dict(calibration) for r in rows],
+            "calibration": None
+            if calibration is None
+            else {
+                "prefill_tok_s": round(calibration[0], 1),
+                "decode_tok_s": round(calibration[1], 1),
+            },
+            "chunks": len(chunks),
+            "chunk_tokens": chunk_tokens,
+        }
+        if sweep_chunks:
+            sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()]
+            points = []
+            for size in sizes:
+                row = run_methods(
+                    backend,
+                    bench_task,
+                    chunks_of(size),
+                    full,
+                    max_tokens=max_tokens,
+                    answer_tokens=answer_tokens,
+                    methods=("PRISM amendments add-only",),
+                )[0]
+                point = {"chunk_tokens": size, **row.to_dict(calibration)}
+                points.append(point)
+            plot_sweep(points, plot)
+            payload["sweep"] = points
+            payload["plot"] = str(plot)
+        if as_json:
+            typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        else:
+            typer.echo(markdown_table(rows, calibration))
+            if sweep_chunks:
+                typer.echo("")
+                typer.echo(
+                    "| chunk tokens | net tokens | decoded tokens | cost index | cache hit % |"
+                )
+                typer.echo("|---|---|---|---|---|")
+                for p in payload["sweep"]:
+                    typer.echo(
+                        f"| {p['chunk_tokens']} | {p['net_tokens']} | "
+                        f"{p['decoded_tokens']} | {p['cost_index']} | "
+                        f"{100 * (p['cache_hit'] or 0):.0f} |"
+                    )
+                typer.echo(f"figure: {plot}")
 
 
 def load_tokenizer(model: str | None) -> Any:

@@ -400,3 +400,46 @@ def test_help_and_entry_points():
     result = invoke("--help")
     assert result.exit_code == 0 and "run" in result.stdout and "inspect" in result.stdout
     assert invoke("run", "--help").exit_code == 0
+
+
+def test_bench_table_json_and_sweep(harness, story, tmp_path):
+    table = invoke(
+        "bench", str(story), "--chunk-tokens", "300", "--max-tokens", "64", "--answer-tokens", "32"
+    )
+    assert table.exit_code == 0, table.output
+    assert table.stdout.startswith("| method | cache hit % | total tokens")
+    for name in ("long context", "incremental", "hierarchical", "PRISM amendments add-only"):
+        assert f"| {name} " in table.stdout
+    plot = tmp_path / "sweep.png"
+    result = invoke(
+        "bench",
+        str(story),
+        "--json",
+        "--methods",
+        "incremental,PRISM amendments",
+        "--sweep-chunks",
+        "150,300",
+        "--plot",
+        str(plot),
+        "--max-tokens",
+        "64",
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert [m["name"] for m in payload["methods"]] == ["incremental", "PRISM amendments"]
+    for m in payload["methods"]:
+        assert set(m) >= {
+            "name",
+            "cache_hit",
+            "prompt_tokens",
+            "net_tokens",
+            "decoded_tokens",
+            "cost_index",
+            "wall_s",
+            "answer",
+        }
+    assert [p["chunk_tokens"] for p in payload["sweep"]] == [150, 300]
+    assert payload["sweep"][0]["decoded_tokens"] >= payload["sweep"][1]["decoded_tokens"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = invoke("bench", str(story), "--methods", "magic")
+    assert bad.exit_code == 1 and "unknown method 'magic'" in bad.stderr

@@ -103,3 +103,36 @@ def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_pat
     assert resumed["memory"] == uninterrupted["memory"]
     assert resumed["steps"] == uninterrupted["steps"]
     assert resumed["metrics"]["calls"] == uninterrupted["metrics"]["calls"]
+
+
+def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
+    small = tmp_path / "small.txt"
+    small.write_text(text_file.read_text(encoding="utf-8")[:2500], encoding="utf-8")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "prism_edge",
+            "bench",
+            str(small),
+            "--chunk-tokens",
+            "300",
+            "--max-tokens",
+            "64",
+            "--answer-tokens",
+            "32",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    assert payload["calibration"]["prefill_tok_s"] > 0
+    names = [m["name"] for m in payload["methods"]]
+    assert names[0] == "long context" and "PRISM amendments" in names
+    for m in payload["methods"]:
+        assert m["net_tokens"] == m["prompt_tokens"] - round(m["cache_hit"] * m["prompt_tokens"])
+        assert m["bound_s"] > 0 and m["wall_s"] > 0

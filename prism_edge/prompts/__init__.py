@@ -134,3 +134,27 @@ class PromptBuilder:
         )
         sep = middle.split("[")[0]  # the blank line(s) between the memory and the next header
         return Prompt((Part(head), *(Part(m, "memory") for m in memory_parts), Part(sep + tail)))
+
+
+def render_prompt(name: str, parts: dict[str, tuple[str, PartKind]], **variables: object) -> Prompt:
+    """Render a template into a :class:`Prompt` whose ``parts`` variables stay separate parts.
+
+    ``parts`` maps a variable to (text, kind), e.g. ``{"text": (chunk, "document")}``; the
+    rest of the template becomes static parts between them.
+    """
+    marks = {key: f"\x00PRISM-{key.upper()}\x00" for key in parts}
+    text = render(name, **variables, **marks)
+    pieces: list[Part] = []
+    rest = text
+    while rest:
+        found = [(rest.find(mark), key) for key, mark in marks.items() if mark in rest]
+        if not found:
+            pieces.append(Part(rest))
+            break
+        at, key = min(found)
+        if at:
+            pieces.append(Part(rest[:at]))
+        value, kind = parts[key]
+        pieces.append(Part(value, kind))
+        rest = rest[at + len(marks[key]) :]
+    return Prompt(tuple(p for p in pieces if p.text))

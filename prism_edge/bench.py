@@ -1,0 +1,201 @@
+"""Methods side by side on one backend and the same chunks: the paper's Table 2, measured.
+
+Each method starts from a cold KV cache, so none profits from another's prefix. Next to each
+method's wall time stands its physical bound on this machine: net tokens / prefill rate +
+decoded tokens / decode rate, with both rates calibrated in the same run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prism_edge.backends import Backend
+from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
+from prism_edge.metrics import RunMetrics
+from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner
+from prism_edge.schema import Schema
+
+PRISM_VARIANTS = {
+    "PRISM in-place": ("in-place", False),
+    "PRISM in-place add-only": ("in-place", True),
+    "PRISM amendments": ("amendments", False),
+    "PRISM amendments add-only": ("amendments", True),
+}
+METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
+
+
+@dataclass(frozen=True)
+class BenchTask:
+    schema: Schema
+    question: str
+    answer_instruction: str = ""
+    example: str = ""
+    answer_choices: str | None = None
+    summarize: bool = True
+    """Hierarchical merging applies to summaries only (as in the paper)."""
+
+
+@dataclass
+class MethodRow:
+    name: str
+    metrics: RunMetrics | None
+    answer: str | None = None
+    rejected: int | None = None
+    not_applicable: str | None = None
+
+    def bound_s(self, calibration: tuple[float, float] | None) -> float | None:
+        if calibration is None or self.metrics is None:
+            return None
+        prefill, decode = calibration
+        return self.metrics.net_tokens / prefill + self.metrics.decoded_tokens / decode
+
+    def to_dict(self, calibration: tuple[float, float] | None) -> dict[str, Any]:
+        m = self.metrics
+        bound = self.bound_s(calibration)
+        return {
+            "name": self.name,
+            "cache_hit": None if m is None else round(m.cache_hit, 4),
+            "prompt_tokens": None if m is None else m.prompt_tokens,
+            "net_tokens": None if m is None else m.net_tokens,
+            "decoded_tokens": None if m is None else m.decoded_tokens,
+            "cost_index": None if m is None else round(m.cost_index, 6),
+            "wall_s": None if m is None else round(m.wall_s, 2),
+            "bound_s": None if bound is None else round(bound, 2),
+            "rejected": self.rejected,
+            "answer": self.answer,
+            "not_applicable": self.not_applicable,
+        }
+
+
+def _reset(backend: Backend) -> None:
+    reset: Callable[[], None] | None = getattr(backend, "reset_cache", None)
+    if reset is not None:
+        reset()
+
+
+def run_methods(
+    backend: Backend,
+    task: BenchTask,
+    chunks: Sequence[str],
+    full_text: str,
+    *,
+    max_tokens: int = 512,
+    answer_tokens: int = 512,
+    methods: Sequence[str] = METHODS,
+) -> list[MethodRow]:
+    """Every requested method on the same chunks, each from a cold cache."""
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
+    rows: list[MethodRow] = []
+    base = BaselineConfig(
+        task.question, task.answer_instruction, max_tokens, answer_from_notes=not task.summarize
+    )
+    for name in methods:
+        _reset(backend)
+        if name == "hierarchical" and not task.summarize:
+            rows.append(MethodRow(name, None, not_applicable="summaries only (as in the paper)"))
+        elif name in ("long context", "incremental", "hierarchical"):
+            if name == "long context":
+                result = long_context(
+                    backend,
+                    full_text,
+                    BaselineConfig(task.question, task.answer_instruction, answer_tokens),
+                )
+            else:
+                result = (incremental if name == "incremental" else hierarchical)(
+                    backend, chunks, base
+                )
+            metrics = None if result.not_applicable and not result.metrics.calls else result.metrics
+            rows.append(
+                MethodRow(name, metrics, result.answer, not_applicable=result.not_applicable)
+            )
+        else:
+            encoding, add_only = PRISM_VARIANTS[name]
+            rows.append(
+                _prism(backend, task, chunks, name, encoding, add_only, max_tokens, answer_tokens)
+            )
+    return rows
+
+
+def _prism(
+    backend: Backend,
+    task: BenchTask,
+    chunks: Sequence[str],
+    name: str,
+    encoding: str,
+    add_only: bool,
+    max_tokens: int,
+    answer_tokens: int,
+) -> MethodRow:
+    config = PrismConfig(
+        question=task.question,
+        encoding=encoding,
+        add_only=add_only,
+        answer_instruction=task.answer_instruction,
+        example=task.example,
+        answer_choices=task.answer_choices,
+        max_tokens=max_tokens,
+        answer_max_tokens=answer_tokens,
+    )
+    runner = PrismRunner(backend, task.schema, config)
+    try:
+        for _ in runner.run(chunks):
+            pass
+    except BudgetExceeded as exc:
+        return MethodRow(
+            name, runner.metrics, None, runner.result.rejected, not_applicable=f"stopped: {exc}"
+        )
+    return MethodRow(name, runner.metrics, runner.result.answer, runner.result.rejected)
+
+
+def markdown_table(rows: Sequence[MethodRow], calibration: tuple[float, float] | None) -> str:
+    """The paper's Table 2 with wall time and its physical bound."""
+    lines = [
+        "| method | cache hit % | total tokens | net tokens | output tokens | cost index | "
+        "wall s | bound s | rejected |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        m = row.metrics
+        if m is None:
+            lines.append(f"| {row.name} | n/a: {row.not_applicable} | | | | | | | |")
+            continue
+        bound = row.bound_s(calibration)
+        note = f" ({row.not_applicable})" if row.not_applicable else ""
+        lines.append(
+            f"| {row.name}{note} | {100 * m.cache_hit:.0f} | {m.prompt_tokens} | "
+            f"{m.net_tokens} | {m.decoded_tokens} | {m.cost_index:.4f} | {m.wall_s:.1f} | "
+            f"{'' if bound is None else f'{bound:.1f}'} | "
+            f"{'' if row.rejected is None else row.rejected} |"
+        )
+    return "\n".join(lines)
+
+
+def plot_sweep(points: Sequence[dict[str, Any]], path: Path) -> None:
+    """The paper's chunk-size figure: net encoded, decoded and weighted cost per chunk size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [p["chunk_tokens"] for p in points]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    series = (
+        ("net_tokens", "net encoded tokens"),
+        ("decoded_tokens", "decoded tokens"),
+        ("cost_index", "weighted cost (net + 3 x decoded) / 1e6"),
+    )
+    for ax, (key, title) in zip(axes, series, strict=True):
+        ax.plot(sizes, [p[key] for p in points], marker="o")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.set_xlabel("chunk size (tokens)")
+        ax.set_title(title, fontsize=10)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.bench import METHODS, BenchTask, MethodRow, markdown_table, run_methods
+from prism_edge.metrics import CallMetrics, RunMetrics
+from prism_edge.prompts import Prompt
+from prism_edge.tasks import TASKS
+
+CHUNKS = [f"Part {i}. Mowgli and Baloo walk to the river number {i}. " * 4 for i in range(5)]
+
+
+def responder(prompt: Prompt) -> str:
+    if "[ANSWER]" in prompt.text or "Answer:" in prompt.text:
+        return "Mowgli and Baloo."
+    if "[OBJECTS FOR" in prompt.text or "[PARTIAL_SUMMARY]" in prompt.text:
+        n = prompt.text.count("river number")
+        return json.dumps({f"$.'attributes'.'river {n} {len(prompt.text)}'": {"add": ["x"]}})
+    return "Mowgli and Baloo walk to a river."
+
+
+def test_every_method_runs_side_by_side():
+    backend = ScriptedBackend(responder=responder, n_ctx=4096)
+    task = TASKS["summarize"]
+    bench_task = BenchTask(task.schema, task.default_question or "", task.answer_instruction)
+    rows = run_methods(
+        backend, bench_task, CHUNKS, "".join(CHUNKS), max_tokens=64, answer_tokens=32
+    )
+    assert [r.name for r in rows] == list(METHODS)
+    by_name = {r.name: r for r in rows}
+    assert all(r.metrics is not None and r.answer for r in rows)
+    assert len(by_name["long context"].metrics.calls) == 1
+    assert len(by_name["PRISM amendments"].metrics.calls) == len(CHUNKS) + 1
+    assert by_name["PRISM amendments"].metrics.cache_hit > by_name["incremental"].metrics.cache_hit
+    assert by_name["PRISM amendments"].rejected == 0
+
+
+def test_retrieval_tasks_skip_hierarchical_and_long_context_can_be_too_long():
+    backend = ScriptedBackend(responder=responder, n_ctx=900)
+    task = TASKS["code-search"]
+    bench_task = BenchTask(task.schema, "find it", summarize=False)
+    rows = run_methods(
+        backend,
+        bench_task,
+        CHUNKS,
+        "".join(CHUNKS) * 3,
+        max_tokens=64,
+        answer_tokens=32,
+        methods=("long context", "hierarchical"),
+    )
+    assert rows[0].metrics is None and "does not fit" in (rows[0].not_applicable or "")
+    assert rows[1].not_applicable == "summaries only (as in the paper)"
+    table = markdown_table(rows, None)
+    assert "n/a: the whole input does not fit" in table
+
+
+def test_table_arithmetic_and_bound():
+    metrics = RunMetrics(
+        [CallMetrics("revise", 1000, 600, 100, 2.0), CallMetrics("answer", 500, 400, 50, 1.0)],
+        wall_s=3.5,
+    )
+    row = MethodRow("PRISM amendments", metrics, "a", 0)
+    d = row.to_dict((100.0, 50.0))
+    assert d["net_tokens"] == 500 and d["decoded_tokens"] == 150
+    assert d["cache_hit"] == pytest.approx(1000 / 1500, abs=1e-4)
+    assert d["cost_index"] == pytest.approx((500 + 3 * 150) / 1e6)
+    assert d["bound_s"] == pytest.approx(500 / 100 + 150 / 50)
+    table = markdown_table([row], (100.0, 50.0))
+    assert "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 8.0 | 0 |" in table
+
+
+def test_unknown_method_is_an_error():
+    with pytest.raises(ValueError, match="unknown method"):
+        run_methods(
+            ScriptedBackend(), BenchTask(TASKS["summarize"].schema, "q"), [], "", methods=("magic",)
+        )
