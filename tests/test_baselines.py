@@ -37,7 +37,7 @@ def test_incremental_compresses_notes_over_budget():
     kinds = [c.kind for c in result.metrics.calls]
     assert kinds == ["update", "compress"] * 3
     assert result.notes == "short"
-    compress = [c for c in backend.calls if "Shortened notes" in c.prompt.text][0]
+    compress = next(c for c in backend.calls if "Shortened notes" in c.prompt.text)
     assert "These notes have 80 words" in compress.prompt.text
 
 
