@@ -43,6 +43,7 @@ from prism_edge.schema import (
     prompt_text,
     type_label,
 )
+from prism_edge.schemagen import DEFAULT_DOMAIN, generate_schema
 from prism_edge.tasks import TASKS
 
 app = typer.Typer(
@@ -58,6 +59,7 @@ class TaskName(str, Enum):
     summarize = "summarize"
     code_search = "code-search"
     table_qa = "table-qa"
+    auto = "auto"
 
 
 class MemoryChoice(str, Enum):
@@ -115,11 +117,17 @@ def load_schema(task: TaskName | None, schema_file: Path | None) -> Schema:
             return from_source(text)
         except PrismError as exc:
             raise type(exc)(f"{schema_file}: {exc}") from None
+    if task == TaskName.auto:
+        raise ValueError("--task auto generates its schema in `run`")
     return TASKS[(task or TaskName.summarize).value].schema
 
 
 def question_for(task: TaskName | None, query: str | None) -> tuple[str, str, str]:
     """Question, answering instruction and example; a task without a default needs --query."""
+    if task == TaskName.auto:
+        if not query:
+            raise ValueError("--task auto needs --query (the schema is generated for it)")
+        return query, "Answer the question.", ""
     preset = TASKS[(task or TaskName.summarize).value]
     question = query or preset.default_question
     if not question:
@@ -174,6 +182,9 @@ def run(
     style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    domain: Annotated[
+        str | None, typer.Option(help="--task auto: what the documents and questions are about.")
+    ] = None,
     run_dir: Annotated[
         Path, typer.Option(help="Where the state is saved after every chunk.")
     ] = Path(".prism-run"),
@@ -191,15 +202,18 @@ def run(
             raise ValueError("use either --task or --schema, not both")
         if schema_file is not None and not query:
             raise ValueError("--schema needs --query")
-        schema = load_schema(task, schema_file)
+        auto = task == TaskName.auto
+        schema = None if auto else load_schema(task, schema_file)
         question, instruction, example = question_for(task, query)
-        choices = TASKS[(task or TaskName.summarize).value].answer_choices
+        choices = None if auto else TASKS[(task or TaskName.summarize).value].answer_choices
         if schema_file is not None:
             example, choices = "", None  # the preset's example shows another schema
         collected = collect(inputs)
         for warning in collected.warnings:
             console.print(f"warning: {warning}", markup=False)
         backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
+        if schema is None:
+            schema = _auto_schema(backend, run_dir, domain, question, resume, quiet, console)
         config = PrismConfig(
             question=question,
             encoding=memory.value,
@@ -253,7 +267,14 @@ def run(
             console.print(
                 f"plan: model {backend.name}, n_ctx {backend.n_ctx}, "
                 f"{len(chunks)} chunks, {total} input tokens, static prompt {static} "
-                f"tokens, memory {memory.value}" + (", add-only" if add_only else "") + done,
+                f"tokens, memory {memory.value}"
+                + (", add-only" if add_only else "")
+                + (
+                    ""
+                    if getattr(backend, "prefix_reuse", True)
+                    else ", no prefix reuse (recurrent or hybrid model)"
+                )
+                + done,
                 markup=False,
             )
         if not (resume and runner.result.answer is not None):
@@ -283,6 +304,28 @@ def run(
                 f"{m.wall_s:.1f} s",
                 markup=False,
             )
+
+
+def _auto_schema(
+    backend: Backend,
+    run_dir: Path,
+    domain: str | None,
+    question: str,
+    resume: bool,
+    quiet: bool,
+    console: Console,
+) -> Schema:
+    """--task auto: generate a schema for the query (or reuse the run's own when resuming)."""
+    saved = run_dir / "schema.py"
+    if resume and saved.is_file():
+        return from_source(saved.read_text(encoding="utf-8"))
+    generated = generate_schema(backend, domain or DEFAULT_DOMAIN, question)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    saved.write_text(generated.source, encoding="utf-8")
+    if not quiet:
+        console.print(f"generated schema (saved to {saved}):", markup=False)
+        console.print(generated.source.rstrip(), markup=False)
+    return generated.schema
 
 
 def _write_memory(path: Path | None, data: dict[str, Any]) -> None:
@@ -566,6 +609,31 @@ def models_pull(
 
     with reporting_errors(debug):
         typer.echo(str(resolve_model(spec, models_dir)))
+
+
+schema_app = typer.Typer(help="Memory schemas.", no_args_is_help=True)
+app.add_typer(schema_app, name="schema")
+
+
+@schema_app.command("generate")
+def schema_generate(
+    example_query: Annotated[str, typer.Option(help="A query of the kind users will ask.")],
+    domain: Annotated[
+        str, typer.Option(help="What the documents and queries are about.")
+    ] = DEFAULT_DOMAIN,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write it here.")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m")] = None,
+    seed: Annotated[int | None, typer.Option()] = None,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Have the model write a memory schema (the paper's few-shot prompt, grammar-constrained)."""
+    with reporting_errors(debug):
+        backend = load_backend(model, 4096)
+        generated = generate_schema(backend, domain, example_query, seed=seed)
+        if output is not None:
+            output.write_text(generated.source, encoding="utf-8")
+            err_console().print(f"wrote {output}", markup=False)
+        typer.echo(generated.source, nl=False)
 
 
 def main() -> None:

@@ -135,8 +135,11 @@ class LlamaCppBackend:
         if self.n_ctx_train:
             wanted = min(wanted, self.n_ctx_train)
         threads = n_threads or physical_cores()
+        # swa_full: sliding-window models (Gemma 3) keep the full KV cache; with False, prefix
+        # reuse silently returns wrong logits
         self.llama = _load(
             path,
+            swa_full=True,
             n_ctx=wanted,
             n_threads=threads,
             n_threads_batch=threads,

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from prism_edge import cli
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.grammar import revision_grammar
+from prism_edge.prompts import Prompt
+from prism_edge.schemagen import (
+    SCHEMA_GRAMMAR,
+    SchemaGenerationError,
+    generate_schema,
+    generation_prompt,
+    strip_fences,
+)
+
+GOOD = '''```python
+class CharacterMap:
+  """characters is keyed by name."""
+  class Character:
+    """Who they are and what they do."""
+    description: str
+    deeds: list[str]  # in story order
+
+  characters: dict[str, Character]
+  places: list[str]
+```'''
+
+
+def test_prompt_is_the_papers_few_shot_prompt():
+    text = generation_prompt("Books about animals.", "Who are Mowgli's friends?").text
+    assert text.startswith("I have a system in which a user enters a query")
+    for example in ("class Comparison:", "class Summary(TypedDict):", "class TopKList:"):
+        assert example in text
+    assert "RepoQA" not in text  # the paper's sample generations are not part of the prompt
+    assert text.endswith(
+        "[Query domain]\nBooks about animals.\n\n[Example query]\n"
+        "Who are Mowgli's friends?\n\n[Schema]\n"
+    )
+    with pytest.raises(ValueError):
+        generation_prompt(" ", "q")
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [
+        (GOOD, True),
+        ("```python\nclass A:\n  items: list[dict[str, Optional[int]]]\n```", True),
+        ("```python\nclass A:\n  items: set[str]\n```", False),
+        ("```python\nclass A:\n  def f(self):\n    pass\n```", False),
+        ('```python\nclass A:\n  x: str = "none"\n```', False),
+        ("Here is a schema:\nclass A:\n  x: str\n", False),
+    ],
+)
+def test_schema_grammar(grammar_checker, text, accepted):
+    assert grammar_checker(SCHEMA_GRAMMAR, text) is accepted
+
+
+def test_generated_schema_parses_and_gives_a_revision_grammar():
+    backend = ScriptedBackend([GOOD])
+    generated = generate_schema(backend, "Books.", "Who?")
+    assert generated.attempts == 1 and generated.source == strip_fences(GOOD)
+    assert generated.schema.root.name == "CharacterMap"
+    grammar = revision_grammar(generated.schema, generated.schema.empty_memory())
+    assert "$.'characters'.'" in grammar
+    assert backend.calls[0].max_tokens == 600
+
+
+def test_unparsable_generation_retries_then_fails_clearly():
+    bad = "```python\nclass A:\n  hero: Hero\n```"  # Hero was never declared
+    backend = ScriptedBackend([bad, GOOD])
+    assert generate_schema(backend, "d", "q").attempts == 2
+    backend = ScriptedBackend([bad, bad])
+    with pytest.raises(SchemaGenerationError, match="unknown or unsupported type 'Hero'") as info:
+        generate_schema(backend, "d", "q")
+    assert info.value.text == bad
+
+
+def auto_responder(prompt: Prompt) -> str:
+    if prompt.text.startswith("I have a system"):
+        return GOOD
+    if "[ANSWER]" in prompt.text:
+        return "Baloo and Bagheera."
+    return json.dumps(
+        {"$.'characters'.'Baloo'": {"add": {"description": "a bear", "deeds": ["teaches the Law"]}}}
+    )
+
+
+def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
+    backend = ScriptedBackend(responder=auto_responder)
+    monkeypatch.setattr(cli, "load_backend", lambda model, n_ctx: backend)
+    story = tmp_path / "story.txt"
+    story.write_text("Baloo the bear taught Mowgli the Law of the Jungle. " * 20)
+    run_dir = tmp_path / "run"
+    result = CliRunner().invoke(
+        cli.app,
+        [
+            "run",
+            str(story),
+            "--task",
+            "auto",
+            "--query",
+            "Who are Mowgli's friends?",
+            "--domain",
+            "Stories about animals.",
+            "--json",
+            "--run-dir",
+            str(run_dir),
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    assert "generated schema" in result.stderr and "class CharacterMap:" in result.stderr
+    assert (run_dir / "schema.py").read_text() == strip_fences(GOOD)
+    payload = json.loads(result.stdout)
+    assert payload["memory"]["characters"]["Baloo"]["description"] == "a bear"
+    assert "Stories about animals." in backend.calls[0].prompt.text
+    missing = CliRunner().invoke(cli.app, ["run", str(story), "--task", "auto"])
+    assert missing.exit_code == 1 and "--task auto needs --query" in missing.stderr
+
+
+def test_schema_generate_command(monkeypatch, tmp_path: Path):
+    monkeypatch.setattr(cli, "load_backend", lambda model, n_ctx: ScriptedBackend([GOOD]))
+    out = tmp_path / "s.py"
+    result = CliRunner().invoke(
+        cli.app,
+        ["schema", "generate", "--example-query", "Who?", "-o", str(out)],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0 and result.stdout == strip_fences(GOOD)
+    assert out.read_text() == strip_fences(GOOD)
