@@ -16,18 +16,29 @@ from prism_edge.models import resolve_model
 from prism_edge.schemagen import SchemaGenerationError, generate_schema
 
 DOMAINS = [
-    ("Retrieving the exact name of a function given a query that describes the purpose, "
-     "input, output, and procedure of the function. Documents are files of code.",
-     "Find the function that parses a date string and returns a datetime object."),
-    ("You are summarizing very long narrative books. Each document is a segment of the book.",
-     "Summarize this book. Introduce characters, places and major elements."),
-    ("Given a bunch of SQL tables formatted in text, answer queries that may require "
-     "reasoning over multiple tables.", "What is the total number of singers?"),
-    ("Legal contracts between companies, read clause by clause.",
-     "What are the termination conditions and notice periods?"),
+    (
+        "Retrieving the exact name of a function given a query that describes the purpose, "
+        "input, output, and procedure of the function. Documents are files of code.",
+        "Find the function that parses a date string and returns a datetime object.",
+    ),
+    (
+        "You are summarizing very long narrative books. Each document is a segment of the book.",
+        "Summarize this book. Introduce characters, places and major elements.",
+    ),
+    (
+        "Given a bunch of SQL tables formatted in text, answer queries that may require "
+        "reasoning over multiple tables.",
+        "What is the total number of singers?",
+    ),
+    (
+        "Legal contracts between companies, read clause by clause.",
+        "What are the termination conditions and notice periods?",
+    ),
     ("Scientific papers about climate.", "Which regions are projected to warm the most?"),
-    ("Customer support chat logs of a software company.",
-     "What are the most common complaints and how were they resolved?"),
+    (
+        "Customer support chat logs of a software company.",
+        "What are the most common complaints and how were they resolved?",
+    ),
     ("Recipes from a cookbook.", "Which recipes are vegetarian and take under 30 minutes?"),
     ("Server log files of a web application.", "Which endpoints return errors most often?"),
     ("Meeting transcripts of a project team.", "What decisions were made and who owns them?"),
@@ -50,8 +61,10 @@ def main() -> None:
             continue
         grammar = revision_grammar(generated.schema, generated.schema.empty_memory())
         parsed += 1
-        print(f"## {i}. {query} ({generated.attempts} attempt(s), "
-              f"{time.perf_counter() - start:.1f} s, grammar {len(grammar)} chars)")
+        print(
+            f"## {i}. {query} ({generated.attempts} attempt(s), "
+            f"{time.perf_counter() - start:.1f} s, grammar {len(grammar)} chars)"
+        )
         print(generated.source)
     print(f"{parsed}/{len(DOMAINS)} generations parsed and gave a revision grammar")
 

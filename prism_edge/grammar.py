@@ -39,6 +39,7 @@ from prism_edge.schema import (
     TupleT,
     TypeNode,
     format_path,
+    path_templates,
     unwrap,
 )
 
@@ -236,6 +237,45 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     return build(trie, 0)
 
 
+def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
+    """A JSON string (quotes included) equal to none of ``existing``.
+
+    The complement is spelled over the characters of the JSON encodings; values that hold an
+    escape sequence are left to the applier (which refuses repeats too).
+    """
+    plain = sorted(
+        {
+            json.dumps(v, ensure_ascii=False)[1:-1]
+            for v in existing
+            if "\\" not in json.dumps(v, ensure_ascii=False)
+        }
+    )
+    char = rules.add("char", _STRING_CHAR)
+    rest = f"{char}{{0,{limits.max_string}}}"
+    if not plain:
+        return rules.add("string", f'"\\"" {char}{{1,{limits.max_string}}} "\\""')
+    trie: dict[str, Any] = {}
+    for value in plain:
+        node = trie
+        for ch in value:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any], depth: int) -> str:
+        children = sorted(k for k in node if k)
+        excluded = "".join(_class_char(c) for c in children)
+        options = [
+            f'[^"\\\\\\x00-\\x1f{excluded}] {rest}',
+            f'"\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {rest}',
+        ]
+        options += [f"{literal(ch)} {build(node[ch], depth + 1)}" for ch in children]
+        if depth > 0 and "" not in node:
+            options.append('""')
+        return rules.add(f"new-string-{depth}", " | ".join(options))
+
+    return rules.add("new-string", f'"\\"" {build(trie, 0)} "\\""')
+
+
 def revision_grammar(
     schema: Schema,
     data: dict[str, Any],
@@ -268,13 +308,21 @@ def revision_grammar(
             body = f'"{{\\"" {prefix} {key} "\'\\": {{\\"add\\":" {values.ws} {item} "}}}}"'
             adds.append(rules.add("add-line", body))
         elif isinstance(node, ListT) and isinstance(value, list):
-            adds.append(_line(rules, values, target.segments, node.item, "add"))
+            if unwrap(node.item) == Prim("str"):  # never an item the list already holds
+                item = _new_string(rules, [v for v in value if isinstance(v, str)], limits)
+                adds.append(_line_with(rules, values, target.segments, item, "add"))
+            else:
+                adds.append(_line(rules, values, target.segments, node.item, "add"))
         if (
             not add_only
             and not isinstance(node, DictT)
             and not (len(target.segments) == 1 and isinstance(node, ListT))
         ):
-            updates.append(_line(rules, values, target.segments, target.node, "update"))
+            if node == Prim("str") and isinstance(value, str):  # a change, never the same text
+                changed = _new_string(rules, [value], limits)
+                updates.append(_line_with(rules, values, target.segments, changed, "update"))
+            else:
+                updates.append(_line(rules, values, target.segments, target.node, "update"))
     n = limits.max_revisions
     parts: list[str] = []
     if section == "start" and not add_only:
@@ -301,7 +349,12 @@ def _alt(rules: Rules, name: str, options: list[str]) -> str:
 def _line(
     rules: Rules, values: _Values, segments: tuple[Segment, ...], node: TypeNode, op: str
 ) -> str:
-    value = values.of(node)
+    return _line_with(rules, values, segments, values.of(node), op)
+
+
+def _line_with(
+    rules: Rules, values: _Values, segments: tuple[Segment, ...], value: str, op: str
+) -> str:
     body = f'"{{\\"" {_path_literal(segments)} "\\": {{\\"{op}\\":" {values.ws} {value} "}}}}"'
     return rules.add(f"{op}-line", body)
 
@@ -318,6 +371,36 @@ def answer_grammar(names: list[str]) -> str | None:
         return None
     options = " | ".join(literal(n) for n in sorted(set(names)))
     return f"root ::= {options}\n"
+
+
+def string_slots(schema: Schema) -> int:
+    """About how many strings one revision value holds at most (lists counted as two items).
+
+    Used to split a step's output budget among the strings of a line, so one line fits.
+    """
+
+    def slots(node: TypeNode) -> int:
+        node = unwrap(node)
+        if isinstance(node, Prim):
+            return 1 if node.kind == "str" else 0
+        if isinstance(node, ListT):
+            return 2 * slots(node.item)
+        if isinstance(node, DictT):
+            return 2 * slots(node.value)
+        if isinstance(node, TupleT):
+            return sum(slots(i) for i in node.items)
+        if isinstance(node, ClassT):
+            return sum(slots(f.type) for f in node.fields)
+        return 0
+
+    addable = [
+        t.type
+        for t in path_templates(schema)
+        if t.parts[-1] is None
+        or isinstance(t.parts[-1], int)  # dict values, list items
+        or (len(t.parts) == 1 and not isinstance(unwrap(t.type), (ListT, DictT)))
+    ]
+    return max([1, *(slots(node) for node in addable)])
 
 
 def preset_grammars() -> dict[str, str]:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from prism_edge.backends import Backend, Completion, Grammar
 from prism_edge.chunking import split_to_fit
 from prism_edge.errors import ContextOverflow, RevisionError
-from prism_edge.grammar import GrammarLimits, StepGrammar, answer_grammar
+from prism_edge.grammar import GrammarLimits, StepGrammar, answer_grammar, string_slots
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style
@@ -198,10 +198,11 @@ class PrismRunner:
             config.question, prompt_text(schema), config.style, config.answer_instruction
         )
         if grammar_for is None and config.grammar and backend.supports_grammar:
-            # strings no longer than the output budget could hold, so lines rarely get cut
+            # the strings of one line share the output budget (about 2 characters a token),
+            # so a line fits and rarely gets cut
+            share = config.max_tokens * 2 // string_slots(schema)
             limits = GrammarLimits(
-                max_revisions=config.max_revisions or 8,
-                max_string=max(32, min(400, config.max_tokens * 2)),
+                max_revisions=config.max_revisions or 8, max_string=max(24, min(400, share))
             )
 
             def grammar_for(memory: Memory) -> Grammar | None:

@@ -280,3 +280,18 @@ def test_step_grammar_ends_on_repeats_and_low_budget():
     low.after_line("[OBJECTS FOR ADD]\n", 6, 400)
     line = '{"$.\'attributes\'.\'K\'": {"add": ["x"]}}\n'
     assert low.after_line(line, 30, 20) is None and low.stopped == "budget"
+
+
+def test_repeats_of_stored_strings_are_not_in_the_grammar(grammar_checker):
+    memory = {"attributes": {"Kaa": ["a python", "old"]}}
+    grammar = revision_grammar(BOOK, memory)
+    append = ADD + "{\"$.'attributes'.'Kaa'\": {\"add\": %s}}\n"
+    assert not grammar_checker(grammar, append % '"a python"')
+    assert not grammar_checker(grammar, append % '"old"')
+    for fresh in ('"a pythons"', '"a pyth"', '"old python"', '"o"', '"\\u00e9"'):
+        assert grammar_checker(grammar, append % fresh), fresh
+    update = (
+        "[OBJECTS FOR UPDATE]\n{\"$.'attributes'.'Kaa'[1]\": {\"update\": %s}}\n[OBJECTS FOR ADD]\n"
+    )
+    assert not grammar_checker(grammar, update % '"old"')
+    assert grammar_checker(grammar, update % '"older"')
