@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from itertools import islice
 from pathlib import Path
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend
@@ -33,11 +34,9 @@ def main() -> None:
     backend = LlamaCppBackend(n_ctx=4096)
     count = lambda t: len(backend.tokenize(t))  # noqa: E731
     text = DATA.read_text(encoding="utf-8")[30000:]
-    chunks = []
-    for chunk in chunk_document("moby-dick", text, "prose", args.chunk_tokens, count):
-        chunks.append(chunk)
-        if len(chunks) == args.chunks:
-            break
+    chunks = list(
+        islice(chunk_document("moby-dick", text, "prose", args.chunk_tokens, count), args.chunks)
+    )
     rows = []
     for name, task in TASKS.items():
         config = PrismConfig(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -70,11 +71,9 @@ def main() -> None:
     prefill, decode = backend.calibrate()
     count = lambda t: len(backend.tokenize(t))  # noqa: E731
     text = DATA.read_text(encoding="utf-8")
-    chunks = []
-    for chunk in chunk_document("jungle-book", text, "prose", args.chunk_tokens, count):
-        chunks.append(chunk)
-        if len(chunks) == args.chunks:
-            break
+    chunks = list(
+        islice(chunk_document("jungle-book", text, "prose", args.chunk_tokens, count), args.chunks)
+    )
     warm = run(backend, chunks)
     cold = run(ColdCache(backend), chunks)
     same = warm.pop("memory") == cold.pop("memory")

@@ -23,7 +23,7 @@ their characters.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -206,6 +206,34 @@ def _path_literal(segments: tuple[Segment, ...]) -> str:
     return literal(json.dumps(format_path(segments), ensure_ascii=False)[1:-1])
 
 
+def _complement(
+    rules: Rules,
+    name: str,
+    words: list[str],
+    follows: Callable[[str], bool],
+    leave: Callable[[list[str], int], list[str]],
+) -> str:
+    """A non-empty string that is none of ``words``: a trie of the words in which every node
+    also lets the string leave on a character no word continues with (``leave``), or end where
+    no word ends. ``follows`` says which characters the trie may spell out literally."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any], depth: int) -> str:
+        children = sorted(c for c in node if c and follows(c))
+        options = leave(children, depth)
+        options += [f"{literal(ch)} {build(node[ch], depth + 1)}" for ch in children]
+        if depth > 0 and "" not in node:
+            options.append('""')
+        return rules.add(f"{name}-{depth}", " | ".join(options))
+
+    return build(trie, 0)
+
+
 def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     """A rule for a dict key (between the single quotes) that is none of ``existing``."""
     banned = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
@@ -214,27 +242,16 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     if not existing:
         first = rules.add("key-first", f"[^{banned} ]")
         return rules.add("new-key", f"{first} {free}{{0,{limits.max_key}}}")
-    trie: dict[str, Any] = {}
-    for key in existing:
-        node = trie
-        for ch in key:
-            node = node.setdefault(ch, {})
-        node[""] = {}
 
-    def build(node: dict[str, Any], depth: int) -> str:
-        children = sorted(k for k in node if k)
-        allowed = [c for c in children if c not in "'\"\\{}[]$" and ord(c) >= 0x20]
-        excluded = "".join(_class_char(c) for c in allowed)
-        if depth == 0 and " " not in allowed:
+    def leave(children: list[str], depth: int) -> list[str]:
+        excluded = "".join(_class_char(c) for c in children)
+        if depth == 0 and " " not in children:
             excluded += " "  # a new key never starts with a space
-        options = [f"[^{banned}{excluded}] {tail}"]
-        for ch in allowed:
-            options.append(f"{literal(ch)} {build(node[ch], depth + 1)}")
-        if depth > 0 and "" not in node:
-            options.append('""')
-        return rules.add(f"new-key-{depth}", " | ".join(options))
+        return [f"[^{banned}{excluded}] {tail}"]
 
-    return build(trie, 0)
+    return _complement(
+        rules, "new-key", existing, lambda c: c not in "'\"\\{}[]$" and ord(c) >= 0x20, leave
+    )
 
 
 def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
@@ -254,26 +271,16 @@ def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str
     rest = f"{char}{{0,{limits.max_string}}}"
     if not plain:
         return rules.add("string", f'"\\"" {char}{{1,{limits.max_string}}} "\\""')
-    trie: dict[str, Any] = {}
-    for value in plain:
-        node = trie
-        for ch in value:
-            node = node.setdefault(ch, {})
-        node[""] = {}
 
-    def build(node: dict[str, Any], depth: int) -> str:
-        children = sorted(k for k in node if k)
+    def leave(children: list[str], depth: int) -> list[str]:
         excluded = "".join(_class_char(c) for c in children)
-        options = [
+        return [
             f'[^"\\\\\\x00-\\x1f{excluded}] {rest}',
             f'"\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {rest}',
         ]
-        options += [f"{literal(ch)} {build(node[ch], depth + 1)}" for ch in children]
-        if depth > 0 and "" not in node:
-            options.append('""')
-        return rules.add(f"new-string-{depth}", " | ".join(options))
 
-    return rules.add("new-string", f'"\\"" {build(trie, 0)} "\\""')
+    inner = _complement(rules, "new-string", plain, lambda c: True, leave)
+    return rules.add("new-string", f'"\\"" {inner} "\\""')
 
 
 def revision_grammar(
