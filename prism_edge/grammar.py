@@ -44,6 +44,8 @@ from prism_edge.schema import (
 )
 
 Section = Literal["start", "update", "add"]
+TRIE_DEPTH = 48
+"""Characters of stored keys and strings the grammar spells out to exclude repeats."""
 UPDATE_LINE = "[OBJECTS FOR UPDATE]\n"
 ADD_LINE = "[OBJECTS FOR ADD]\n"
 
@@ -212,10 +214,16 @@ def _complement(
     words: list[str],
     follows: Callable[[str], bool],
     leave: Callable[[list[str], int], list[str]],
+    anything: str,
 ) -> str:
     """A non-empty string that is none of ``words``: a trie of the words in which every node
     also lets the string leave on a character no word continues with (``leave``), or end where
-    no word ends. ``follows`` says which characters the trie may spell out literally."""
+    no word ends. ``follows`` says which characters the trie may spell out literally.
+
+    The trie is spelled out to ``TRIE_DEPTH`` characters; past that, ``anything`` (a rule for
+    any rest, empty included) takes over, so a string sharing that long a prefix with a word is
+    let through and left to the applier, which refuses exact repeats too.
+    """
     trie: dict[str, Any] = {}
     for word in words:
         node = trie
@@ -224,6 +232,8 @@ def _complement(
         node[""] = {}
 
     def build(node: dict[str, Any], depth: int) -> str:
+        if depth >= TRIE_DEPTH:
+            return anything
         children = sorted(c for c in node if c and follows(c))
         options = leave(children, depth)
         options += [f"{literal(ch)} {build(node[ch], depth + 1)}" for ch in children]
@@ -250,7 +260,7 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
         return [f"[^{banned}{excluded}] {tail}"]
 
     return _complement(
-        rules, "new-key", existing, lambda c: c not in "'\"\\{}[]$" and ord(c) >= 0x20, leave
+        rules, "new-key", existing, lambda c: c not in "'\"\\{}[]$" and ord(c) >= 0x20, leave, tail
     )
 
 
@@ -279,7 +289,7 @@ def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str
             f'"\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {rest}',
         ]
 
-    inner = _complement(rules, "new-string", plain, lambda c: True, leave)
+    inner = _complement(rules, "new-string", plain, lambda c: True, leave, rest)
     return rules.add("new-string", f'"\\"" {inner} "\\""')
 
 

@@ -295,3 +295,15 @@ def test_repeats_of_stored_strings_are_not_in_the_grammar(grammar_checker):
     )
     assert not grammar_checker(grammar, update % '"old"')
     assert grammar_checker(grammar, update % '"older"')
+
+
+def test_long_stored_strings_keep_the_grammar_bounded(grammar_checker):
+    from prism_edge.grammar import TRIE_DEPTH
+
+    long = "y" * 500
+    memory = {"attributes": {"k" * 300: [long]}}
+    grammar = revision_grammar(BOOK, memory)
+    assert grammar.count("\n") < 4 * TRIE_DEPTH
+    append = ADD + "{\"$.'attributes'.'" + "k" * 300 + '\'": {"add": "%s"}}\n'
+    assert grammar_checker(grammar, append % "a new item")
+    assert grammar_checker(grammar, append % ("y" * 20))  # a prefix of the stored item is new
