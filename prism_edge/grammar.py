@@ -44,8 +44,10 @@ from prism_edge.schema import (
 )
 
 Section = Literal["start", "update", "add"]
+LIST_ITEMS = 4
+"""Items a list value of one revision holds at most (more can be appended by later lines)."""
 TRIE_DEPTH = 48
-"""Characters of stored keys and strings the grammar spells out to exclude repeats."""
+"""Characters of stored strings the grammar spells out to exclude repeats (keys: all)."""
 UPDATE_LINE = "[OBJECTS FOR UPDATE]\n"
 ADD_LINE = "[OBJECTS FOR ADD]\n"
 
@@ -56,8 +58,8 @@ class GrammarLimits:
     """Lines per section at most."""
     max_string: int = 400
     """Characters per JSON string at most."""
-    max_items: int = 16
-    """Items per list value at most."""
+    max_items: int = LIST_ITEMS
+    """Items per list (or dict) value at most."""
     max_key: int = 64
     """Characters of a new dict key at most."""
 
@@ -215,12 +217,13 @@ def _complement(
     follows: Callable[[str], bool],
     leave: Callable[[list[str], int], list[str]],
     anything: str,
+    depth_limit: int = TRIE_DEPTH,
 ) -> str:
     """A non-empty string that is none of ``words``: a trie of the words in which every node
     also lets the string leave on a character no word continues with (``leave``), or end where
     no word ends. ``follows`` says which characters the trie may spell out literally.
 
-    The trie is spelled out to ``TRIE_DEPTH`` characters; past that, ``anything`` (a rule for
+    The trie is spelled out to ``depth_limit`` characters; past that, ``anything`` (a rule for
     any rest, empty included) takes over, so a string sharing that long a prefix with a word is
     let through and left to the applier, which refuses exact repeats too.
     """
@@ -232,7 +235,7 @@ def _complement(
         node[""] = {}
 
     def build(node: dict[str, Any], depth: int) -> str:
-        if depth >= TRIE_DEPTH:
+        if depth >= depth_limit:
             return anything
         children = sorted(c for c in node if c and follows(c))
         options = leave(children, depth)
@@ -259,9 +262,11 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
             excluded += " "  # a new key never starts with a space
         return [f"[^{banned}{excluded}] {tail}"]
 
-    return _complement(
-        rules, "new-key", existing, lambda c: c not in "'\"\\{}[]$" and ord(c) >= 0x20, leave, tail
-    )
+    def follows(ch: str) -> bool:
+        return ch not in "'\"\\{}[]$" and ord(ch) >= 0x20
+
+    # all of a new key is spelled out (depth max_key + 1): keys are excluded exactly
+    return _complement(rules, "new-key", existing, follows, leave, tail, limits.max_key + 1)
 
 
 def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
@@ -391,7 +396,7 @@ def answer_grammar(names: list[str]) -> str | None:
 
 
 def string_slots(schema: Schema) -> int:
-    """About how many strings one revision value holds at most (lists counted as two items).
+    """How many strings one revision value holds at most (lists and dicts of LIST_ITEMS).
 
     Used to split a step's output budget among the strings of a line, so one line fits.
     """
@@ -401,9 +406,9 @@ def string_slots(schema: Schema) -> int:
         if isinstance(node, Prim):
             return 1 if node.kind == "str" else 0
         if isinstance(node, ListT):
-            return 2 * slots(node.item)
+            return LIST_ITEMS * slots(node.item)
         if isinstance(node, DictT):
-            return 2 * slots(node.value)
+            return LIST_ITEMS * slots(node.value)
         if isinstance(node, TupleT):
             return sum(slots(i) for i in node.items)
         if isinstance(node, ClassT):

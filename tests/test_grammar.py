@@ -307,3 +307,12 @@ def test_long_stored_strings_keep_the_grammar_bounded(grammar_checker):
     append = ADD + "{\"$.'attributes'.'" + "k" * 300 + '\'": {"add": "%s"}}\n'
     assert grammar_checker(grammar, append % "a new item")
     assert grammar_checker(grammar, append % ("y" * 20))  # a prefix of the stored item is new
+
+
+def test_long_existing_keys_are_excluded_exactly(grammar_checker):
+    key = "cant_to_the_world_and_the_world_and_the_world_and"  # 50 characters
+    grammar = revision_grammar(BOOK, {"attributes": {key: ["x"], key + "_more": ["y"]}})
+    line = ADD + '{"$.\'attributes\'.\'%s\'": {"add": ["z"]}}\n'
+    assert not grammar_checker(grammar, line % key)
+    assert grammar_checker(grammar, line % key[:-1])
+    assert grammar_checker(grammar, line % (key + "_x"))
