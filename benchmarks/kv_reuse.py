@@ -59,7 +59,16 @@ def run(backend: Any, chunks: list[str]) -> dict[str, Any]:
     for _ in runner.run(chunks):
         pass
     wall = time.perf_counter() - start
-    return {**runner.metrics.to_dict(), "wall_s": round(wall, 2), "memory": runner.memory.data}
+    answer = runner.metrics.calls[-1]
+    return {
+        **runner.metrics.to_dict(),
+        "wall_s": round(wall, 2),
+        "answer_call": {
+            "prompt_tokens": answer.prompt_tokens,
+            "reused_tokens": answer.reused_tokens,
+        },
+        "memory": runner.memory.data,
+    }
 
 
 def main() -> None:
@@ -88,6 +97,11 @@ def main() -> None:
     print(
         f"wall time with reuse / without: {warm['wall_s'] / cold['wall_s']:.2f}; "
         f"same final memory: {same}"
+    )
+    a = warm["answer_call"]
+    print(
+        f"final answer call (with reuse): {a['reused_tokens']} of {a['prompt_tokens']} prompt "
+        "tokens reused from the last revision call"
     )
     print(
         json.dumps(
