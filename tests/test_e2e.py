@@ -107,7 +107,7 @@ def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_pat
 
 def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
     small = tmp_path / "small.txt"
-    small.write_text(text_file.read_text(encoding="utf-8")[:2500], encoding="utf-8")
+    small.write_text(text_file.read_text(encoding="utf-8")[:1500], encoding="utf-8")
     done = subprocess.run(
         [
             sys.executable,
@@ -116,16 +116,16 @@ def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
             "bench",
             str(small),
             "--chunk-tokens",
-            "300",
+            "256",
             "--max-tokens",
-            "64",
+            "48",
             "--answer-tokens",
-            "32",
+            "24",
             "--json",
         ],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1200,
         check=False,
     )
     assert done.returncode == 0, done.stderr
