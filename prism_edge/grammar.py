@@ -235,8 +235,10 @@ def _complement(
         node[""] = {}
 
     def build(node: dict[str, Any], depth: int) -> str:
-        if depth >= depth_limit:
-            return anything
+        if depth >= depth_limit:  # stop spelling out; still never end on a word's last char
+            if "" not in node:
+                return anything
+            return rules.add(f"{name}-past", " | ".join(leave([], depth)))
         children = sorted(c for c in node if c and follows(c))
         options = leave(children, depth)
         options += [f"{literal(ch)} {build(node[ch], depth + 1)}" for ch in children]

@@ -198,9 +198,9 @@ class PrismRunner:
             config.question, prompt_text(schema), config.style, config.answer_instruction
         )
         if grammar_for is None and config.grammar and backend.supports_grammar:
-            # the strings of one line share the output budget (about 3 characters a token),
-            # so a line fits and rarely gets cut
-            share = config.max_tokens * 3 // string_slots(schema)
+            # the strings of one line share the output budget (2 characters a token, a
+            # conservative rate), so a whole line fits and is rarely cut
+            share = config.max_tokens * 2 // string_slots(schema)
             limits = GrammarLimits(
                 max_revisions=config.max_revisions or 8, max_string=max(24, min(400, share))
             )

@@ -316,3 +316,12 @@ def test_long_existing_keys_are_excluded_exactly(grammar_checker):
     assert not grammar_checker(grammar, line % key)
     assert grammar_checker(grammar, line % key[:-1])
     assert grammar_checker(grammar, line % (key + "_x"))
+
+
+def test_keys_as_long_as_the_limit_are_still_excluded(grammar_checker):
+    limits = GrammarLimits(max_key=10)
+    key = "k" * 11  # the longest key the grammar can write
+    grammar = revision_grammar(BOOK, {"attributes": {key: ["x"]}}, limits=limits)
+    line = ADD + '{"$.\'attributes\'.\'%s\'": {"add": ["z"]}}\n'
+    assert not grammar_checker(grammar, line % key)
+    assert grammar_checker(grammar, line % key[:-1])
