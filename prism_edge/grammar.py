@@ -253,7 +253,7 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     """A rule for a dict key (between the single quotes) that is none of ``existing``."""
     banned = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
     free = rules.add("key-char", f"[^{banned}]")
-    tail = f"{free}{{0,{limits.max_key}}}"
+    tail = rules.add("key-rest", f"{free}{{0,{limits.max_key}}}")
     if not existing:
         first = rules.add("key-first", f"[^{banned} ]")
         return rules.add("new-key", f"{first} {free}{{0,{limits.max_key}}}")
@@ -285,7 +285,8 @@ def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str
         }
     )
     char = rules.add("char", _STRING_CHAR)
-    rest = f"{char}{{0,{limits.max_string}}}"
+    # one named rule: llama.cpp expands every `x{0,N}` it meets into N rules
+    rest = rules.add("string-rest", f"{char}{{0,{limits.max_string}}}")
     if not plain:
         return rules.add("string", f'"\\"" {char}{{1,{limits.max_string}}} "\\""')
 
