@@ -267,8 +267,9 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     def follows(ch: str) -> bool:
         return ch not in "'\"\\{}[]$" and ord(ch) >= 0x20
 
-    # all of a new key is spelled out (depth max_key + 1): keys are excluded exactly
-    return _complement(rules, "new-key", existing, follows, leave, tail, limits.max_key + 1)
+    # every existing key is spelled out in full, however long: keys are excluded exactly
+    depth = max(limits.max_key, *(len(k) for k in existing)) + 1
+    return _complement(rules, "new-key", existing, follows, leave, tail, depth)
 
 
 def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:

@@ -303,7 +303,7 @@ def test_long_stored_strings_keep_the_grammar_bounded(grammar_checker):
     long = "y" * 500
     memory = {"attributes": {"k" * 300: [long]}}
     grammar = revision_grammar(BOOK, memory)
-    assert grammar.count("\n") < 4 * TRIE_DEPTH
+    assert grammar.count("\n") < 4 * TRIE_DEPTH + 300  # strings capped; the 300-char key in full
     append = ADD + "{\"$.'attributes'.'" + "k" * 300 + '\'": {"add": "%s"}}\n'
     assert grammar_checker(grammar, append % "a new item")
     assert grammar_checker(grammar, append % ("y" * 20))  # a prefix of the stored item is new
@@ -321,6 +321,15 @@ def test_long_existing_keys_are_excluded_exactly(grammar_checker):
 def test_keys_as_long_as_the_limit_are_still_excluded(grammar_checker):
     limits = GrammarLimits(max_key=10)
     key = "k" * 11  # the longest key the grammar can write
+    grammar = revision_grammar(BOOK, {"attributes": {key: ["x"]}}, limits=limits)
+    line = ADD + '{"$.\'attributes\'.\'%s\'": {"add": ["z"]}}\n'
+    assert not grammar_checker(grammar, line % key)
+    assert grammar_checker(grammar, line % key[:-1])
+
+
+def test_keys_longer_than_the_new_key_limit_are_still_excluded(grammar_checker):
+    limits = GrammarLimits(max_key=10)
+    key = "k" * 25  # a key grown past the limit by leaving the trie early
     grammar = revision_grammar(BOOK, {"attributes": {key: ["x"]}}, limits=limits)
     line = ADD + '{"$.\'attributes\'.\'%s\'": {"add": ["z"]}}\n'
     assert not grammar_checker(grammar, line % key)
