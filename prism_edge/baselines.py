@@ -45,6 +45,8 @@ class BaselineConfig:
     """Retrieval tasks: a final call answers from the notes (summaries: the notes are it)."""
     temperature: float = 0.0
     seed: int | None = None
+    repeat_penalty: float = 1.15
+    """Curbs loops in prose (the same default as PRISM's final answer)."""
 
     @property
     def word_budget(self) -> int:
@@ -68,6 +70,7 @@ class _Caller:
             max_tokens=self.config.max_tokens,
             temperature=self.config.temperature,
             seed=self.config.seed,
+            repeat_penalty=self.config.repeat_penalty,
         )
         self.result.metrics.add(
             CallMetrics(kind, out.prompt_tokens, out.reused_tokens, out.decoded_tokens, out.seconds)

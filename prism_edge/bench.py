@@ -8,14 +8,15 @@ decoded tokens / decode rate, with both rates calibrated in the same run.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from prism_edge.backends import Backend
 from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
 from prism_edge.metrics import RunMetrics
-from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner
+from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
+from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner, StepDone
 from prism_edge.schema import Schema
 
 PRISM_VARIANTS = {
@@ -25,6 +26,8 @@ PRISM_VARIANTS = {
     "PRISM amendments add-only": ("amendments", True),
 }
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
+NEEDLE_METHODS = ("incremental", "PRISM amendments")
+"""Needle accuracy runs every method once per needle: by default the paper's pair."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class BenchTask:
     answer_choices: str | None = None
     summarize: bool = True
     """Hierarchical merging applies to summaries only (as in the paper)."""
+    entities: tuple[Entity, ...] = ()
+    """Key entities the answer should name (entity recall; none: not measured)."""
 
 
 @dataclass
@@ -45,6 +50,8 @@ class MethodRow:
     answer: str | None = None
     rejected: int | None = None
     not_applicable: str | None = None
+    recall: Recall | None = None
+    faithfulness: Faithfulness | None = None
 
     def bound_s(self, calibration: tuple[float, float] | None) -> float | None:
         if calibration is None or self.metrics is None:
@@ -67,6 +74,12 @@ class MethodRow:
             "rejected": self.rejected,
             "answer": self.answer,
             "not_applicable": self.not_applicable,
+            "entity_recall": None if self.recall is None else round(self.recall.value, 4),
+            "entities_missed": None if self.recall is None else list(self.recall.missed),
+            "faithfulness": None
+            if self.faithfulness is None or self.faithfulness.value is None
+            else round(self.faithfulness.value, 4),
+            "values_checked": None if self.faithfulness is None else self.faithfulness.total,
         }
 
 
@@ -118,6 +131,8 @@ def run_methods(
             rows.append(
                 _prism(backend, task, chunks, name, encoding, add_only, max_tokens, answer_tokens)
             )
+        if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
+            rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
     return rows
 
 
@@ -142,36 +157,124 @@ def _prism(
         answer_max_tokens=answer_tokens,
     )
     runner = PrismRunner(backend, task.schema, config)
+    faithful = Faithfulness()
     try:
-        for _ in runner.run(chunks):
-            pass
+        for event in runner.run(chunks):
+            if isinstance(event, StepDone):
+                faithful.add_step(event.chunk, event.applied)
     except BudgetExceeded as exc:
         return MethodRow(
-            name, runner.metrics, None, runner.result.rejected, not_applicable=f"stopped: {exc}"
+            name,
+            runner.metrics,
+            None,
+            runner.result.rejected,
+            not_applicable=f"stopped: {exc}",
+            faithfulness=faithful,
         )
-    return MethodRow(name, runner.metrics, runner.result.answer, runner.result.rejected)
+    return MethodRow(
+        name, runner.metrics, runner.result.answer, runner.result.rejected, faithfulness=faithful
+    )
+
+
+@dataclass
+class NeedleRow:
+    name: str
+    hits: list[bool]
+    answers: list[str | None]
+
+    @property
+    def accuracy(self) -> float:
+        return sum(self.hits) / len(self.hits) if self.hits else 0.0
+
+
+def run_needles(
+    backend: Backend,
+    task: BenchTask,
+    chunks: Sequence[str],
+    full_text: str,
+    needles: Sequence[Needle],
+    *,
+    methods: Sequence[str],
+    max_tokens: int = 512,
+    answer_tokens: int = 512,
+) -> list[NeedleRow]:
+    """Each needle's description as the question, every method on it: accuracy per method."""
+    rows = {m: NeedleRow(m, [], []) for m in methods}
+    for needle in needles:
+        asked = replace(task, question=needle.query)
+        for row in run_methods(
+            backend,
+            asked,
+            chunks,
+            full_text,
+            max_tokens=max_tokens,
+            answer_tokens=answer_tokens,
+            methods=methods,
+        ):
+            if row.metrics is None and row.answer is None:
+                continue  # not applicable to this input: no accuracy either way
+            rows[row.name].hits.append(names_function(row.answer, needle.expected))
+            rows[row.name].answers.append(row.answer)
+    return [r for r in rows.values() if r.hits]
+
+
+def needle_table(rows: Sequence[NeedleRow], needles: Sequence[Needle]) -> str:
+    lines = [
+        "| method | accuracy | " + " | ".join(n.expected for n in needles) + " |",
+        "|---|---|" + "---|" * len(needles),
+    ]
+    for row in rows:
+        marks = " | ".join("yes" if h else "no" for h in row.hits)
+        lines.append(
+            f"| {row.name} | {row.accuracy:.2f} ({sum(row.hits)}/{len(row.hits)}) | {marks} |"
+        )
+    return "\n".join(lines)
 
 
 def markdown_table(rows: Sequence[MethodRow], calibration: tuple[float, float] | None) -> str:
-    """The paper's Table 2 with wall time and its physical bound."""
+    """The paper's Table 2 with wall time and its physical bound, then the quality measures
+    that were taken (entity recall when entities were given, PRISM's faithfulness proxy)."""
+    recall = any(r.recall is not None for r in rows)
+    faithful = any(r.faithfulness is not None for r in rows)
+    extra = (" entity recall |" if recall else "") + (" faithful |" if faithful else "")
     lines = [
         "| method | cache hit % | total tokens | net tokens | output tokens | cost index | "
-        "wall s | bound s | rejected |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "wall s | bound s | rejected |" + extra,
+        "|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + faithful),
     ]
     for row in rows:
         m = row.metrics
         if m is None:
-            lines.append(f"| {row.name} | n/a: {row.not_applicable} | | | | | | | |")
+            lines.append(
+                f"| {row.name} | n/a: {row.not_applicable} | | | | | | | |"
+                + " |" * (recall + faithful)
+            )
             continue
         bound = row.bound_s(calibration)
         note = f" ({row.not_applicable})" if row.not_applicable else ""
-        lines.append(
-            f"| {row.name}{note} | {100 * m.cache_hit:.0f} | {m.prompt_tokens} | "
-            f"{m.net_tokens} | {m.decoded_tokens} | {m.cost_index:.4f} | {m.wall_s:.1f} | "
-            f"{'' if bound is None else f'{bound:.1f}'} | "
-            f"{'' if row.rejected is None else row.rejected} |"
-        )
+        cells = [
+            f"{100 * m.cache_hit:.0f}",
+            str(m.prompt_tokens),
+            str(m.net_tokens),
+            str(m.decoded_tokens),
+            f"{m.cost_index:.4f}",
+            f"{m.wall_s:.1f}",
+            "" if bound is None else f"{bound:.1f}",
+            "" if row.rejected is None else str(row.rejected),
+        ]
+        if recall:
+            r = row.recall
+            cells.append(
+                ""
+                if r is None
+                else f"{r.value:.2f} ({len(r.found)}/{len(r.found) + len(r.missed)})"
+            )
+        if faithful:
+            f = row.faithfulness
+            cells.append(
+                "" if f is None or f.value is None else f"{f.value:.2f} ({f.supported}/{f.total})"
+            )
+        lines.append(f"| {row.name}{note} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

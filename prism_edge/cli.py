@@ -18,13 +18,23 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.backends import Backend
-from prism_edge.bench import METHODS, BenchTask, markdown_table, plot_sweep, run_methods
+from prism_edge.bench import (
+    METHODS,
+    NEEDLE_METHODS,
+    BenchTask,
+    markdown_table,
+    needle_table,
+    plot_sweep,
+    run_methods,
+    run_needles,
+)
 from prism_edge.checkpoint import RunFolder, digest
 from prism_edge.chunking import chunk_document
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
 from prism_edge.inputs import collect
 from prism_edge.memory import dumps
+from prism_edge.quality import load_entities, load_needles
 from prism_edge.runner import (
     Answered,
     BudgetExceeded,
@@ -413,18 +423,36 @@ def bench(
     plot: Annotated[Path, typer.Option(help="Where the sweep figure goes.")] = Path(
         "prism-sweep.png"
     ),
+    entities: Annotated[
+        Path | None,
+        typer.Option(
+            help="Key entities, one a line (aliases after |): adds each answer's entity recall."
+        ),
+    ] = None,
+    needles: Annotated[
+        Path | None,
+        typer.Option(
+            help='JSON lines {"query", "expected"}: each query asked in turn; prints accuracy '
+            "per method (default methods: incremental, PRISM amendments)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
-    """Run PRISM variants and the baselines side by side; print the paper's Table 2."""
+    """Run PRISM variants and the baselines side by side; print the paper's Table 2 and the
+    quality measures (entity recall, needle accuracy, PRISM's faithfulness proxy)."""
     console = err_console()
     with reporting_errors(debug):
         preset = TASKS[task.value]
         question, instruction, example = question_for(task, query)
+        key_entities = tuple(load_entities(entities)) if entities else ()
+        needle_list = load_needles(needles) if needles else []
+        sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
         collected = collect(inputs)
         for warning in collected.warnings:
             console.print(f"warning: {warning}", markup=False)
-        backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
+        largest = max([chunk_tokens, *sizes])
+        backend = load_backend(model, ctx or largest * 2 + max_tokens + STATIC_ESTIMATE)
         count = _counter(backend)
         bench_task = BenchTask(
             preset.schema,
@@ -433,8 +461,10 @@ def bench(
             example,
             preset.answer_choices,
             summarize=task == TaskName.summarize,
+            entities=key_entities,
         )
-        chosen = tuple(m.strip() for m in methods.split(",")) if methods else METHODS
+        default_methods = NEEDLE_METHODS if needle_list else METHODS
+        chosen = tuple(m.strip() for m in methods.split(",")) if methods else default_methods
         full = "\n\n".join(d.text for d in collected.documents)
 
         def chunks_of(size: int) -> list[str]:
@@ -458,6 +488,41 @@ def bench(
             f"{len(chosen)} methods, model {backend.name}, n_ctx {backend.n_ctx}",
             markup=False,
         )
+        if needle_list:
+            needle_rows = run_needles(
+                backend,
+                bench_task,
+                chunks,
+                full,
+                needle_list,
+                methods=chosen,
+                max_tokens=max_tokens,
+                answer_tokens=answer_tokens,
+            )
+            if as_json:
+                typer.echo(
+                    json.dumps(
+                        {
+                            "needles": [
+                                {"query": n.query, "expected": n.expected} for n in needle_list
+                            ],
+                            "methods": [
+                                {
+                                    "name": r.name,
+                                    "accuracy": r.accuracy,
+                                    "hits": r.hits,
+                                    "answers": r.answers,
+                                }
+                                for r in needle_rows
+                            ],
+                        },
+                        ensure_ascii=False,
+                        indent=2,
+                    )
+                )
+            else:
+                typer.echo(needle_table(needle_rows, needle_list))
+            return
         rows = run_methods(
             backend,
             bench_task,
@@ -478,8 +543,7 @@ def bench(
             "chunks": len(chunks),
             "chunk_tokens": chunk_tokens,
         }
-        if sweep_chunks:
-            sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()]
+        if sizes:
             points = []
             for size in sizes:
                 row = run_methods(
@@ -500,7 +564,7 @@ def bench(
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         else:
             typer.echo(markdown_table(rows, calibration))
-            if sweep_chunks:
+            if sizes:
                 typer.echo("")
                 typer.echo(
                     "| chunk tokens | net tokens | decoded tokens | cost index | cache hit % |"

@@ -81,6 +81,8 @@ class StepDone:
     call: CallMetrics
     memory_tokens: int
     finish_reason: str
+    chunk: str = field(default="", repr=False)
+    """The text the step read (a cut chunk's head)."""
     kind: Literal["step"] = "step"
 
 
@@ -332,6 +334,7 @@ class PrismRunner:
             call,
             self._memory_tokens(),
             completion.finish_reason,
+            chunk,
         )
 
     def answer(self) -> Iterator[Event]:

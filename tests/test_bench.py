@@ -5,9 +5,19 @@ import json
 import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.bench import METHODS, BenchTask, MethodRow, markdown_table, run_methods
+from prism_edge.bench import (
+    METHODS,
+    NEEDLE_METHODS,
+    BenchTask,
+    MethodRow,
+    markdown_table,
+    needle_table,
+    run_methods,
+    run_needles,
+)
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt
+from prism_edge.quality import Entity, Needle
 from prism_edge.tasks import TASKS
 
 CHUNKS = [f"Part {i}. Mowgli and Baloo walk to the river number {i}. " * 4 for i in range(5)]
@@ -77,3 +87,59 @@ def test_unknown_method_is_an_error():
         run_methods(
             ScriptedBackend(), BenchTask(TASKS["summarize"].schema, "q"), [], "", methods=("magic",)
         )
+
+
+def test_quality_measures_join_the_table():
+    backend = ScriptedBackend(responder=responder, n_ctx=4096)
+    task = TASKS["summarize"]
+    entities = (Entity("Mowgli"), Entity("Baloo"), Entity("Bagheera"))
+    bench_task = BenchTask(task.schema, "Summarize.", entities=entities)
+    rows = run_methods(
+        backend,
+        bench_task,
+        CHUNKS,
+        "".join(CHUNKS),
+        max_tokens=64,
+        answer_tokens=32,
+        methods=("incremental", "PRISM amendments"),
+    )
+    incremental, prism = rows
+    assert incremental.recall is not None and incremental.recall.missed == ("Bagheera",)
+    assert incremental.faithfulness is None
+    # every stored value is "river N <len>" / "x": "river" occurs in the chunk, the numbers
+    # are no content words of 3+ letters except the lengths, so 1 of 2 words: unsupported
+    assert prism.faithfulness is not None and prism.faithfulness.total == len(CHUNKS)
+    assert prism.faithfulness.supported == 0
+    table = markdown_table(rows, None)
+    assert "| entity recall | faithful |" in table
+    assert "| 0.67 (2/3) | 0.00 (0/5) |" in table
+    assert prism.to_dict(None)["entities_missed"] == ["Bagheera"]
+
+
+def test_needle_accuracy_runs_each_query_on_each_method():
+    def answers(prompt: Prompt) -> str:
+        if "[ANSWER]" in prompt.text or "Answer:" in prompt.text:
+            return "do_round" if "round" in prompt.text else "do_indent"
+        return responder(prompt)
+
+    backend = ScriptedBackend(responder=answers, n_ctx=4096)
+    task = TASKS["code-search"]
+    bench_task = BenchTask(task.schema, "unused", summarize=False)
+    needles = [Needle("round a number", "do_round"), Needle("count words", "do_wordcount")]
+    rows = run_needles(
+        backend,
+        bench_task,
+        CHUNKS,
+        "".join(CHUNKS),
+        needles,
+        methods=NEEDLE_METHODS,
+        max_tokens=64,
+        answer_tokens=32,
+    )
+    assert [r.name for r in rows] == list(NEEDLE_METHODS)
+    assert all(r.hits == [True, False] and r.accuracy == 0.5 for r in rows)
+    asked = [c.prompt.text for c in backend.calls]
+    assert sum("round a number" in t for t in asked) > 0
+    assert sum("count words" in t for t in asked) > 0
+    table = needle_table(rows, needles)
+    assert "| PRISM amendments | 0.50 (1/2) | yes | no |" in table

@@ -443,3 +443,30 @@ def test_bench_table_json_and_sweep(harness, story, tmp_path):
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bad = invoke("bench", str(story), "--methods", "magic")
     assert bad.exit_code == 1 and "unknown method 'magic'" in bad.stderr
+
+
+def test_bench_quality_options(harness, story, tmp_path):
+    entities = tmp_path / "entities.txt"
+    entities.write_text("Mowgli\nShere Khan|Lungri\n", encoding="utf-8")
+    result = invoke(
+        "bench",
+        str(story),
+        "--methods",
+        "incremental,PRISM amendments",
+        "--entities",
+        str(entities),
+        "--max-tokens",
+        "64",
+    )
+    assert result.exit_code == 0, result.output
+    assert "| entity recall | faithful |" in result.stdout
+    needles = tmp_path / "needles.jsonl"
+    needles.write_text('{"query": "who grows up", "expected": "Mowgli"}\n', encoding="utf-8")
+    found = invoke("bench", str(story), "--needles", str(needles), "--json", "--max-tokens", "64")
+    assert found.exit_code == 0, found.output
+    payload = json.loads(found.stdout)
+    assert [m["name"] for m in payload["methods"]] == ["incremental", "PRISM amendments"]
+    assert all(len(m["hits"]) == 1 for m in payload["methods"])
+    needles.write_text("not json\n", encoding="utf-8")
+    bad = invoke("bench", str(story), "--needles", str(needles))
+    assert bad.exit_code == 1 and "needles.jsonl:1: expected" in bad.stderr

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.errors import PrismError
+from prism_edge.quality import (
+    Entity,
+    Faithfulness,
+    content_words,
+    entity_recall,
+    load_entities,
+    load_needles,
+    names_function,
+    stored_strings,
+    supported,
+)
+from prism_edge.revisions import Revision
+
+ENTITIES = [Entity("Mowgli"), Entity("Shere Khan", ("Lungri",)), Entity("Nag"), Entity("Kaa")]
+
+
+def test_entity_recall_counts_whole_words_and_aliases():
+    recall = entity_recall("mowgli meets LUNGRI; the Nagas and Kaaba are not entities.", ENTITIES)
+    assert recall.found == ("Mowgli", "Shere Khan")
+    assert recall.missed == ("Nag", "Kaa")
+    assert recall.value == 0.5
+    assert entity_recall(None, ENTITIES).value == 0.0
+    assert entity_recall("Rikki-tikki", [Entity("Rikki")]).value == 1.0  # hyphen bounds a word
+
+
+def test_entity_file_format(tmp_path):
+    path = tmp_path / "e.txt"
+    path.write_text("# characters\nMowgli\n\nShere Khan | Lungri  # the tiger\n", encoding="utf-8")
+    assert load_entities(path) == [Entity("Mowgli"), Entity("Shere Khan", ("Lungri",))]
+    path.write_text("# nothing\n", encoding="utf-8")
+    with pytest.raises(PrismError, match="names no entity"):
+        load_entities(path)
+    with pytest.raises(PrismError, match="cannot read"):
+        load_entities(tmp_path / "missing.txt")
+
+
+def test_needles_file_and_matching(tmp_path):
+    path = tmp_path / "n.jsonl"
+    path.write_text('{"query": "q1", "expected": "do_round"}\n\n', encoding="utf-8")
+    assert [(n.query, n.expected) for n in load_needles(path)] == [("q1", "do_round")]
+    path.write_text('{"query": "q1"}\n', encoding="utf-8")
+    with pytest.raises(PrismError, match=r"n.jsonl:1: expected"):
+        load_needles(path)
+    assert names_function("The function is `do_round`.", "do_round")
+    assert names_function("filters.do_round", "do_round")
+    assert names_function("do_round", "Filters.do_round")
+    assert not names_function("do_round_half", "do_round")
+    assert not names_function(None, "do_round")
+
+
+def test_content_words_skip_function_words_and_short_words():
+    assert content_words("The wolf and the Man-cub ran to it.") == ["wolf", "man", "cub", "ran"]
+
+
+def rev(path: tuple[str | int, ...], value: object, op: str = "add") -> Revision:
+    return Revision("p", path, op, value)  # type: ignore[arg-type]
+
+
+def test_stored_strings_take_leaves_and_new_keys_not_placeholders():
+    r = rev(("characters", "Mowgli"), {"role": "a boy", "traits": ["brave", "???"], "age": 10})
+    assert stored_strings(r) == ["Mowgli", "a boy", "brave"]
+    assert stored_strings(rev(("summary",), "Wolves adopt a child", "update")) == [
+        "Wolves adopt a child"
+    ]
+
+
+def test_support_needs_most_content_words_in_the_chunk():
+    chunk = set(content_words("Father Wolf hunted near the Waingunga river with the cubs."))
+    assert supported("wolves hunting by the Waingunga", chunk) is False  # wolves != wolf
+    assert supported("Father Wolf sat near the Waingunga", chunk) is True  # 4 of 5 words
+    assert supported("Father Wolf sat on a rock", chunk) is False  # 2 of 4
+    assert supported("the cubs were hunting", chunk) is True  # hunting ~ hunted (4 letters)
+    assert supported("the a of", chunk) is None
+
+
+def test_faithfulness_share_over_steps():
+    f = Faithfulness()
+    chunk = "Mowgli lived with the wolves of the Seeonee pack."
+    f.add_step(chunk, [rev(("characters", "Mowgli"), "lived with the wolves")])
+    f.add_step(chunk, [rev(("places", "Paris"), "capital of France")])
+    assert (f.supported, f.total) == (2, 4)
+    assert f.value == 0.5
+    assert f.unsupported == ["Paris", "capital of France"]
+    assert Faithfulness().value is None
