@@ -437,6 +437,9 @@ def bench(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    json_out: Annotated[
+        Path | None, typer.Option(help="Also write the JSON results to this file.")
+    ] = None,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
     """Run PRISM variants and the baselines side by side; print the paper's Table 2 and the
@@ -499,27 +502,17 @@ def bench(
                 max_tokens=max_tokens,
                 answer_tokens=answer_tokens,
             )
+            needle_payload = {
+                "needles": [{"query": n.query, "expected": n.expected} for n in needle_list],
+                "methods": [
+                    {"name": r.name, "accuracy": r.accuracy, "hits": r.hits, "answers": r.answers}
+                    for r in needle_rows
+                ],
+            }
+            if json_out is not None:
+                json_out.write_text(json.dumps(needle_payload, ensure_ascii=False, indent=2))
             if as_json:
-                typer.echo(
-                    json.dumps(
-                        {
-                            "needles": [
-                                {"query": n.query, "expected": n.expected} for n in needle_list
-                            ],
-                            "methods": [
-                                {
-                                    "name": r.name,
-                                    "accuracy": r.accuracy,
-                                    "hits": r.hits,
-                                    "answers": r.answers,
-                                }
-                                for r in needle_rows
-                            ],
-                        },
-                        ensure_ascii=False,
-                        indent=2,
-                    )
-                )
+                typer.echo(json.dumps(needle_payload, ensure_ascii=False, indent=2))
             else:
                 typer.echo(needle_table(needle_rows, needle_list))
             return
@@ -560,6 +553,8 @@ def bench(
             plot_sweep(points, plot)
             payload["sweep"] = points
             payload["plot"] = str(plot)
+        if json_out is not None:
+            json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
         if as_json:
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         else:

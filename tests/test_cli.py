@@ -462,9 +462,13 @@ def test_bench_quality_options(harness, story, tmp_path):
     assert "| entity recall | faithful |" in result.stdout
     needles = tmp_path / "needles.jsonl"
     needles.write_text('{"query": "who grows up", "expected": "Mowgli"}\n', encoding="utf-8")
-    found = invoke("bench", str(story), "--needles", str(needles), "--json", "--max-tokens", "64")
+    saved = tmp_path / "needles.json"
+    found = invoke(
+        "bench", str(story), "--needles", str(needles), "--json", "--json-out", str(saved)
+    )
     assert found.exit_code == 0, found.output
     payload = json.loads(found.stdout)
+    assert json.loads(saved.read_text()) == payload
     assert [m["name"] for m in payload["methods"]] == ["incremental", "PRISM amendments"]
     assert all(len(m["hits"]) == 1 for m in payload["methods"])
     needles.write_text("not json\n", encoding="utf-8")
