@@ -87,6 +87,7 @@ class RunFolder:
                 "rejected": result.rejected,
                 "duplicates": result.duplicates,
                 "cut": result.cut,
+                "reasked": result.reasked,
             },
             "finished": finished,
             "answer": result.answer,
@@ -128,8 +129,7 @@ class RunFolder:
         runner.result.rejected = int(counts["rejected"])
         runner.result.duplicates = int(counts["duplicates"])
         runner.result.cut = int(counts["cut"])
-        runner.result.duplicates = int(counts["duplicates"])
-        runner.result.cut = int(counts["cut"])
+        runner.result.reasked = int(counts.get("reasked", 0))
         runner.result.answer = state.get("answer")
 
     def clear(self) -> None:

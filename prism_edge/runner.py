@@ -29,7 +29,7 @@ from prism_edge.errors import ContextOverflow, RevisionError
 from prism_edge.grammar import GrammarLimits, StepGrammar, answer_grammar, string_slots
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
-from prism_edge.prompts import Prompt, PromptBuilder, Style
+from prism_edge.prompts import Prompt, PromptBuilder, Style, reask_prompt
 from prism_edge.revisions import Revision, parse_output
 from prism_edge.schema import Schema, prompt_text
 
@@ -63,6 +63,12 @@ class PrismConfig(BaseModel):
     seed: int | None = None
     repeat_penalty: float = Field(1.0, ge=1.0, description="on revision calls")
     answer_repeat_penalty: float = Field(1.15, ge=1.0, description="on the final answer")
+    reasks: int = Field(
+        1,
+        ge=0,
+        description="re-asks per step when revisions fail validation (a backend that "
+        "ignores the grammar); what still fails is rejected",
+    )
     grammar: bool = Field(
         True, description="constrain revisions with a grammar when the backend supports it"
     )
@@ -126,6 +132,8 @@ class RunResult:
     """Revisions that repeated what was stored (dropped; a looping model)."""
     cut: int = 0
     """Last lines left incomplete when an output hit its token budget (dropped)."""
+    reasked: int = 0
+    """Invalid revisions sent back with their errors (re-asks; then applied or rejected)."""
     rejections: list[RevisionError] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,6 +146,7 @@ class RunResult:
                 "rejected": self.rejected,
                 "duplicates": self.duplicates,
                 "cut": self.cut,
+                "reasked": self.reasked,
             },
             "steps": self.steps,
         }
@@ -299,25 +308,26 @@ class PrismRunner:
         prompt = self._revise_prompt(chunk)
         grammar = self.grammar_for(self.memory) if self.grammar_for else None
         completion = self._call(prompt, grammar, self.config.max_tokens, self.config.repeat_penalty)
-        parsed = parse_output(completion.text)
-        proposed, over = parsed.revisions, []
-        limit = self.config.max_revisions
-        if limit is not None and len(proposed) > limit:
-            proposed, extra = proposed[:limit], proposed[limit:]
-            over = [
-                RevisionError(r.path, r.op, f"over the limit of {limit} revisions per step")
-                for r in extra
-            ]
-        report = self.memory.revise(proposed, add_only=self.config.add_only)
-        rejected = parsed.rejected + report.rejected + over
-        if completion.finish_reason == "length":
-            last = len(completion.text.rstrip("\n").splitlines())
-            for error in parsed.rejected:
-                if error.path == f"line {last}":
-                    error.kind = "cut"  # the output budget ran out inside this line
         call = self._record("revise", completion)
+        applied, rejected = self._apply_output(completion, self.config.max_revisions)
+        for _ in range(self.config.reasks):
+            invalid = [e for e in rejected if e.kind == "invalid"]
+            if not invalid:
+                break
+            # a backend that ignored the grammar: show the errors, ask for those lines again
+            rejected = [e for e in rejected if e.kind != "invalid"]
+            self.result.reasked += len(invalid)
+            retry = reask_prompt(prompt, completion.text, [str(e) for e in invalid])
+            grammar = self.grammar_for(self.memory) if self.grammar_for else None
+            completion = self._call(
+                retry, grammar, self.config.max_tokens, self.config.repeat_penalty
+            )
+            self._record("reask", completion)
+            fixed, still = self._apply_output(completion, len(invalid))
+            applied += fixed
+            rejected += still
         self.result.steps += 1
-        self.result.applied += len(report.applied)
+        self.result.applied += len(applied)
         for error in rejected:
             if error.kind == "duplicate":
                 self.result.duplicates += 1
@@ -329,13 +339,33 @@ class PrismRunner:
         return StepDone(
             index,
             chunk_tokens,
-            report.applied,
+            applied,
             rejected,
             call,
             self._memory_tokens(),
             completion.finish_reason,
             chunk,
         )
+
+    def _apply_output(
+        self, completion: Completion, limit: int | None
+    ) -> tuple[list[Revision], list[RevisionError]]:
+        """Parse an output and apply its revisions, each atomically: (applied, rejected)."""
+        parsed = parse_output(completion.text)
+        proposed, over = parsed.revisions, []
+        if limit is not None and len(proposed) > limit:
+            proposed, extra = proposed[:limit], proposed[limit:]
+            over = [
+                RevisionError(r.path, r.op, f"over the limit of {limit} revisions per step")
+                for r in extra
+            ]
+        report = self.memory.revise(proposed, add_only=self.config.add_only)
+        if completion.finish_reason == "length":
+            last = len(completion.text.rstrip("\n").splitlines())
+            for error in parsed.rejected:
+                if error.path == f"line {last}":
+                    error.kind = "cut"  # the output budget ran out inside this line
+        return list(report.applied), parsed.rejected + report.rejected + over
 
     def answer(self) -> Iterator[Event]:
         """The final call: answer the question from the memory alone."""

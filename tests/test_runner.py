@@ -85,7 +85,7 @@ def test_steps_report_revisions_and_rejections(book_schema):
             "The answer.",
         ]
     )
-    runner = PrismRunner(backend, book_schema, PrismConfig(question="q"))
+    runner = PrismRunner(backend, book_schema, PrismConfig(question="q", reasks=0))
     events = list(runner.run(["first chunk", "   ", "second chunk"]))
     steps = [e for e in events if isinstance(e, StepDone)]
     assert [len(s.applied) for s in steps] == [1, 0]
@@ -98,6 +98,7 @@ def test_steps_report_revisions_and_rejections(book_schema):
         "rejected": 2,
         "duplicates": 0,
         "cut": 0,
+        "reasked": 0,
     }
     # the static prefix is identical in every call
     prefixes = {c.prompt.parts[0].text for c in backend.calls}
@@ -113,10 +114,46 @@ def test_add_only_config(book_schema):
         ]
     )
     result = run_prism(
-        backend, book_schema, PrismConfig(question="q", add_only=True), ["one", "two"]
+        backend, book_schema, PrismConfig(question="q", add_only=True, reasks=0), ["one", "two"]
     )
     assert result.memory.data == {"attributes": {"a": ["x"]}}
     assert "add-only" in result.rejections[0].reason
+
+
+def test_invalid_revisions_are_reasked_with_their_errors(book_schema):
+    backend = ScriptedBackend(
+        [
+            '{"$.\'attributes\'.\'Mowgli\'": {"add": ["a cub"]}}\n'
+            '{"$.\'attributes\'.\'Baloo\'": {"update": ["a bear"]}}',
+            '{"$.\'attributes\'.\'Baloo\'": {"add": ["a bear"]}}',
+            "{\"$.'attributes'.'Kaa'\": {\"add\": 3}}",
+            "{\"$.'attributes'.'Kaa'\": {\"add\": 4}}",
+            "The answer.",
+        ]
+    )
+    runner = PrismRunner(backend, book_schema, PrismConfig(question="q"))
+    events = list(runner.run(["first chunk", "second chunk"]))
+    steps = [e for e in events if isinstance(e, StepDone)]
+    assert runner.memory.data == {"attributes": {"Mowgli": ["a cub"], "Baloo": ["a bear"]}}
+    assert [len(s.applied) for s in steps] == [2, 0]
+    assert runner.result.reasked == 2 and runner.result.rejected == 1
+    assert "expected a list" in steps[1].rejected[0].reason
+    first, reask = backend.calls[0], backend.calls[1]
+    assert reask.prompt.parts[: len(first.prompt.parts)] == first.prompt.parts
+    feedback = reask.prompt.parts[-1]
+    assert feedback.kind == "feedback"
+    assert "Baloo" in feedback.text and "does not exist" in feedback.text
+    assert "[YOUR OUTPUT]" in feedback.text and "a cub" in feedback.text
+    # the re-ask extends the prompt just answered: all of it comes from the cache
+    assert reask.completion.reused_tokens == first.completion.prompt_tokens
+    kinds = [c.kind for c in runner.metrics.calls]
+    assert kinds == ["revise", "reask", "revise", "reask", "answer"]
+
+
+def test_no_reask_without_invalid_revisions(book_schema):
+    backend = ScriptedBackend(['{"$.\'attributes\'.\'a\'": {"add": ["x"]}}', "done"])
+    result = run_prism(backend, book_schema, PrismConfig(question="q", reasks=3), ["one"])
+    assert len(backend.calls) == 2 and result.reasked == 0
 
 
 def make_grower() -> Callable[[Prompt], str]:

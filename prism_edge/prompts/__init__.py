@@ -23,7 +23,7 @@ from prism_edge.errors import TemplateError
 
 Style = Literal["compact", "paper"]
 STYLES: tuple[Style, ...] = ("compact", "paper")
-PartKind = Literal["static", "memory", "document"]
+PartKind = Literal["static", "memory", "document", "feedback"]
 
 _MEMORY = "\x00PRISM-MEMORY\x00"
 _TEXT = "\x00PRISM-TEXT\x00"
@@ -134,6 +134,15 @@ class PromptBuilder:
         )
         sep = middle.split("[")[0]  # the blank line(s) between the memory and the next header
         return Prompt((Part(head), *(Part(m, "memory") for m in memory_parts), Part(sep + tail)))
+
+
+def reask_prompt(prompt: Prompt, output: str, errors: list[str]) -> Prompt:
+    """``prompt`` followed by the model's output and why revisions in it were rejected.
+
+    It extends the prompt just answered, so the whole of that prompt is reused from the cache.
+    """
+    feedback = render("reask.j2", output=output.strip(), errors=errors)
+    return Prompt((*prompt.parts, Part(feedback, "feedback")))
 
 
 def render_prompt(name: str, parts: dict[str, tuple[str, PartKind]], **variables: object) -> Prompt:

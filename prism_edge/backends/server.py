@@ -1,0 +1,284 @@
+"""An OpenAI-compatible inference server as the backend: llama.cpp's server, vLLM, SGLang.
+
+The same prompts as the local backend go out as one user message to ``/v1/chat/completions``
+(the server applies the model's chat template), ``cache_prompt`` on, so every server that
+caches prefixes (llama.cpp slots, vLLM automatic prefix caching, SGLang RadixAttention) reuses
+the static prefix and the memory. What the server is, is found out once at connect time:
+
+* **llama.cpp server** (``GET /props``): context per slot from ``/props``, tokens from
+  ``/tokenize``, reused prompt tokens from ``timings.cache_n``, grammar as ``grammar`` (GBNF).
+* **llama-cpp-python's server** (``/extras/tokenize``): grammar as ``grammar``; it reports no
+  reused tokens and no context size (pass ``n_ctx``).
+* **vLLM** (``max_model_len`` in ``/v1/models``): tokens from ``/tokenize``, grammar as
+  ``structured_outputs.grammar``, reused tokens from ``usage.prompt_tokens_details``
+  (``--enable-prompt-tokens-details``).
+* **SGLang** (``GET /get_model_info``): grammar as ``ebnf``.
+
+Anything else gets no grammar unless one is named, and "unknown" reused tokens unless the usage
+block reports them. Servers cannot switch grammars mid-output, so a per-line grammar sends its
+first grammar for the whole output; the runner validates every revision regardless.
+
+Transport errors, timeouts, 429 and 5xx are retried with exponential backoff, then reported as
+one :class:`~prism_edge.errors.BackendError`; a 4xx is reported at once with the server's
+message. The backend is thread-safe (one ``httpx.Client``), so documents can share it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, ClassVar, Literal
+
+import httpx
+
+from prism_edge.backends import Completion, Grammar
+from prism_edge.errors import BackendError
+from prism_edge.prompts import Prompt
+
+GrammarField = Literal["auto", "grammar", "structured_outputs", "guided_grammar", "ebnf", "none"]
+Flavor = Literal["llama.cpp", "llama-cpp-python", "vllm", "sglang", "openai"]
+_GRAMMAR_OF: dict[Flavor, GrammarField] = {
+    "llama.cpp": "grammar",
+    "llama-cpp-python": "grammar",
+    "vllm": "structured_outputs",
+    "sglang": "ebnf",
+    "openai": "none",
+}
+_RETRY_STATUS = {408, 429, 500, 502, 503, 504}
+_TOKEN_CACHE = 4096
+
+
+class ServerBackend:
+    """PRISM's calls against an OpenAI-compatible server at ``url``."""
+
+    supports_grammar: ClassVar[bool] = True
+    reports_reused_tokens: ClassVar[bool] = False
+    """Per server: see :attr:`reuse_known`."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        api_key: str | None = None,
+        model: str | None = None,
+        n_ctx: int | None = None,
+        grammar_field: GrammarField = "auto",
+        timeout: float = 600.0,
+        retries: int = 4,
+        backoff: float = 1.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.url = url.rstrip("/").removesuffix("/v1")
+        self.retries = retries
+        self.backoff = backoff
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(
+            base_url=self.url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=10.0),
+            transport=transport,
+        )
+        self._tokens: OrderedDict[str, list[int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._bos: int | None = None
+        self.flavor, served, server_ctx, self.slots = self._probe()
+        self.model = model or served
+        self.name = f"{self.model} @ {self.url}"
+        if n_ctx is None and server_ctx is None:
+            raise BackendError(
+                f"the server at {self.url} does not report its context size; pass --ctx"
+            )
+        self.n_ctx = min(n_ctx, server_ctx) if n_ctx and server_ctx else (n_ctx or server_ctx or 0)
+        self.grammar_field: GrammarField = (
+            _GRAMMAR_OF[self.flavor] if grammar_field == "auto" else grammar_field
+        )
+        self.reuse_known = self.flavor in ("llama.cpp", "vllm")
+        self._template_tokens = self._measure_template()
+
+    # -- discovery
+
+    def _probe(self) -> tuple[Flavor, str, int | None, int]:
+        models = self._request("GET", "/v1/models").json()
+        data = models.get("data") or [{}]
+        served = str(data[0].get("id") or "default")
+        max_len = data[0].get("max_model_len")
+        props = self._optional("GET", "/props")
+        if props is not None and "default_generation_settings" in props:
+            settings = props["default_generation_settings"]
+            n_ctx = settings.get("n_ctx") or props.get("n_ctx")
+            return "llama.cpp", served, n_ctx, int(props.get("total_slots") or 1)
+        if max_len:
+            return "vllm", served, int(max_len), 1
+        if self._optional("GET", "/get_model_info") is not None:
+            return "sglang", served, None, 1
+        if self._optional("POST", "/extras/tokenize", json={"input": "x"}) is not None:
+            return "llama-cpp-python", served, None, 1
+        return "openai", served, None, 1
+
+    def _measure_template(self) -> int:
+        """Tokens the chat template adds around a message: one tiny call, exact from usage."""
+        body = self._chat_body("Hi", max_tokens=1, temperature=0.0)
+        usage = self._request("POST", "/v1/chat/completions", json=body).json().get("usage", {})
+        prompt_tokens = usage.get("prompt_tokens")
+        if not isinstance(prompt_tokens, int):
+            return 16  # a safe guess for the common templates
+        return max(0, prompt_tokens - len(self.tokenize("Hi")))
+
+    # -- tokens
+
+    def tokenize(self, text: str) -> list[int]:
+        with self._lock:
+            hit = self._tokens.get(text)
+            if hit is not None:
+                self._tokens.move_to_end(text)
+                return hit
+        tokens = self._tokenize_remote(text)
+        with self._lock:
+            self._tokens[text] = tokens
+            if len(self._tokens) > _TOKEN_CACHE:
+                self._tokens.popitem(last=False)
+        return tokens
+
+    def _tokenize_remote(self, text: str) -> list[int]:
+        if not text:
+            return []
+        if self.flavor == "llama.cpp":
+            body: dict[str, Any] = {"content": text, "add_special": False, "parse_special": False}
+            return list(self._request("POST", "/tokenize", json=body).json()["tokens"])
+        if self.flavor == "vllm":
+            body = {"model": self.model, "prompt": text, "add_special_tokens": False}
+            return list(self._request("POST", "/tokenize", json=body).json()["tokens"])
+        if self.flavor == "llama-cpp-python":
+            # it always adds BOS: drop as many tokens as the empty text gets
+            if self._bos is None:
+                empty = self._request("POST", "/extras/tokenize", json={"input": ""}).json()
+                self._bos = len(empty["tokens"])
+            tokens = self._request("POST", "/extras/tokenize", json={"input": text}).json()
+            return list(tokens["tokens"])[self._bos :]
+        # no tokenizer endpoint: about 3 characters a token, on the safe side for budgets
+        return list(range(len(text) // 3 + 1))
+
+    def count_tokens(self, prompt: Prompt) -> int:
+        return self._template_tokens + sum(len(self.tokenize(p.text)) for p in prompt.parts)
+
+    # -- generation
+
+    def _chat_body(self, text: str, *, max_tokens: int, temperature: float) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "messages": [{"role": "user", "content": text}],
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "stream": False,
+        }
+        if self.model:
+            body["model"] = self.model
+        if self.flavor == "llama.cpp":
+            body["cache_prompt"] = True
+        return body
+
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        grammar: Grammar | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        repeat_penalty: float = 1.0,
+    ) -> Completion:
+        body = self._chat_body(prompt.text, max_tokens=max_tokens, temperature=temperature)
+        if seed is not None:
+            body["seed"] = seed
+        if repeat_penalty != 1.0:
+            key = "repeat_penalty" if self.flavor.startswith("llama") else "repetition_penalty"
+            body[key] = repeat_penalty
+        if grammar is not None and self.grammar_field != "none":
+            text = grammar if isinstance(grammar, str) else grammar.initial()
+            if self.grammar_field == "structured_outputs":
+                body["structured_outputs"] = {"grammar": text}
+            else:
+                body[self.grammar_field] = text
+        start = time.perf_counter()
+        reply = self._request("POST", "/v1/chat/completions", json=body).json()
+        seconds = time.perf_counter() - start
+        try:
+            choice = reply["choices"][0]
+            text_out = choice["message"].get("content") or ""
+            finish = "length" if choice.get("finish_reason") == "length" else "stop"
+        except (KeyError, IndexError, TypeError):
+            raise BackendError(f"the server at {self.url} sent no completion: {reply}") from None
+        usage = reply.get("usage") or {}
+        prompt_tokens = usage.get("prompt_tokens")
+        if not isinstance(prompt_tokens, int):
+            prompt_tokens = self.count_tokens(prompt)
+        decoded = usage.get("completion_tokens")
+        if not isinstance(decoded, int):
+            decoded = len(self.tokenize(text_out))
+        return Completion(text_out, prompt_tokens, _reused(reply, usage), decoded, seconds, finish)
+
+    # -- transport
+
+    def _optional(self, method: str, path: str, **kwargs: Any) -> Any:
+        """A probe: the JSON body, or None when the endpoint is missing or not JSON."""
+        try:
+            response = self._client.request(method, path, **kwargs)
+        except httpx.HTTPError:
+            return None
+        if response.status_code >= 400:
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            return None
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        attempts = self.retries + 1
+        problem = ""
+        for attempt in range(attempts):
+            if attempt:
+                time.sleep(min(30.0, self.backoff * 2 ** (attempt - 1)))
+            try:
+                response = self._client.request(method, path, **kwargs)
+            except httpx.TimeoutException:
+                problem = "timed out"
+                continue
+            except httpx.TransportError as exc:
+                problem = f"unreachable ({type(exc).__name__})"
+                continue
+            if response.status_code in _RETRY_STATUS:
+                problem = f"HTTP {response.status_code}"
+                continue
+            if response.status_code >= 400:
+                raise BackendError(
+                    f"the server at {self.url} refused {path}: HTTP {response.status_code} "
+                    f"{_message(response)}"
+                )
+            return response
+        error = BackendError(f"the server at {self.url} is {problem} after {attempts} attempts")
+        error.hint = "start the server again, then continue with --resume"
+        raise error
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _reused(reply: dict[str, Any], usage: dict[str, Any]) -> int | None:
+    details = usage.get("prompt_tokens_details") or {}
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    if isinstance(cached, int):
+        return cached
+    timings = reply.get("timings") or {}
+    cache_n = timings.get("cache_n") if isinstance(timings, dict) else None
+    return cache_n if isinstance(cache_n, int) else None
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return response.text[:200]
+    error = body.get("error", body) if isinstance(body, dict) else body
+    if isinstance(error, dict):
+        return str(error.get("message") or error)[:300]
+    return str(error)[:300]
