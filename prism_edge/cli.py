@@ -30,6 +30,7 @@ from prism_edge.bench import (
 )
 from prism_edge.checkpoint import RunFolder, digest
 from prism_edge.chunking import chunk_document
+from prism_edge.each import EachSettings, run_each
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
 from prism_edge.inputs import collect
@@ -77,6 +78,15 @@ class MemoryChoice(str, Enum):
     amendments = "amendments"
 
 
+class GrammarFieldChoice(str, Enum):
+    auto = "auto"
+    grammar = "grammar"
+    structured_outputs = "structured_outputs"
+    guided_grammar = "guided_grammar"
+    ebnf = "ebnf"
+    none = "none"
+
+
 class StyleChoice(str, Enum):
     compact = "compact"
     paper = "paper"
@@ -88,6 +98,13 @@ STATIC_ESTIMATE = 1536
 
 def err_console() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def connect_server(url: str, **options: Any) -> Backend:
+    """The backend for ``--server`` (tests replace this with a fake server)."""
+    from prism_edge.backends.server import ServerBackend
+
+    return ServerBackend(url, **options)
 
 
 def load_backend(model: str | None, n_ctx: int | None) -> Backend:
@@ -202,6 +219,46 @@ def run(
         bool,
         typer.Option(help="Continue the run saved in --run-dir after its last completed chunk."),
     ] = False,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            help="URL of an OpenAI-compatible server (llama.cpp server, vLLM, SGLang) to use "
+            "instead of a local model.",
+            rich_help_panel="Server",
+        ),
+    ] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="PRISM_API_KEY", help="The server's API key.", rich_help_panel="Server"
+        ),
+    ] = None,
+    server_model: Annotated[
+        str | None,
+        typer.Option(
+            help="Model name on the server (default: its first).", rich_help_panel="Server"
+        ),
+    ] = None,
+    grammar_field: Annotated[
+        GrammarFieldChoice,
+        typer.Option(
+            help="How the server takes the revision grammar (auto: detected).",
+            rich_help_panel="Server",
+        ),
+    ] = GrammarFieldChoice.auto,
+    retries: Annotated[
+        int,
+        typer.Option(min=0, help="Retries of a failed server call.", rich_help_panel="Server"),
+    ] = 4,
+    parallel: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Each input document on its own, N at once (N > 1 needs --server); one JSON "
+            "line per document as it finishes.",
+            rich_help_panel="Server",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
@@ -218,10 +275,26 @@ def run(
         choices = None if auto else TASKS[(task or TaskName.summarize).value].answer_choices
         if schema_file is not None:
             example, choices = "", None  # the preset's example shows another schema
+        if parallel is not None and parallel > 1 and server is None:
+            raise ValueError(
+                "--parallel above 1 needs --server: a local model runs one document at a time"
+            )
         collected = collect(inputs)
         for warning in collected.warnings:
             console.print(f"warning: {warning}", markup=False)
-        backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
+        if server is not None:
+            if model is not None:
+                raise ValueError("use either --model or --server, not both")
+            backend = connect_server(
+                server,
+                api_key=api_key,
+                model=server_model,
+                n_ctx=ctx,
+                grammar_field=grammar_field.value,
+                retries=retries,
+            )
+        else:
+            backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
         if schema is None:
             schema = _auto_schema(backend, run_dir, domain, question, resume, quiet, console)
         config = PrismConfig(
@@ -240,6 +313,28 @@ def run(
             min_chunk_tokens=min(128, chunk_tokens),
         )
         count = _counter(backend)
+        settings = digest(
+            [
+                config.model_dump_json(),
+                prompt_text(schema),
+                backend.name,
+                str(backend.n_ctx),
+                str(chunk_tokens),
+            ]
+        )
+        if parallel is not None:
+            failed = run_each(
+                backend,
+                schema,
+                config,
+                collected.documents,
+                EachSettings(chunk_tokens, parallel, run_dir, settings, resume),
+                emit=typer.echo,
+                note=None if quiet else lambda line: console.print(line, markup=False),
+            )
+            if failed:
+                raise typer.Exit(1)
+            return
         chunks = [
             c
             for d in collected.documents
@@ -249,19 +344,7 @@ def run(
         total = sum(sizes)
         runner = PrismRunner(backend, schema, config)
         static = backend.count_tokens(runner.prompts.revise([], ""))
-        folder = RunFolder(
-            run_dir,
-            digest(
-                [
-                    config.model_dump_json(),
-                    prompt_text(schema),
-                    backend.name,
-                    str(backend.n_ctx),
-                    str(chunk_tokens),
-                ]
-            ),
-            digest(chunks),
-        )
+        folder = RunFolder(run_dir, settings, digest(chunks))
         if resume:
             state = folder.load()
             folder.restore(runner, schema, state)

@@ -1,17 +1,21 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
 from prism_edge import cli
 from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.backends.server import ServerBackend
 from prism_edge.models import ModelNotFound
 from prism_edge.prompts import Prompt
+from tests.fake_server import FakeServer
 
 NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
 STORY = (
@@ -474,3 +478,73 @@ def test_bench_quality_options(harness, story, tmp_path):
     needles.write_text("not json\n", encoding="utf-8")
     bad = invoke("bench", str(story), "--needles", str(needles))
     assert bad.exit_code == 1 and "needles.jsonl:1: expected" in bad.stderr
+
+
+def text_reviser(text: str) -> str | None:
+    """``reviser`` for a server, which sees the prompt as one text."""
+    if "Bagheera" in text and os.environ.get("FAKE_SERVER_DOWN_FOR") == "Bagheera":
+        return None
+    memory = text.split("\n[MEMORY]\n", 1)[1].split("\n[TEXT]\n", 1)[0]
+    document = text.rsplit("\n[TEXT]\n", 1)[1]
+    if "[ANSWER]" in text:
+        return "Answer: " + ", ".join(sorted(set(NAME.findall(memory))))
+    adds = []
+    for name in dict.fromkeys(NAME.findall(document)):
+        if f"'{name}'" not in memory and f'"{name}"' not in memory:
+            adds.append(json.dumps({f"$.'attributes'.'{name}'": {"add": [f"{name} appears."]}}))
+    return "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n" + "\n".join(adds[:2])
+
+
+@pytest.fixture
+def fake_server(monkeypatch: pytest.MonkeyPatch) -> FakeServer:
+    server = FakeServer(responder=text_reviser)
+
+    def connect(url: str, **options: Any) -> ServerBackend:
+        options["retries"] = 0
+        return ServerBackend(url, transport=httpx.MockTransport(server), **options)
+
+    monkeypatch.setattr(cli, "connect_server", connect)
+    return server
+
+
+def test_server_runs_documents_in_parallel_and_resumes(fake_server, tmp_path, monkeypatch):
+    docs = []
+    for i, names in enumerate(["Mowgli Akela", "Baloo Bagheera", "Kotick Matkah"]):
+        path = tmp_path / f"doc{i}.txt"
+        path.write_text((f"Here {names.split()[0]} met {names.split()[1]} again.\n\n") * 20)
+        docs.append(str(path))
+    run_dir = tmp_path / "runs"
+    common = ("run", *docs, "--server", "http://fake:8080", "--run-dir", str(run_dir))
+    common += ("--chunk-tokens", "64", "--parallel", "2")
+    monkeypatch.setenv("FAKE_SERVER_DOWN_FOR", "Bagheera")
+    first = invoke(*common)
+    assert first.exit_code == 1, first.output
+    lines = [json.loads(line) for line in first.stdout.splitlines()]
+    by_doc = {Path(line["document"]).name: line for line in lines}
+    assert set(by_doc) == {"doc0.txt", "doc1.txt", "doc2.txt"}
+    assert "HTTP 503" in by_doc["doc1.txt"]["error"]
+    assert by_doc["doc0.txt"].get("answer") == "Answer: Akela, Here, Mowgli", by_doc
+    assert set(by_doc["doc2.txt"]["memory"]["attributes"]) == {"Here", "Kotick", "Matkah"}
+    assert by_doc["doc2.txt"]["revisions"]["rejected"] == 0
+    assert {"001-doc0.txt", "003-doc2.txt"} <= {p.name for p in run_dir.iterdir()}
+
+    monkeypatch.delenv("FAKE_SERVER_DOWN_FOR")
+    before = len(fake_server.requests)
+    second = invoke(*common, "--resume")
+    assert second.exit_code == 0, second.output
+    resumed = {
+        Path(json.loads(x)["document"]).name: json.loads(x) for x in second.stdout.splitlines()
+    }
+    assert resumed["doc0.txt"] == by_doc["doc0.txt"]  # finished: reported from its state
+    assert resumed["doc1.txt"]["answer"] == "Answer: Bagheera, Baloo, Here"
+    asked = [
+        b["messages"][0]["content"] for p, b in fake_server.requests[before:] if "messages" in b
+    ]
+    assert asked and all("Mowgli" not in t and "Kotick" not in t for t in asked[1:])
+
+
+def test_parallel_and_server_options_are_checked(harness, story):
+    many = invoke("run", str(story), "--parallel", "2")
+    assert many.exit_code == 1 and "--parallel above 1 needs --server" in many.stderr
+    both = invoke("run", str(story), "--server", "http://x", "-m", "m.gguf")
+    assert both.exit_code == 1 and "either --model or --server" in both.stderr

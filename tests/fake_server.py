@@ -1,0 +1,96 @@
+"""A fake OpenAI-compatible server (llama.cpp's, vLLM's, llama-cpp-python's) for httpx."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+_TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
+
+
+class FakeServer:
+    """Enough of llama.cpp's server (or vLLM's, llama-cpp-python's) to drive the backend."""
+
+    def __init__(
+        self,
+        flavor: str = "llama.cpp",
+        outputs: list[str] | None = None,
+        responder: Callable[[str], str | None] | None = None,
+    ) -> None:
+        """Replies come from ``outputs`` in turn, else ``responder(prompt text)`` (None: the
+        server answers 503), else a fixed answer."""
+        self.flavor = flavor
+        self.outputs: deque[str] = deque(outputs or [])
+        self.responder = responder
+        self.lock = threading.Lock()
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.failures: deque[int | type[Exception]] = deque()
+        self.cached: list[int] = []
+        self.vocab: dict[str, int] = {}
+
+    def tokens(self, text: str) -> list[int]:
+        with self.lock:
+            return [self.vocab.setdefault(t, len(self.vocab)) for t in _TOKEN.findall(text)]
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content) if request.content else {}
+        path = request.url.path
+        self.requests.append((path, body))
+        if self.failures and path == "/v1/chat/completions":
+            failure = self.failures.popleft()
+            if isinstance(failure, int):
+                return httpx.Response(failure, json={"error": {"message": "busy"}})
+            raise failure("boom", request=request)
+        if path == "/v1/models":
+            model: dict[str, Any] = {"id": "smol.gguf"}
+            if self.flavor == "vllm":
+                model["max_model_len"] = 4096
+            return httpx.Response(200, json={"data": [model]})
+        if path == "/props" and self.flavor == "llama.cpp":
+            return httpx.Response(
+                200, json={"default_generation_settings": {"n_ctx": 2048}, "total_slots": 4}
+            )
+        if path == "/tokenize" and self.flavor in ("llama.cpp", "vllm"):
+            text = body.get("content", body.get("prompt", ""))
+            return httpx.Response(200, json={"tokens": self.tokens(text)})
+        if path == "/extras/tokenize" and self.flavor == "llama-cpp-python":
+            return httpx.Response(200, json={"tokens": [1, *self.tokens(body["input"])]})
+        if path == "/v1/chat/completions":
+            return self.chat(body)
+        return httpx.Response(404, json={"error": {"message": "not found"}})
+
+    def chat(self, body: dict[str, Any]) -> httpx.Response:
+        text = body["messages"][0]["content"]
+        prompt = [-1, -2, *self.tokens(text), -3]  # a three-token chat template
+        if body["max_tokens"] == 1:
+            out = "Hi"
+        elif self.outputs:
+            out = self.outputs.popleft()
+        elif self.responder is not None:
+            reply_text = self.responder(text)
+            if reply_text is None:
+                return httpx.Response(503, json={"error": {"message": "unavailable"}})
+            out = reply_text
+        else:
+            out = "The answer."
+        reused = 0
+        for a, b in zip(self.cached, prompt):  # noqa: B905
+            if a != b:
+                break
+            reused += 1
+        self.cached = prompt + self.tokens(out)
+        reply: dict[str, Any] = {
+            "choices": [{"message": {"content": out}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": len(prompt), "completion_tokens": len(self.tokens(out))},
+        }
+        if self.flavor == "llama.cpp":
+            reply["timings"] = {"cache_n": reused}
+        if self.flavor == "vllm":
+            reply["usage"]["prompt_tokens_details"] = {"cached_tokens": reused}
+        return httpx.Response(200, json=reply)
