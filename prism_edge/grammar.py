@@ -399,6 +399,39 @@ def answer_grammar(names: list[str]) -> str | None:
     return f"root ::= {options}\n"
 
 
+def _addable_types(schema: Schema) -> list[TypeNode]:
+    """The value types a revision line can carry."""
+    return [
+        t.type
+        for t in path_templates(schema)
+        if t.parts[-1] is None
+        or isinstance(t.parts[-1], int)  # dict values, list items
+        or (len(t.parts) == 1 and not isinstance(unwrap(t.type), (ListT, DictT)))
+    ]
+
+
+def closing_reserve(schema: Schema) -> int:
+    """Tokens that finish any open line in the shortest way the grammar allows.
+
+    Closing a line writes the fields still missing, each with a one-token value, and closes
+    every open string, list and object: about 6 tokens a field plus the brackets. The decoder
+    switches to closing when a line is open and no more tokens than this are left, so the
+    output budget never cuts a revision in half.
+    """
+
+    def fields(node: TypeNode) -> int:
+        node = unwrap(node)
+        if isinstance(node, (ListT, DictT)):
+            return 1 + fields(node.item if isinstance(node, ListT) else node.value)
+        if isinstance(node, TupleT):
+            return sum(fields(i) for i in node.items)
+        if isinstance(node, ClassT):
+            return sum(fields(f.type) for f in node.fields)
+        return 1
+
+    return 12 + 6 * max([1, *(fields(node) for node in _addable_types(schema))])
+
+
 def string_slots(schema: Schema) -> int:
     """How many strings one revision value holds at most (lists and dicts of LIST_ITEMS).
 
@@ -419,14 +452,7 @@ def string_slots(schema: Schema) -> int:
             return sum(slots(f.type) for f in node.fields)
         return 0
 
-    addable = [
-        t.type
-        for t in path_templates(schema)
-        if t.parts[-1] is None
-        or isinstance(t.parts[-1], int)  # dict values, list items
-        or (len(t.parts) == 1 and not isinstance(unwrap(t.type), (ListT, DictT)))
-    ]
-    return max([1, *(slots(node) for node in addable)])
+    return max([1, *(slots(node) for node in _addable_types(schema))])
 
 
 def preset_grammars() -> dict[str, str]:
@@ -461,9 +487,12 @@ class StepGrammar:
     longest_line: int = 0
     stopped: str | None = None
     """Why the step was ended early: ``repeat`` or ``budget`` (None: it was not)."""
+    closing_reserve: int = 0
+    """Tokens kept to close an open line (0: derived from the schema)."""
 
     def __post_init__(self) -> None:
         self.data = json.loads(json.dumps(self.data))  # a scratch copy
+        self.closing_reserve = self.closing_reserve or closing_reserve(self.schema)
 
     def initial(self) -> str:
         return self._grammar()
@@ -485,7 +514,7 @@ class StepGrammar:
             self.used += 1
             self.longest_line = max(self.longest_line, line_tokens)
         header = 16 if self.section == "update" else 0
-        if tokens_left < max(self.longest_line, 24) + header:
+        if tokens_left < max(self.longest_line, 24, self.closing_reserve) + header:
             self.stopped = "budget"
             return None
         return self._grammar()

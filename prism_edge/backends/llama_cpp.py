@@ -151,6 +151,7 @@ class LlamaCppBackend:
         self.prefix_reuse = not self._is_recurrent()
         self._part_tokens = lru_cache(maxsize=4096)(self._plain_tokens)
         self._pieces = lru_cache(maxsize=None)(self._piece_bytes)
+        self._closing: tuple[list[int], list[int]] | None = None
         self.grammar_fallbacks = 0
         """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
         self._wrap_before, self._wrap_after = self._chat_wrapping()
@@ -311,6 +312,7 @@ class LlamaCppBackend:
         n_vocab = llama.n_vocab()
         constraint = Constraint(vocab, grammar, self._token_bytes) if grammar is not None else None
         rng = np.random.default_rng(seed)
+        reserve = int(getattr(grammar, "closing_reserve", 0) or 0)
         out: list[int] = []
         try:
             for _ in range(max_tokens):
@@ -321,6 +323,12 @@ class LlamaCppBackend:
                 if repeat_penalty != 1.0 and out:
                     logits = _penalize(logits, out[-REPEAT_WINDOW:], repeat_penalty)
                 token = _pick(logits, temperature, rng)
+                closing = reserve and max_tokens - len(out) <= reserve
+                if constraint is not None and closing and constraint.in_line:
+                    # finish the open line while it still fits the output budget
+                    inside = _in_json_string(self._text(constraint.line_tokens))
+                    closers = self._closers()[inside]
+                    token = next((t for t in closers if constraint.allows(t)), token)
                 if constraint is not None and not constraint.allows(token):
                     self.grammar_fallbacks += 1
                     token = _constrained_pick(logits, constraint, temperature, rng)
@@ -339,6 +347,22 @@ class LlamaCppBackend:
     def _token_bytes(self, token: int) -> bytes:
         return self._pieces(token)
 
+    def _closers(self) -> tuple[list[int], list[int]]:
+        """Tokens that close what is open, those closing most first: (outside a JSON string:
+        only brackets; inside one: a quote, then brackets), each maybe ending the line. What
+        the decoder prefers when a line must end now."""
+        if self._closing is None:
+            brackets, quoted = [], []
+            for token in range(self.llama.n_vocab()):
+                piece = self._pieces(token)
+                body = piece[:-1] if piece.endswith(b"\n") else piece
+                if body and all(c in b"}]" for c in body):
+                    brackets.append((-len(piece), token))
+                elif body[:1] == b'"' and all(c in b"}]" for c in body[1:]):
+                    quoted.append((-len(piece), token))
+            self._closing = ([t for _, t in sorted(brackets)], [t for _, t in sorted(quoted)])
+        return self._closing
+
     def _text(self, tokens: list[int]) -> str:
         return str(self.llama.detokenize(tokens).decode("utf-8", errors="replace"))
 
@@ -349,6 +373,19 @@ TOP_K = 40
 """Top-k sampling as in the paper (k = 40)."""
 SCAN = 256
 """Candidates checked one by one, best first, before the grammar filters the vocabulary."""
+
+
+def _in_json_string(text: str) -> bool:
+    """Whether ``text`` (the start of a JSON line) ends inside a string."""
+    inside = escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = inside
+        elif char == '"':
+            inside = not inside
+    return inside
 
 
 def _constrained_pick(logits: Any, constraint: Any, temperature: float, rng: Any) -> int:

@@ -108,6 +108,16 @@ class Constraint:
             self._matcher.close()
             self._matcher = None
 
+    @property
+    def in_line(self) -> bool:
+        """A per-line grammar with a line begun and not yet ended."""
+        return bool(self._line)
+
+    @property
+    def line_tokens(self) -> list[int]:
+        """The tokens of the line begun (per-line grammars)."""
+        return list(self._line)
+
     def _splits_line(self, token: int) -> bool:
         return self._lines is not None and b"\n" in self._piece(token)[:-1]
 

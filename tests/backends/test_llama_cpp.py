@@ -14,7 +14,7 @@ from prism_edge.backends.llama_cpp import (
     physical_cores,
 )
 from prism_edge.errors import BackendError, ContextOverflow
-from prism_edge.grammar import revision_grammar
+from prism_edge.grammar import GrammarLimits, StepGrammar, revision_grammar
 from prism_edge.memory import Memory
 from prism_edge.prompts import Part, Prompt, PromptBuilder
 from prism_edge.revisions import parse_output
@@ -137,3 +137,22 @@ def test_load_errors_are_one_clear_line(tmp_path: Path):
     broken.write_bytes(b"GGUF" + b"\x00" * 64)
     with pytest.raises(BackendError, match="could not load"):
         LlamaCppBackend(broken)
+
+
+def test_a_short_budget_closes_the_open_line_instead_of_cutting_it(backend):
+    schema = TASKS["code-search"].schema
+    code = 'def parse(text):\n    """Parse a date string into a datetime."""\n' * 3
+    prompt = PromptBuilder("Find the parser.", prompt_text(schema)).revise([], code)
+    applied = 0
+    for budget, seed in ((56, 1), (72, 2), (96, 3), (128, 4)):
+        grammar = StepGrammar(schema, {"candidate_functions": {}}, limits=GrammarLimits())
+        out = backend.complete(
+            prompt, grammar=grammar, max_tokens=budget, temperature=1.0, seed=seed
+        )
+        assert out.decoded_tokens <= budget
+        parsed = parse_output(out.text)
+        assert not parsed.rejected, out.text
+        report = Memory(schema, "in-place").revise(parsed.revisions)
+        assert not report.rejected
+        applied += len(report.applied)
+    assert applied
