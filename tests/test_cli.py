@@ -548,3 +548,26 @@ def test_parallel_and_server_options_are_checked(harness, story):
     assert many.exit_code == 1 and "--parallel above 1 needs --server" in many.stderr
     both = invoke("run", str(story), "--server", "http://x", "-m", "m.gguf")
     assert both.exit_code == 1 and "either --model or --server" in both.stderr
+
+
+def test_sweep_reuses_the_tables_run_at_the_same_chunk_size(harness, story, tmp_path):
+    def calls(*sizes: str) -> int:
+        result = invoke(
+            "bench",
+            str(story),
+            "--chunk-tokens",
+            "300",
+            "--methods",
+            "PRISM amendments add-only",
+            "--sweep-chunks",
+            ",".join(sizes),
+            "--plot",
+            str(tmp_path / "s.png"),
+            "--max-tokens",
+            "64",
+        )
+        assert result.exit_code == 0, result.output
+        return len(harness.backend.calls)
+
+    # 300 is the table's own chunk size: its run is not repeated
+    assert calls("150", "300") == calls("150") > calls("300")
