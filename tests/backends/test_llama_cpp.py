@@ -156,3 +156,12 @@ def test_a_short_budget_closes_the_open_line_instead_of_cutting_it(backend):
         assert not report.rejected
         applied += len(report.applied)
     assert applied
+
+
+def test_json_string_state_of_a_line_prefix():
+    from prism_edge.backends.llama_cpp import _in_json_string
+
+    assert _in_json_string("{\"$.'a'.'b")
+    assert not _in_json_string('{"$.\'a\'": {"add": ["x"')
+    assert _in_json_string('{"$.\'a\'": {"add": ["say \\"hi')
+    assert not _in_json_string('{"$.\'a\'": {"add": ["back\\\\"')
