@@ -250,26 +250,57 @@ def _complement(
 
 
 def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
-    """A rule for a dict key (between the single quotes) that is none of ``existing``."""
+    """A rule for a dict key (between the single quotes) that is none of ``existing``, of
+    1 to ``max_key + 1`` characters, not starting with a space.
+
+    The complement is exact: a trie of the existing keys (those short enough to be written
+    again) in which every node lets the key leave on a character no existing key continues
+    with, or end where none ends. The length bound holds on every path, so a new key cannot
+    grow by extending an old one step after step.
+    """
     banned = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
     free = rules.add("key-char", f"[^{banned}]")
-    tail = rules.add("key-rest", f"{free}{{0,{limits.max_key}}}")
+    longest = limits.max_key + 1
+
+    def tail(room: int) -> str:
+        """Up to ``room`` more characters: a chain of rules, one a length, shared."""
+        if room <= 0:
+            return '""'
+        return rules.add(f"key-tail-{room}", f'{free} {tail(room - 1)} | ""')
+
     if not existing:
         first = rules.add("key-first", f"[^{banned} ]")
-        return rules.add("new-key", f"{first} {free}{{0,{limits.max_key}}}")
+        return rules.add("new-key", f"{first} {tail(longest - 1)}")
+    trie: dict[str, Any] = {}
+    for key in existing:
+        if len(key) <= longest:
+            node = trie
+            for ch in key:
+                node = node.setdefault(ch, {})
+            node[""] = {}
 
-    def leave(children: list[str], depth: int) -> list[str]:
-        excluded = "".join(_class_char(c) for c in children)
-        if depth == 0 and " " not in children:
-            excluded += " "  # a new key never starts with a space
-        return [f"[^{banned}{excluded}] {tail}"]
+    def build(node: dict[str, Any], depth: int) -> str | None:
+        options = []
+        room = longest - depth
+        if room > 0:
+            children = sorted(c for c in node if c and c not in "'\"\\{}[]$" and ord(c) >= 0x20)
+            excluded = "".join(_class_char(c) for c in children)
+            if depth == 0 and " " not in children:
+                excluded += " "  # a new key never starts with a space
+            options.append(f"[^{banned}{excluded}] {tail(room - 1)}")
+            for ch in children:
+                rest = build(node[ch], depth + 1)
+                if rest is not None:
+                    options.append(f"{literal(ch)} {rest}")
+        if depth > 0 and "" not in node:
+            options.append('""')
+        if not options:
+            return None
+        return rules.add(f"new-key-{depth}", " | ".join(options))
 
-    def follows(ch: str) -> bool:
-        return ch not in "'\"\\{}[]$" and ord(ch) >= 0x20
-
-    # every existing key is spelled out in full, however long: keys are excluded exactly
-    depth = max(limits.max_key, *(len(k) for k in existing)) + 1
-    return _complement(rules, "new-key", existing, follows, leave, tail, depth)
+    root = build(trie, 0)
+    assert root is not None  # at depth 0 a key can always leave on some character
+    return root
 
 
 def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:

@@ -327,10 +327,15 @@ def test_keys_as_long_as_the_limit_are_still_excluded(grammar_checker):
     assert grammar_checker(grammar, line % key[:-1])
 
 
-def test_keys_longer_than_the_new_key_limit_are_still_excluded(grammar_checker):
-    limits = GrammarLimits(max_key=10)
-    key = "k" * 25  # a key grown past the limit by leaving the trie early
-    grammar = revision_grammar(BOOK, {"attributes": {key: ["x"]}}, limits=limits)
+def test_new_keys_are_bounded_on_every_path_so_keys_cannot_grow_step_by_step(grammar_checker):
+    limits = GrammarLimits(max_key=10)  # new keys of 1 to 11 characters
+    stored = {"k" * 25: ["x"], "kkkk": ["y"]}  # one too long to be written again
+    grammar = revision_grammar(BOOK, {"attributes": stored}, limits=limits)
     line = ADD + '{"$.\'attributes\'.\'%s\'": {"add": ["z"]}}\n'
-    assert not grammar_checker(grammar, line % key)
-    assert grammar_checker(grammar, line % key[:-1])
+    assert not grammar_checker(grammar, line % "kkkk")  # exists
+    assert grammar_checker(grammar, line % "kkk")
+    assert grammar_checker(grammar, line % ("k" * 11))  # extends a stored key, within bound
+    assert not grammar_checker(grammar, line % ("k" * 12))  # past the bound through the trie
+    assert not grammar_checker(grammar, line % ("a" * 12))  # past the bound off the trie
+    assert not grammar_checker(grammar, line % ("k" * 25))
+    assert grammar_checker(grammar, line % "kkkka")

@@ -358,8 +358,10 @@ class LlamaCppBackend:
                 body = piece[:-1] if piece.endswith(b"\n") else piece
                 if body and all(c in b"}]" for c in body):
                     brackets.append((-len(piece), token))
-                elif body[:1] == b'"' and all(c in b"}]" for c in body[1:]):
-                    quoted.append((-len(piece), token))
+                else:
+                    quote = 2 if body[:2] == b"'\"" else 1 if body[:1] == b'"' else 0
+                    if quote and all(c in b"}]" for c in body[quote:]):
+                        quoted.append((-len(piece), token))  # a string (or a path key) ends
             self._closing = ([t for _, t in sorted(brackets)], [t for _, t in sorted(quoted)])
         return self._closing
 
