@@ -16,7 +16,7 @@ from pathlib import Path
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.chunking import chunk_document
-from prism_edge.runner import PrismConfig, PrismRunner
+from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner
 from prism_edge.tasks import TASKS
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "moby-dick.txt"
@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=30)
     parser.add_argument("--chunk-tokens", type=int, default=512)
     args = parser.parse_args()
-    backend = LlamaCppBackend(n_ctx=4096)
+    backend = LlamaCppBackend(n_ctx=8192)
     count = lambda t: len(backend.tokenize(t))  # noqa: E731
     text = DATA.read_text(encoding="utf-8")[30000:]
     chunks = list(
@@ -49,8 +49,12 @@ def main() -> None:
         )
         runner = PrismRunner(backend, task.schema, config)
         start = time.perf_counter()
-        for _ in runner.run(chunks):
-            pass
+        stopped = ""
+        try:
+            for _ in runner.run(chunks):
+                pass
+        except BudgetExceeded as exc:  # the memory filled the context: count what was done
+            stopped = str(exc)
         r = runner.result
         emitted = r.applied + r.rejected + r.duplicates + r.cut
         rows.append(
@@ -65,6 +69,7 @@ def main() -> None:
                 "fallbacks": backend.grammar_fallbacks,
                 "seconds": round(time.perf_counter() - start, 1),
                 "reasons": sorted({e.reason for e in r.rejections if e.kind == "invalid"}),
+                "stopped": stopped,
             }
         )
     print(

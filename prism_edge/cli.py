@@ -390,9 +390,16 @@ def run(
             m = result.metrics
             console.print(
                 f"done: {result.steps} steps, {result.applied} revisions applied, "
-                f"{result.rejected} rejected, {result.duplicates} repeats and "
+                f"{result.rejected} rejected"
+                + (f" ({result.reasked} re-asked)" if result.reasked else "")
+                + f", {result.duplicates} repeats and "
                 f"{result.cut} cut lines dropped; {m.prompt_tokens} prompt tokens, "
-                f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), {m.net_tokens} net, "
+                + (
+                    f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
+                    if m.reuse_known
+                    else "reused unknown (not reported by the server), "
+                )
+                + f"{m.net_tokens} net, "
                 f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, "
                 f"{m.wall_s:.1f} s",
                 markup=False,

@@ -81,7 +81,7 @@ class RunMetrics:
             "reused_tokens": self.reused_tokens if self.reuse_known else None,
             "net_tokens": self.net_tokens,
             "decoded_tokens": self.decoded_tokens,
-            "cache_hit": round(self.cache_hit, 4),
+            "cache_hit": round(self.cache_hit, 4) if self.reuse_known else None,
             "cost_index": round(self.cost_index, 6),
             "wall_s": round(self.wall_s, 3),
         }

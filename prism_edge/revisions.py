@@ -85,11 +85,17 @@ class ParseResult:
     rejected: list[RevisionError] = field(default_factory=list)
 
 
+_STAR = "\u2063prism-star\u2063"
+_QUOTED_STAR = re.compile(r"""(?<=[.\[])(?:'\*'|"\*")(?=[.\[\]]|$)""")
+
+
 def parse_path(text: str) -> tuple[Segment, ...]:
     """``$.'a'.'b c'[2]`` -> ``("a", "b c", 2)``; :class:`ValueError` when it is not one."""
     text = text.strip()
     if not text.startswith("$"):
         raise ValueError("a path must start with '$'")
+    # jsonpath-ng reads a quoted '*' as the wildcard; here it is a key named "*"
+    text = _QUOTED_STAR.sub(f"'{_STAR}'", text)
     try:
         expr = jsonpath_parse(text)
     except Exception as exc:  # jsonpath-ng raises bare Exception subclasses of its own
@@ -104,7 +110,8 @@ def parse_path(text: str) -> tuple[Segment, ...]:
             walk(node.right)
             return
         if isinstance(node, Fields) and len(node.fields) == 1 and node.fields[0] != "*":
-            segments.append(str(node.fields[0]))
+            name = str(node.fields[0])
+            segments.append("*" if name == _STAR else name)
             return
         if isinstance(node, Index) and len(node.indices) == 1 and node.indices[0] >= 0:
             segments.append(int(node.indices[0]))

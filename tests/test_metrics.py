@@ -29,6 +29,7 @@ def test_run_totals_and_derived_figures():
 def test_unknown_reuse_is_reported_as_unknown():
     run = RunMetrics([CallMetrics("revise", 10, None, 1, 0.1)])
     assert run.to_dict()["reused_tokens"] is None
+    assert run.to_dict()["cache_hit"] is None
     assert run.net_tokens == 10
 
 

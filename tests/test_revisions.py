@@ -165,3 +165,10 @@ def test_applied_values_are_copies(book_schema):
     apply(book_schema, data, rev("$.'attributes'.'k'", "add", value))
     value.append("b")
     assert data["attributes"]["k"] == ["a"]
+
+
+def test_a_key_named_star_is_a_key_not_the_wildcard():
+    assert parse_path("$.'a'.'*'") == ("a", "*")
+    assert parse_path("$['*']") == ("*",)
+    with pytest.raises(ValueError, match="only plain names"):
+        parse_path("$.a.*")
