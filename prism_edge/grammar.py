@@ -23,7 +23,7 @@ their characters.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -300,6 +300,53 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
 
     root = build(trie, 0)
     assert root is not None  # at depth 0 a key can always leave on some character
+    return root
+
+
+def identifier(
+    rules: Rules, name: str, exclude: Iterable[str], first: str, rest: str, longest: int
+) -> str:
+    """A rule for an identifier of 1 to ``longest`` characters, starting with one of ``first``
+    and going on with ``rest``, that is none of ``exclude`` (exactly: a trie of the excluded
+    words in which every node lets the name leave on a character no word continues with)."""
+
+    def chars(allowed: str, minus: str = "") -> str:
+        kept = "".join(_class_char(c) for c in sorted(set(allowed) - set(minus)))
+        return f"[{kept}]" if kept else ""
+
+    def tail(room: int) -> str:
+        if room <= 0:
+            return '""'
+        return rules.add(f"{name}-tail-{room}", f"{chars(rest)} {tail(room - 1)} | \"\"")
+
+    trie: dict[str, Any] = {}
+    for word in exclude:
+        if 0 < len(word) <= longest:
+            node = trie
+            for ch in word:
+                node = node.setdefault(ch, {})
+            node[""] = {}
+
+    def build(node: dict[str, Any], depth: int) -> str | None:
+        allowed = first if depth == 0 else rest
+        children = sorted(c for c in node if c and c in allowed)
+        options = []
+        room = longest - depth
+        if room > 0:
+            leave = chars(allowed, "".join(children))
+            if leave:
+                options.append(f"{leave} {tail(room - 1)}")
+            for ch in children:
+                after = build(node[ch], depth + 1)
+                if after is not None:
+                    options.append(f"{literal(ch)} {after}")
+        if depth > 0 and "" not in node:
+            options.append('""')
+        return rules.add(f"{name}-{depth}", " | ".join(options)) if options else None
+
+    root = build(trie, 0)
+    if root is None:
+        raise ValueError(f"no identifier is left for {name}")
     return root
 
 

@@ -11,10 +11,13 @@ declared) raises :class:`SchemaGenerationError`, never a crash later in a run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import keyword
+import string
+from dataclasses import dataclass, field
 
-from prism_edge.backends import Backend
+from prism_edge.backends import Backend, Grammar
 from prism_edge.errors import PrismError, SchemaError
+from prism_edge.grammar import Rules, identifier, literal
 from prism_edge.prompts import Part, Prompt, render
 from prism_edge.schema import Schema, from_source
 
@@ -37,7 +40,129 @@ fname ::= [a-z] [a-z0-9_]{0,30}
 type ::= prim | "list[" type "]" | "dict[str, " type "]" | "Optional[" type "]" | cname
 prim ::= "str" | "int" | "float" | "bool"
 """
-"""GBNF of the class syntax prism-edge supports, nested classes one level deep."""
+"""The class syntax in one fixed GBNF (for backends that take one grammar for the whole output:
+servers). Class references are any capitalised name here; :class:`SchemaLineGrammar` is exact."""
+
+NESTED_MAX = 4
+FIELDS_MAX = 8
+_KEYWORDS = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
+_RESERVED_CLASSES = frozenset(
+    {"None", "True", "False", "Optional", "List", "Dict", "Tuple", "Any", "Union", "TypedDict"}
+)
+_LOWER = string.ascii_lowercase
+_UPPER = string.ascii_uppercase
+_CLOSING_TOKENS = 80
+"""Below this many tokens left, only the lines that finish a valid schema are allowed."""
+
+
+@dataclass
+class SchemaLineGrammar:
+    """The class syntax line by line, exact: every output it lets through is a schema.
+
+    Rebuilt after every line (the local backend switches grammars at line ends): types may only
+    name nested classes declared above (never the class being declared), names are never
+    Python keywords nor repeated within their class, a nested class needs a field before the
+    next one starts, and the root needs a field before the closing fence. When the tokens
+    left run low, only the lines that complete the schema are allowed.
+    """
+
+    phase: str = "fence"
+    """fence (the first line, under SCHEMA_GRAMMAR), root, root-open, top-doc, nested-open,
+    nested, top."""
+    classes: list[str] = field(default_factory=list)
+    current: str | None = None
+    names: set[str] = field(default_factory=set)
+    top_names: set[str] = field(default_factory=set)
+    nested_fields: int = 0
+    blank: int = 0
+
+    def initial(self) -> str:
+        """The whole-output grammar: what a backend that cannot switch grammars uses (locally
+        it governs the first line only; exact per-line grammars follow)."""
+        return SCHEMA_GRAMMAR
+
+    def after_line(self, line: str, line_tokens: int, tokens_left: int) -> str | None:
+        text = line.rstrip("\n")
+        stripped = text.strip()
+        if self.phase == "fence":
+            self.phase = "root"
+        elif self.phase == "root":
+            self.classes.append(stripped[len("class ") : -1])
+            self.phase = "root-open"
+        elif stripped.startswith("class "):
+            name = stripped[len("class ") : -1]
+            self.classes.append(name)
+            self.current, self.names, self.nested_fields, self.blank = name, set(), 0, 0
+            self.phase = "nested-open"
+        elif stripped.startswith('"""'):
+            self.phase = "nested" if self.phase == "nested-open" else "top-doc"
+        elif not stripped:
+            self.blank += 1
+        elif text.startswith("    "):
+            self.names.add(stripped.split(":", 1)[0])
+            self.nested_fields += 1
+            self.phase = "nested"
+        else:
+            self.top_names.add(stripped.split(":", 1)[0])
+            self.phase = "top"
+        return self._grammar(tokens_left)
+
+    def _grammar(self, tokens_left: int) -> str:
+        rules = Rules()
+        low = tokens_left < _CLOSING_TOKENS
+        options: list[str] = []
+        if self.phase == "root":
+            name = identifier(
+                rules, "cname", _RESERVED_CLASSES, _UPPER, _UPPER + _LOWER + "0123456789", 31
+            )
+            options.append(f"{literal('class ')} {name} {literal(':' + chr(10))}")
+        else:
+            nested = self.phase in ("nested-open", "nested")
+            if nested:
+                typ = self._type(
+                    rules, "nested-type", [c for c in self.classes[1:] if c != self.current]
+                )
+                if self.phase == "nested-open":
+                    options.append(self._doc(rules, "    "))
+                if self.nested_fields < FIELDS_MAX:
+                    options.append(self._field(rules, "    ", self.names, typ))
+            can_leave_nested = not nested or self.nested_fields > 0
+            if can_leave_nested and not low:
+                if self.phase == "root-open":
+                    options.append(self._doc(rules, "  "))
+                if self.phase != "top" and len(self.classes) - 1 < NESTED_MAX:
+                    taken = _RESERVED_CLASSES | set(self.classes)
+                    name = identifier(
+                        rules, "cname", taken, _UPPER, _UPPER + _LOWER + "0123456789", 31
+                    )
+                    options.append(f"{literal('  class ')} {name} {literal(':' + chr(10))}")
+                if nested and self.blank < 2:
+                    options.append(literal("\n"))
+            top_type = self._type(rules, "type", list(self.classes[1:]))
+            last_call = self.phase == "top" and tokens_left < _CLOSING_TOKENS // 2
+            if can_leave_nested and len(self.top_names) < FIELDS_MAX and not last_call:
+                options.append(self._field(rules, "  ", self.top_names, top_type))
+            if self.phase == "top":
+                options.append(literal("```"))
+        return rules.text(" | ".join(f"( {o} )" for o in options))
+
+    def _type(self, rules: Rules, name: str, classes: list[str]) -> str:
+        """A field type: primitives, containers, and the named classes (``name`` recurses)."""
+        prim = rules.add("prim", '"str" | "int" | "float" | "bool"')
+        refs = "".join(f" | {literal(c)}" for c in classes)
+        body = f'{prim} | "list[" {name} "]" | "dict[str, " {name} "]" | "Optional[" {name} "]"'
+        added = rules.add(name, body + refs)
+        assert added == name, "a type rule's name must be its own"
+        return added
+
+    def _field(self, rules: Rules, indent: str, taken: set[str], typ: str) -> str:
+        name = identifier(rules, "fname", _KEYWORDS | taken, _LOWER, _LOWER + "0123456789_", 31)
+        comment = rules.add("comment", '"  # " [^\\n]{1,100}')
+        return f"{literal(indent)} {name} {literal(': ')} {typ} {comment}? {literal(chr(10))}"
+
+    def _doc(self, rules: Rules, indent: str) -> str:
+        char = rules.add("docchar", '[^"\\\\\\n]')
+        return f"{literal(indent + chr(34) * 3)} {char}{{1,300}} {literal(chr(34) * 3 + chr(10))}"
 
 
 class SchemaGenerationError(PrismError):
@@ -87,11 +212,13 @@ def generate_schema(
 ) -> GeneratedSchema:
     """Ask the model for a schema; greedy first, then sampled attempts if parsing fails."""
     prompt = generation_prompt(domain, example_query)
-    grammar = SCHEMA_GRAMMAR if backend.supports_grammar else None
+    grammar: Grammar | None = None
     last_error = ""
     text = ""
     for attempt in range(1, attempts + 1):
         temperature = 0.0 if attempt == 1 else 0.7
+        if backend.supports_grammar:
+            grammar = SchemaLineGrammar()
         out = backend.complete(
             prompt,
             grammar=grammar,

@@ -10,9 +10,11 @@ from prism_edge import cli
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.grammar import revision_grammar
 from prism_edge.prompts import Prompt
+from prism_edge.schema import from_source
 from prism_edge.schemagen import (
     SCHEMA_GRAMMAR,
     SchemaGenerationError,
+    SchemaLineGrammar,
     generate_schema,
     generation_prompt,
     strip_fences,
@@ -133,3 +135,47 @@ def test_schema_generate_command(monkeypatch, tmp_path: Path):
     )
     assert result.exit_code == 0 and result.stdout == strip_fences(GOOD)
     assert out.read_text() == strip_fences(GOOD)
+
+
+def line_by_line(grammar_checker, text: str) -> bool:
+    """Whether every line after the opening fence passes the line grammar in force."""
+    grammar = SchemaLineGrammar()
+    first, *rest = text.splitlines(keepends=True)
+    assert first == "```python\n"  # the whole-output grammar's first line
+    current = grammar.after_line(first, 4, 500)
+    for line in rest:
+        if current is None or not grammar_checker(current, line):
+            return False
+        current = grammar.after_line(line, 8, 500)
+    return True
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [
+        (GOOD, True),
+        (GOOD.replace("  places: list[str]\n", "  places: list[Character]\n\n"), False),
+        (GOOD.replace("places: list[str]", "places: list[Character]"), True),
+        (GOOD.replace("deeds: list[str]", "deeds: list[Character]"), False),  # itself
+        (GOOD.replace("places: list[str]", "places: None"), False),
+        (GOOD.replace("places: list[str]", "places: PASSWORD"), False),  # never declared
+        (GOOD.replace("places: list[str]", "def: list[str]"), False),  # a keyword
+        (GOOD.replace("places: list[str]", "characters: list[str]"), False),  # repeated
+        (GOOD.replace("class Character:", "class Optional:"), False),
+        ("```python\nclass A:\n  class B:\n  x: str\n```", False),  # B has no field
+        ("```python\nclass A:\n  class B:\n    y: int\n\n\n  x: B\n```", True),
+        ("```python\nclass A:\n```", False),  # no field
+        ("```python\nclass A:\n  x: str\n  class B:\n    y: int\n  z: B\n```", False),
+    ],
+)
+def test_schema_line_grammar_admits_only_valid_schemas(grammar_checker, text, accepted):
+    assert line_by_line(grammar_checker, text) is accepted
+    if accepted:
+        from_source(strip_fences(text))  # and what it admits parses
+
+
+def test_schema_line_grammar_closes_when_tokens_run_low():
+    grammar = SchemaLineGrammar()
+    for line in ("```python\n", "class A:\n", "  x: str\n"):
+        following = grammar.after_line(line, 4, 10)
+    assert following is not None and following.startswith('root ::= ( "```" )')
