@@ -249,75 +249,29 @@ def _complement(
     return build(trie, 0)
 
 
-def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
-    """A rule for a dict key (between the single quotes) that is none of ``existing``, of
-    1 to ``max_key + 1`` characters, not starting with a space.
+def bounded_complement(
+    rules: Rules,
+    name: str,
+    exclude: Iterable[str],
+    longest: int,
+    char_class: Callable[[int, str], str],
+    spells: Callable[[int, str], bool],
+) -> str:
+    """A rule for a string of 1 to ``longest`` characters that is none of ``exclude``.
 
-    The complement is exact: a trie of the existing keys (those short enough to be written
-    again) in which every node lets the key leave on a character no existing key continues
-    with, or end where none ends. The length bound holds on every path, so a new key cannot
-    grow by extending an old one step after step.
+    Exact, and bounded on every path: a trie of the excluded words (those short enough to be
+    written) in which every node lets the string leave on a character no word continues
+    with, or end where no word ends. ``char_class(depth, excluded)`` is the GBNF class of the
+    characters allowed at ``depth`` minus ``excluded`` ("" when none is left);
+    ``spells(depth, ch)`` says whether ``ch`` is allowed there. Excluded characters are passed
+    as themselves, not escaped.
     """
-    banned = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
-    free = rules.add("key-char", f"[^{banned}]")
-    longest = limits.max_key + 1
 
     def tail(room: int) -> str:
         """Up to ``room`` more characters: a chain of rules, one a length, shared."""
         if room <= 0:
             return '""'
-        return rules.add(f"key-tail-{room}", f'{free} {tail(room - 1)} | ""')
-
-    if not existing:
-        first = rules.add("key-first", f"[^{banned} ]")
-        return rules.add("new-key", f"{first} {tail(longest - 1)}")
-    trie: dict[str, Any] = {}
-    for key in existing:
-        if len(key) <= longest:
-            node = trie
-            for ch in key:
-                node = node.setdefault(ch, {})
-            node[""] = {}
-
-    def build(node: dict[str, Any], depth: int) -> str | None:
-        options = []
-        room = longest - depth
-        if room > 0:
-            children = sorted(c for c in node if c and c not in "'\"\\{}[]$" and ord(c) >= 0x20)
-            excluded = "".join(_class_char(c) for c in children)
-            if depth == 0 and " " not in children:
-                excluded += " "  # a new key never starts with a space
-            options.append(f"[^{banned}{excluded}] {tail(room - 1)}")
-            for ch in children:
-                rest = build(node[ch], depth + 1)
-                if rest is not None:
-                    options.append(f"{literal(ch)} {rest}")
-        if depth > 0 and "" not in node:
-            options.append('""')
-        if not options:
-            return None
-        return rules.add(f"new-key-{depth}", " | ".join(options))
-
-    root = build(trie, 0)
-    assert root is not None  # at depth 0 a key can always leave on some character
-    return root
-
-
-def identifier(
-    rules: Rules, name: str, exclude: Iterable[str], first: str, rest: str, longest: int
-) -> str:
-    """A rule for an identifier of 1 to ``longest`` characters, starting with one of ``first``
-    and going on with ``rest``, that is none of ``exclude`` (exactly: a trie of the excluded
-    words in which every node lets the name leave on a character no word continues with)."""
-
-    def chars(allowed: str, minus: str = "") -> str:
-        kept = "".join(_class_char(c) for c in sorted(set(allowed) - set(minus)))
-        return f"[{kept}]" if kept else ""
-
-    def tail(room: int) -> str:
-        if room <= 0:
-            return '""'
-        return rules.add(f"{name}-tail-{room}", f"{chars(rest)} {tail(room - 1)} | \"\"")
+        return rules.add(f"{name}-tail-{room}", f'{char_class(1, "")} {tail(room - 1)} | ""')
 
     trie: dict[str, Any] = {}
     for word in exclude:
@@ -328,14 +282,12 @@ def identifier(
             node[""] = {}
 
     def build(node: dict[str, Any], depth: int) -> str | None:
-        allowed = first if depth == 0 else rest
-        children = sorted(c for c in node if c and c in allowed)
+        children = sorted(c for c in node if c and spells(depth, c))
         options = []
-        room = longest - depth
-        if room > 0:
-            leave = chars(allowed, "".join(children))
+        if depth < longest:
+            leave = char_class(depth, "".join(children))
             if leave:
-                options.append(f"{leave} {tail(room - 1)}")
+                options.append(f"{leave} {tail(longest - depth - 1)}")
             for ch in children:
                 after = build(node[ch], depth + 1)
                 if after is not None:
@@ -346,8 +298,43 @@ def identifier(
 
     root = build(trie, 0)
     if root is None:
-        raise ValueError(f"no identifier is left for {name}")
+        raise ValueError(f"every {name} is excluded")
     return root
+
+
+_KEY_BANNED = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
+
+
+def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
+    """A rule for a dict key (between the single quotes) that is none of ``existing``, of
+    1 to ``max_key + 1`` characters, not starting with a space. Bounded on every path, so a
+    new key cannot grow by extending an old one step after step."""
+
+    def char_class(depth: int, excluded: str) -> str:
+        escaped = "".join(_class_char(c) for c in excluded)
+        return f"[^{_KEY_BANNED}{escaped}{' ' if depth == 0 else ''}]"
+
+    def spells(depth: int, ch: str) -> bool:
+        return ch not in "'\"\\{}[]$" and ord(ch) >= 0x20 and (depth > 0 or ch != " ")
+
+    return bounded_complement(rules, "new-key", existing, limits.max_key + 1, char_class, spells)
+
+
+def identifier(
+    rules: Rules, name: str, exclude: Iterable[str], first: str, rest: str, longest: int
+) -> str:
+    """A rule for an identifier of 1 to ``longest`` characters, starting with one of ``first``
+    and going on with ``rest``, that is none of ``exclude``."""
+
+    def char_class(depth: int, excluded: str) -> str:
+        allowed = first if depth == 0 else rest
+        kept = "".join(_class_char(c) for c in sorted(allowed) if c not in excluded)
+        return f"[{kept}]" if kept else ""
+
+    def spells(depth: int, ch: str) -> bool:
+        return ch in (first if depth == 0 else rest)
+
+    return bounded_complement(rules, name, exclude, longest, char_class, spells)
 
 
 def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:

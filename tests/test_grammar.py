@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from prism_edge.grammar import (
     GrammarLimits,
+    Rules,
     answer_grammar,
+    identifier,
     literal,
     preset_grammars,
     revision_grammar,
@@ -339,3 +341,23 @@ def test_new_keys_are_bounded_on_every_path_so_keys_cannot_grow_step_by_step(gra
     assert not grammar_checker(grammar, line % ("a" * 12))  # past the bound off the trie
     assert not grammar_checker(grammar, line % ("k" * 25))
     assert grammar_checker(grammar, line % "kkkka")
+
+
+def test_identifier_is_an_exact_bounded_complement(grammar_checker):
+    rules = Rules()
+    lower = "abcdefghijklmnopqrstuvwxyz"
+    root = identifier(rules, "name", ["def", "x1", "x_"], lower, lower + "0123456789_", 6)
+    grammar = rules.text(root)
+    for word, ok in [
+        ("def", False),
+        ("de", True),
+        ("define", True),
+        ("x1", False),
+        ("x_", False),
+        ("x2", True),
+        ("x_1", True),
+        ("1a", False),
+        ("abcdef", True),
+        ("abcdefg", False),
+    ]:
+        assert grammar_checker(grammar, word) is ok, word
