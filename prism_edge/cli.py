@@ -627,6 +627,10 @@ def bench(
             "chunk_tokens": chunk_tokens,
         }
         if sizes:
+            # the table is saved (and shown) before the sweep, which can take as long again
+            if json_out is not None:
+                json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+            console.print(markdown_table(rows, calibration), markup=False)
             points = []
             swept = "PRISM amendments add-only"
             done = {r.name: r for r in rows}
