@@ -121,10 +121,10 @@ def test_prism_through_a_real_server(server: Server) -> None:
 
 def test_server_killed_mid_run_then_resumed(server: Server, tmp_path: Path) -> None:
     book = tmp_path / "book.txt"
-    book.write_text("\n\n".join(CHUNKS * 4), encoding="utf-8")
+    book.write_text("\n\n".join(CHUNKS * 2), encoding="utf-8")
     run_dir = tmp_path / "run"
     command = [sys.executable, "-m", "prism_edge", "run", str(book), "--server", server.url]
-    command += ["--ctx", str(CTX), "--chunk-tokens", "48", "--max-tokens", "96"]
+    command += ["--ctx", str(CTX), "--chunk-tokens", "48", "--max-tokens", "64"]
     command += ["--answer-tokens", "32", "--retries", "1", "--run-dir", str(run_dir), "--json"]
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
@@ -145,7 +145,7 @@ def test_server_killed_mid_run_then_resumed(server: Server, tmp_path: Path) -> N
 
     server.start()
     resumed = subprocess.run(
-        [*command, "--resume"], capture_output=True, stdin=subprocess.DEVNULL, timeout=300
+        [*command, "--resume"], capture_output=True, stdin=subprocess.DEVNULL, timeout=900
     )
     assert resumed.returncode == 0, resumed.stderr.decode()
     payload = json.loads(resumed.stdout)
