@@ -262,6 +262,12 @@ class ServerBackend:
     def close(self) -> None:
         self._client.close()
 
+    def __enter__(self) -> ServerBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 def _reused(reply: dict[str, Any], usage: dict[str, Any]) -> int | None:
     details = usage.get("prompt_tokens_details") or {}

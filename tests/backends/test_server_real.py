@@ -100,8 +100,6 @@ def server() -> Iterator[Server]:
 
 
 def test_prism_through_a_real_server(server: Server) -> None:
-    backend = ServerBackend(server.url, n_ctx=CTX)
-    assert backend.grammar_field == "grammar"
     task = TASKS["summarize"]
     config = PrismConfig(
         question="Who are the characters?",
@@ -109,13 +107,16 @@ def test_prism_through_a_real_server(server: Server) -> None:
         max_tokens=160,
         answer_max_tokens=48,
     )
-    result = run_prism(backend, task.schema, config, CHUNKS)
+    with ServerBackend(server.url, n_ctx=CTX) as backend:
+        assert backend.grammar_field == "grammar"
+        result = run_prism(backend, task.schema, config, CHUNKS)
+        reuse_known = backend.reuse_known
     assert result.steps == 3 and result.answer
     assert result.rejected == 0 and result.applied > 0
     task.schema.validate(result.memory.data)  # nothing invalid reached the memory
     m = result.metrics
     assert len(m.calls) >= 4 and m.prompt_tokens > 0 and m.decoded_tokens > 0
-    if backend.reuse_known:  # llama-server: the static prefix comes from the slot's cache
+    if reuse_known:  # llama-server: the static prefix comes from the slot's cache
         assert m.reused_tokens > 0
 
 
