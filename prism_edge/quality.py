@@ -90,14 +90,17 @@ def entity_recall(answer: str | None, entities: Sequence[Entity]) -> Recall:
     return Recall(found, missed)
 
 
+def _lines(path: Path, what: str) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise PrismError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
 def load_entities(path: Path) -> list[Entity]:
     """One entity a line, aliases after ``|``; blank lines and ``#`` comments are skipped."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise PrismError(f"cannot read the entity list {path}: {exc.strerror}") from None
     entities = []
-    for line in lines:
+    for line in _lines(path, "the entity list"):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
@@ -121,12 +124,8 @@ class Needle:
 
 def load_needles(path: Path) -> list[Needle]:
     """JSON lines ``{"query": ..., "expected": ...}``; a bad line is a one-line error."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise PrismError(f"cannot read the needles {path}: {exc.strerror}") from None
     needles = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(_lines(path, "the needles"), start=1):
         if not line.strip():
             continue
         try:
@@ -176,12 +175,18 @@ def stored_strings(revision: Revision) -> list[str]:
     return [s for s in out if s.strip() and s.strip() != "???"]
 
 
-def supported(value: str, chunk_words: set[str]) -> bool | None:
-    """Whether ``value`` is supported by a chunk; None when it has no content words."""
+def stems_of(words: set[str]) -> set[str]:
+    return {w[:STEM] for w in words if len(w) >= STEM}
+
+
+def supported(value: str, chunk_words: set[str], stems: set[str] | None = None) -> bool | None:
+    """Whether ``value`` is supported by a chunk; None when it has no content words.
+    ``stems`` are the chunk's word stems when the caller has them already."""
     words = content_words(value)
     if not words:
         return None
-    stems = {w[:STEM] for w in chunk_words if len(w) >= STEM}
+    if stems is None:
+        stems = stems_of(chunk_words)
     hits = sum(1 for w in words if w in chunk_words or (len(w) >= STEM and w[:STEM] in stems))
     return hits >= SUPPORT_SHARE * len(words)
 
@@ -198,9 +203,10 @@ class Faithfulness:
 
     def add_step(self, chunk: str, revisions: Iterable[Revision]) -> None:
         chunk_words = set(content_words(chunk))
+        stems = stems_of(chunk_words)
         for revision in revisions:
             for value in stored_strings(revision):
-                verdict = supported(value, chunk_words)
+                verdict = supported(value, chunk_words, stems)
                 if verdict is None:
                     continue
                 self.total += 1
