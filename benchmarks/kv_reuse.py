@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--chunk-tokens", type=int, default=1024)
     args = parser.parse_args()
     backend = LlamaCppBackend(n_ctx=4096)
-    prefill, decode = backend.calibrate()
+    profile = backend.calibrate(max_depth=2048)
     count = lambda t: len(backend.tokenize(t))  # noqa: E731
     text = DATA.read_text(encoding="utf-8")
     chunks = list(
@@ -86,7 +86,7 @@ def main() -> None:
     warm = run(backend, chunks)
     cold = run(ColdCache(backend), chunks)
     same = warm.pop("memory") == cold.pop("memory")
-    print(f"model {backend.name}: prefill {prefill:.0f} tok/s, decode {decode:.0f} tok/s")
+    print(f"model {backend.name}: {profile.describe()}")
     print("| run | prompt tokens | reused | net | decoded | wall s |")
     print("|---|---|---|---|---|---|")
     for name, r in (("reuse", warm), ("cache reset every call", cold)):
@@ -105,7 +105,7 @@ def main() -> None:
     )
     print(
         json.dumps(
-            {"prefill_tok_s": prefill, "decode_tok_s": decode, "reuse": warm, "cold": cold},
+            {"calibration": profile.to_dict(), "reuse": warm, "cold": cold},
             indent=2,
         )
     )

@@ -1,8 +1,9 @@
 """Methods side by side on one backend and the same chunks: the paper's Table 2, measured.
 
 Each method starts from a cold KV cache, so none profits from another's prefix. Next to each
-method's wall time stands its physical bound on this machine: net tokens / prefill rate +
-decoded tokens / decode rate, with both rates calibrated in the same run.
+method's wall time stands its physical bound on this machine: every net prompt token and every
+decoded token charged at the speed measured at its KV depth, in the same run
+(``SpeedProfile``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from prism_edge.backends import Backend
 from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
-from prism_edge.metrics import RunMetrics
+from prism_edge.metrics import RunMetrics, SpeedProfile
 from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
 from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner, StepDone
 from prism_edge.schema import Schema
@@ -53,13 +54,12 @@ class MethodRow:
     recall: Recall | None = None
     faithfulness: Faithfulness | None = None
 
-    def bound_s(self, calibration: tuple[float, float] | None) -> float | None:
+    def bound_s(self, calibration: SpeedProfile | None) -> float | None:
         if calibration is None or self.metrics is None:
             return None
-        prefill, decode = calibration
-        return self.metrics.net_tokens / prefill + self.metrics.decoded_tokens / decode
+        return calibration.bound_s(self.metrics)
 
-    def to_dict(self, calibration: tuple[float, float] | None) -> dict[str, Any]:
+    def to_dict(self, calibration: SpeedProfile | None) -> dict[str, Any]:
         m = self.metrics
         bound = self.bound_s(calibration)
         return {
@@ -231,7 +231,7 @@ def needle_table(rows: Sequence[NeedleRow], needles: Sequence[Needle]) -> str:
     return "\n".join(lines)
 
 
-def markdown_table(rows: Sequence[MethodRow], calibration: tuple[float, float] | None) -> str:
+def markdown_table(rows: Sequence[MethodRow], calibration: SpeedProfile | None) -> str:
     """The paper's Table 2 with wall time and its physical bound, then the quality measures
     that were taken (entity recall when entities were given, PRISM's faithfulness proxy)."""
     recall = any(r.recall is not None for r in rows)

@@ -567,14 +567,6 @@ def bench(
                 for c in chunk_document(d.name, d.text, d.kind, size, count)
             ]
 
-        calibrate = getattr(backend, "calibrate", None)
-        calibration = calibrate() if calibrate is not None else None
-        if calibration is not None:
-            console.print(
-                f"calibration: prefill {calibration[0]:.0f} tok/s, decode "
-                f"{calibration[1]:.0f} tok/s",
-                markup=False,
-            )
         chunks = chunks_of(chunk_tokens)
         console.print(
             f"bench: {len(chunks)} chunks of up to {chunk_tokens} tokens, "
@@ -606,6 +598,11 @@ def bench(
             else:
                 typer.echo(needle_table(needle_rows, needle_list))
             return
+        # speed by KV depth, up to the context the methods may fill (the bound's rates)
+        calibrate = getattr(backend, "calibrate", None)
+        calibration = calibrate() if calibrate is not None else None
+        if calibration is not None:
+            console.print(f"calibration: {calibration.describe()}", markup=False)
         rows = run_methods(
             backend,
             bench_task,
@@ -617,12 +614,7 @@ def bench(
         )
         payload: dict[str, Any] = {
             "methods": [r.to_dict(calibration) for r in rows],
-            "calibration": None
-            if calibration is None
-            else {
-                "prefill_tok_s": round(calibration[0], 1),
-                "decode_tok_s": round(calibration[1], 1),
-            },
+            "calibration": None if calibration is None else calibration.to_dict(),
             "chunks": len(chunks),
             "chunk_tokens": chunk_tokens,
         }

@@ -92,3 +92,82 @@ class RunMetrics:
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> RunMetrics:
         return cls([CallMetrics(**c) for c in state["calls"]], float(state["wall_s"]))
+
+
+@dataclass(frozen=True)
+class SpeedProfile:
+    """Seconds per token of one model on one machine, by KV depth (the physical bound's rates).
+
+    Attention makes every token dearer the deeper it sits: on a 135M model, prefill runs 2.2x
+    and decode 2.8x slower at depth 4096 than at 0 (``benchmarks/depth_rates.py``), and PRISM's
+    prompts run 2-6k tokens deep. So the bound charges each token at its own depth, linearly
+    interpolated between the measured points (clamped beyond them).
+    """
+
+    prefill: tuple[tuple[float, float], ...]
+    """(depth, seconds per token) measured by prefilling at that depth, by depth."""
+    decode: tuple[tuple[float, float], ...]
+    """(depth, seconds per token) measured by decoding at that depth, by depth."""
+
+    def __post_init__(self) -> None:
+        if not self.prefill or not self.decode:
+            raise ValueError("a speed profile needs at least one prefill and one decode point")
+
+    @classmethod
+    def flat(cls, prefill_tok_s: float, decode_tok_s: float) -> SpeedProfile:
+        """One rate at every depth."""
+        return cls(((0.0, 1 / prefill_tok_s),), ((0.0, 1 / decode_tok_s),))
+
+    @staticmethod
+    def _seconds(points: tuple[tuple[float, float], ...], start: int, end: int) -> float:
+        if end <= start:
+            return 0.0
+        import numpy as np
+
+        depths = np.arange(start, end, dtype=np.float64)
+        xs, ys = zip(*points, strict=True)
+        return float(np.interp(depths, xs, ys).sum())
+
+    def prefill_seconds(self, start: int, end: int) -> float:
+        """Evaluating the prompt tokens at depths start..end-1."""
+        return self._seconds(self.prefill, start, end)
+
+    def decode_seconds(self, start: int, end: int) -> float:
+        """Generating the tokens at depths start..end-1."""
+        return self._seconds(self.decode, start, end)
+
+    def call_seconds(self, call: CallMetrics) -> float:
+        """The least time this machine needs for the call's work: the net prompt tokens from the
+        reused prefix on, then the decoded tokens after the prompt."""
+        start = call.reused_tokens or 0
+        return self.prefill_seconds(start, call.prompt_tokens) + self.decode_seconds(
+            call.prompt_tokens, call.prompt_tokens + call.decoded_tokens
+        )
+
+    def bound_s(self, run: RunMetrics) -> float:
+        return sum(self.call_seconds(c) for c in run.calls)
+
+    @property
+    def prefill_tok_s(self) -> float:
+        """At the shallowest measured depth."""
+        return 1 / self.prefill[0][1]
+
+    @property
+    def decode_tok_s(self) -> float:
+        return 1 / self.decode[0][1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "prefill_tok_s": round(self.prefill_tok_s, 1),
+            "decode_tok_s": round(self.decode_tok_s, 1),
+            "prefill_by_depth": [[round(d), round(1 / s, 1)] for d, s in self.prefill],
+            "decode_by_depth": [[round(d), round(1 / s, 1)] for d, s in self.decode],
+        }
+
+    def describe(self) -> str:
+        deep_p, deep_d = self.prefill[-1], self.decode[-1]
+        return (
+            f"prefill {self.prefill_tok_s:.0f} tok/s (at depth {deep_p[0]:.0f}: "
+            f"{1 / deep_p[1]:.0f}), decode {self.decode_tok_s:.0f} tok/s (at depth "
+            f"{deep_d[0]:.0f}: {1 / deep_d[1]:.0f})"
+        )

@@ -15,7 +15,7 @@ from prism_edge.bench import (
     run_methods,
     run_needles,
 )
-from prism_edge.metrics import CallMetrics, RunMetrics
+from prism_edge.metrics import CallMetrics, RunMetrics, SpeedProfile
 from prism_edge.prompts import Prompt
 from prism_edge.quality import Entity, Needle
 from prism_edge.tasks import TASKS
@@ -73,12 +73,13 @@ def test_table_arithmetic_and_bound():
         wall_s=3.5,
     )
     row = MethodRow("PRISM amendments", metrics, "a", 0)
-    d = row.to_dict((100.0, 50.0))
+    flat = SpeedProfile.flat(100.0, 50.0)
+    d = row.to_dict(flat)
     assert d["net_tokens"] == 500 and d["decoded_tokens"] == 150
     assert d["cache_hit"] == pytest.approx(1000 / 1500, abs=1e-4)
     assert d["cost_index"] == pytest.approx((500 + 3 * 150) / 1e6)
     assert d["bound_s"] == pytest.approx(500 / 100 + 150 / 50)
-    table = markdown_table([row], (100.0, 50.0))
+    table = markdown_table([row], flat)
     assert "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 8.0 | 0 |" in table
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism_edge.metrics import CallMetrics, RunMetrics, cost_index
+from prism_edge.metrics import CallMetrics, RunMetrics, SpeedProfile, cost_index
 
 
 def test_run_totals_and_derived_figures():
@@ -36,3 +36,33 @@ def test_unknown_reuse_is_reported_as_unknown():
 def test_paper_table2_cost_index():
     # BooookScore amendments row: net 171k, output 47k -> 0.31
     assert round(cost_index(171_000, 47_000), 2) == 0.31
+
+
+def test_speed_profile_charges_each_token_at_its_depth():
+    # 1 ms a prefill token at depth 0 rising to 3 ms at depth 2000; decode 10 ms flat
+    profile = SpeedProfile(((0.0, 0.001), (2000.0, 0.003)), ((0.0, 0.01),))
+    assert profile.prefill_seconds(0, 1) == pytest.approx(0.001)
+    assert profile.prefill_seconds(1000, 1001) == pytest.approx(0.002)
+    assert profile.prefill_seconds(5000, 5002) == pytest.approx(0.006)  # clamped past the end
+    assert profile.prefill_seconds(10, 10) == 0.0
+    # tokens 0..1999: mean of the linear ramp 1..(3 - 0.001) ms
+    assert profile.prefill_seconds(0, 2000) == pytest.approx(2000 * 0.002, rel=1e-3)
+    # a call reusing 1000 of 1500 prompt tokens, decoding 10: only the 500 net are charged
+    call = CallMetrics("revise", 1500, 1000, 10, 9.0)
+    expected = profile.prefill_seconds(1000, 1500) + 10 * 0.01
+    assert profile.call_seconds(call) == pytest.approx(expected)
+    assert profile.bound_s(RunMetrics([call, call])) == pytest.approx(2 * expected)
+    # unknown reuse counts as none reused
+    assert profile.call_seconds(CallMetrics("x", 100, None, 0, 1.0)) == pytest.approx(
+        profile.prefill_seconds(0, 100)
+    )
+    assert profile.to_dict()["prefill_tok_s"] == 1000.0
+    assert profile.to_dict()["prefill_by_depth"] == [[0, 1000.0], [2000, 333.3]]
+
+
+def test_a_flat_profile_is_the_old_bound():
+    profile = SpeedProfile.flat(200.0, 50.0)
+    run = RunMetrics([CallMetrics("revise", 3000, 1000, 100, 1.0)])
+    assert profile.bound_s(run) == pytest.approx(2000 / 200 + 100 / 50)
+    with pytest.raises(ValueError):
+        SpeedProfile((), ((0.0, 1.0),))

