@@ -185,6 +185,13 @@ def run(
     add_only: Annotated[
         bool, typer.Option(help="Only add, never update (paper ablation).")
     ] = False,
+    grounded: Annotated[
+        bool,
+        typer.Option(
+            help="Store only what the text says: new keys are word spans of the chunk, "
+            "strings its words; a prose answer uses only the memory's words (small models)."
+        ),
+    ] = False,
     chunk_tokens: Annotated[int, typer.Option(min=32, help="Tokens per chunk.")] = 2048,
     model: Annotated[
         str | None,
@@ -301,6 +308,7 @@ def run(
             question=question,
             encoding=memory.value,
             add_only=add_only,
+            grounded=grounded,
             style=style.value,
             answer_instruction=instruction,
             answer_choices=choices,

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from prism_edge.grounding import Grounding
 from prism_edge.schema import (
     MISSING,
     ClassT,
@@ -106,16 +107,45 @@ class Rules:
 _STRING_CHAR = r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
 
 
+_SEPARATOR = "[ ,.;:!?()\\x2D]{1,3}"
+"""Between two words of a grounded string: spaces and punctuation (no quotes, no escapes)."""
+WORD_CHARS = 5
+"""Characters a word and its separator take on average, for a grounded string's word bound."""
+
+
 class _Values:
-    def __init__(self, rules: Rules, schema: Schema, limits: GrammarLimits) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        schema: Schema,
+        limits: GrammarLimits,
+        grounding: Grounding | None = None,
+    ) -> None:
         self.rules = rules
         self.schema = schema
         self.limits = limits
+        self.grounding = grounding
         self.ws = rules.add("ws", '" "?')
 
     def string(self) -> str:
+        if self.grounding is not None:
+            grounded = self.grounded_string()
+            if grounded is not None:
+                return grounded
         char = self.rules.add("char", _STRING_CHAR)
         return self.rules.add("string", f'"\\"" {char}{{1,{self.limits.max_string}}} "\\""')
+
+    def grounded_string(self) -> str | None:
+        """A JSON string of the grounding's words, joined by spaces and punctuation."""
+        assert self.grounding is not None
+        word = choice(self.rules, "word", self.grounding.words)
+        if word is None:
+            return None
+        sep = self.rules.add("separator", _SEPARATOR)
+        more = max(0, self.limits.max_string // WORD_CHARS - 1)
+        return self.rules.add(
+            "grounded-string", f'"\\"" {word} ({sep} {word}){{0,{more}}} [.!?]? "\\""'
+        )
 
     def of(self, node: TypeNode) -> str:
         if isinstance(node, Prim):
@@ -302,6 +332,35 @@ def bounded_complement(
     return root
 
 
+def choice(rules: Rules, name: str, options: Iterable[str]) -> str | None:
+    """A rule for exactly one of ``options`` (non-empty strings), as a radix trie: a node per
+    branching point, shared prefixes spelled once. None when there are no options."""
+    trie: dict[str, Any] = {}
+    for word in set(options):
+        if word:
+            node = trie
+            for ch in word:
+                node = node.setdefault(ch, {})
+            node[""] = {}
+    if not trie:
+        return None
+
+    def build(node: dict[str, Any]) -> str:
+        alternatives = ['""'] if "" in node else []
+        for ch in sorted(c for c in node if c):
+            run, child = ch, node[ch]
+            while len(child) == 1 and "" not in child:  # a chain: one literal
+                ((nxt, child),) = child.items()
+                run += nxt
+            if list(child) == [""]:
+                alternatives.append(literal(run))
+            else:
+                alternatives.append(f"{literal(run)} {build(child)}")
+        return rules.add(f"{name}-node", " | ".join(alternatives))
+
+    return build(trie)
+
+
 _KEY_BANNED = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
 
 
@@ -375,15 +434,18 @@ def revision_grammar(
     limits: GrammarLimits | None = None,
     section: Section = "start",
     used: int = 0,
+    grounding: Grounding | None = None,
 ) -> str:
     """The GBNF grammar of one revision step against memory ``data``.
 
     ``section`` and ``used`` give the grammar of the *rest* of a step: after the update header
     (``update``) or the add header (``add``), with ``used`` lines of that section written.
+    With a ``grounding`` (the chunk's words and spans), new dict keys are spans of the chunk
+    and strings are made of its words; a repeated string is then left to the applier.
     """
     limits = limits or GrammarLimits()
     rules = Rules()
-    values = _Values(rules, schema, limits)
+    values = _Values(rules, schema, limits, grounding)
     adds: list[str] = []
     updates: list[str] = []
     for f in schema.root.fields:
@@ -393,13 +455,15 @@ def revision_grammar(
         node = unwrap(target.node)
         value = _lookup(data, target.segments)
         if isinstance(node, DictT) and isinstance(value, dict):
-            key = _new_key(rules, sorted(value), limits)
+            key = _grounded_key(rules, value, grounding, limits)
+            if key is None:
+                continue
             prefix = _path_literal(target.segments)[:-1] + ".'\""
             item = values.of(node.value)
             body = f'"{{\\"" {prefix} {key} "\'\\": {{\\"add\\":" {values.ws} {item} "}}}}"'
             adds.append(rules.add("add-line", body))
         elif isinstance(node, ListT) and isinstance(value, list):
-            if unwrap(node.item) == Prim("str"):  # never an item the list already holds
+            if unwrap(node.item) == Prim("str") and grounding is None:  # never a repeat
                 item = _new_string(rules, [v for v in value if isinstance(v, str)], limits)
                 adds.append(_line_with(rules, values, target.segments, item, "add"))
             else:
@@ -409,7 +473,8 @@ def revision_grammar(
             and not isinstance(node, DictT)
             and not (len(target.segments) == 1 and isinstance(node, ListT))
         ):
-            if node == Prim("str") and isinstance(value, str):  # a change, never the same text
+            if node == Prim("str") and isinstance(value, str) and grounding is None:
+                # a change, never the same text
                 changed = _new_string(rules, [value], limits)
                 updates.append(_line_with(rules, values, target.segments, changed, "update"))
             else:
@@ -424,6 +489,21 @@ def revision_grammar(
         parts.append(literal(ADD_LINE))
     parts.append(_repeat(rules, "add", adds, n - used if section == "add" else n))
     return rules.text(" ".join(p for p in parts if p != '""') or '""')
+
+
+def _grounded_key(
+    rules: Rules, value: dict[str, Any], grounding: Grounding | None, limits: GrammarLimits
+) -> str | None:
+    """A new key of a dict holding ``value``: free text, or with a grounding a span of the
+    chunk that is not a key yet (None: no span is left)."""
+    if grounding is None:
+        return _new_key(rules, sorted(value), limits)
+    spans = (
+        k
+        for k in grounding.spans
+        if k not in value and len(k) <= limits.max_key and "'" not in k and "’" not in k
+    )
+    return choice(rules, "new-key", spans)
 
 
 def _repeat(rules: Rules, name: str, options: list[str], times: int) -> str:
@@ -462,6 +542,17 @@ def answer_grammar(names: list[str]) -> str | None:
         return None
     options = " | ".join(literal(n) for n in sorted(set(names)))
     return f"root ::= {options}\n"
+
+
+def prose_grammar(words: Iterable[str], max_words: int) -> str | None:
+    """Prose made only of ``words``, joined by spaces, punctuation and line breaks, at most
+    ``max_words`` words (None when there are no words)."""
+    rules = Rules()
+    word = choice(rules, "word", words)
+    if word is None:
+        return None
+    sep = rules.add("separator", "[ ,.;:!?()\\n\\x2D]{1,3}")
+    return rules.text(f"{word} ({sep} {word}){{0,{max(0, max_words - 1)}}} [.!?]?")
 
 
 def _addable_types(schema: Schema) -> list[TypeNode]:
@@ -554,6 +645,8 @@ class StepGrammar:
     """Why the step was ended early: ``repeat`` or ``budget`` (None: it was not)."""
     closing_reserve: int = 0
     """Tokens kept to close an open line (0: derived from the schema)."""
+    grounding: Grounding | None = None
+    """The chunk's words and spans, when what is stored must come from it."""
 
     def __post_init__(self) -> None:
         self.data = json.loads(json.dumps(self.data))  # a scratch copy
@@ -592,4 +685,5 @@ class StepGrammar:
             limits=self.limits,
             section=self.section,
             used=self.used,
+            grounding=self.grounding,
         )

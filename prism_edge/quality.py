@@ -27,21 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.errors import PrismError
+from prism_edge.grounding import FUNCTION_WORDS
 from prism_edge.revisions import Revision
 
 SUPPORT_SHARE = 0.8
 STEM = 4
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_FUNCTION_WORDS = """
-    about above after again against all also and any are because been before being below
-    between both but can could did does doing down during each few for from further had has
-    have having her here hers herself him himself his how into its itself just more most not
-    now off once only other our ours out over own same she should some such than that the their
-    theirs them themselves then there these they this those through too under until very was
-    were what when where which while who whom why will with would you your yours yourself
-    yourselves one two may might must shall upon unto thus yet
-"""
-STOPWORDS = frozenset(_FUNCTION_WORDS.split())
+STOPWORDS = FUNCTION_WORDS
 
 
 def content_words(text: str) -> list[str]:
@@ -214,3 +206,27 @@ class Faithfulness:
                     self.supported += 1
                 else:
                     self.unsupported.append(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Repetition
+# --------------------------------------------------------------------------------------------
+
+LOOP_NGRAM = 3
+
+
+def repeated_ngrams(texts: Iterable[str], n: int = LOOP_NGRAM) -> tuple[int, int]:
+    """(repeated, total) word n-grams over ``texts``: an n-gram is repeated when the same text
+    already had it. A model caught in a loop ("the man's cub is the man's cub is ...") scores
+    high; varied prose near 0."""
+    repeated = total = 0
+    for text in texts:
+        words = [w.casefold() for w in _WORD.findall(text)]
+        seen: set[tuple[str, ...]] = set()
+        for i in range(len(words) - n + 1):
+            gram = tuple(words[i : i + n])
+            total += 1
+            if gram in seen:
+                repeated += 1
+            seen.add(gram)
+    return repeated, total

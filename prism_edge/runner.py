@@ -15,6 +15,7 @@ the run stop with :class:`BudgetExceeded`, which carries the numbers and the mem
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -26,14 +27,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from prism_edge.backends import Backend, Completion, Grammar
 from prism_edge.chunking import split_to_fit
 from prism_edge.errors import ContextOverflow, RevisionError
-from prism_edge.grammar import GrammarLimits, StepGrammar, answer_grammar, string_slots
+from prism_edge.grammar import (
+    GrammarLimits,
+    StepGrammar,
+    answer_grammar,
+    prose_grammar,
+    string_slots,
+)
+from prism_edge.grounding import FUNCTION_WORDS, Grounding, case_variants, words_of
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style, reask_prompt
 from prism_edge.revisions import Revision, parse_output
 from prism_edge.schema import Schema, prompt_text
 
-GrammarFor = Callable[[Memory], "Grammar | None"]
+GrammarFor = Callable[[Memory, str], "Grammar | None"]
+"""The grammar of a revision step, from the memory and the chunk the step reads."""
 """Given the current memory, the GBNF grammar for the next revision call (or None)."""
 
 
@@ -71,6 +80,12 @@ class PrismConfig(BaseModel):
     )
     grammar: bool = Field(
         True, description="constrain revisions with a grammar when the backend supports it"
+    )
+    grounded: bool = Field(
+        False,
+        description="with a grammar: new keys are word spans of the chunk, strings are made of "
+        "its words, and a prose answer only uses words of the memory, the question and English "
+        "function words",
     )
 
 
@@ -216,8 +231,11 @@ class PrismRunner:
                 max_revisions=config.max_revisions or 8, max_string=max(24, min(400, share))
             )
 
-            def grammar_for(memory: Memory) -> Grammar | None:
-                return StepGrammar(schema, memory.data, config.add_only, limits)
+            def grammar_for(memory: Memory, chunk: str) -> Grammar | None:
+                grounding = Grounding.of(chunk) if config.grounded else None
+                return StepGrammar(
+                    schema, memory.data, config.add_only, limits, grounding=grounding
+                )
 
         self.grammar_for = grammar_for
         self.result = RunResult(None, self.memory, self.metrics)
@@ -306,7 +324,7 @@ class PrismRunner:
 
     def _step(self, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         prompt = self._revise_prompt(chunk)
-        grammar = self.grammar_for(self.memory) if self.grammar_for else None
+        grammar = self.grammar_for(self.memory, chunk) if self.grammar_for else None
         completion = self._call(prompt, grammar, self.config.max_tokens, self.config.repeat_penalty)
         call = self._record("revise", completion)
         applied, rejected = self._apply_output(completion, self.config.max_revisions)
@@ -318,7 +336,7 @@ class PrismRunner:
             rejected = [e for e in rejected if e.kind != "invalid"]
             self.result.reasked += len(invalid)
             retry = reask_prompt(prompt, completion.text, [str(e) for e in invalid])
-            grammar = self.grammar_for(self.memory) if self.grammar_for else None
+            grammar = self.grammar_for(self.memory, chunk) if self.grammar_for else None
             completion = self._call(
                 retry, grammar, self.config.max_tokens, self.config.repeat_penalty
             )
@@ -380,15 +398,25 @@ class PrismRunner:
         if needed > self.backend.n_ctx:
             raise self._overflow("the final-answer prompt and its output budget", needed)
         grammar = None
-        if self.config.answer_choices and self.config.grammar and self.backend.supports_grammar:
+        constrained = self.config.grammar and self.backend.supports_grammar
+        if self.config.answer_choices and constrained:
             choices = self.memory.data.get(self.config.answer_choices) or {}
             grammar = answer_grammar(sorted(choices))
+        elif self.config.grounded and constrained:
+            grammar = prose_grammar(self._answer_words(), self.config.answer_max_tokens)
         completion = self._call(
             prompt, grammar, self.config.answer_max_tokens, self.config.answer_repeat_penalty
         )
         call = self._record("answer", completion)
         self.result.answer = completion.text.strip()
         yield Answered(self.result.answer, call)
+
+    def _answer_words(self) -> set[str]:
+        """What a grounded answer may say: the memory's words, the question's and the answer
+        instruction's, and English function words."""
+        said = json.dumps(self.memory.data, ensure_ascii=False)
+        asked = f"{self.config.question} {self.config.answer_instruction}"
+        return case_variants([*words_of(said), *words_of(asked), *FUNCTION_WORDS])
 
     def preflight(self) -> None:
         """Fail before any compute when even an empty memory leaves no room to work."""

@@ -13,11 +13,14 @@ from prism_edge.grammar import (
     GrammarLimits,
     Rules,
     answer_grammar,
+    choice,
     identifier,
     literal,
     preset_grammars,
+    prose_grammar,
     revision_grammar,
 )
+from prism_edge.grounding import Grounding
 from prism_edge.revisions import Revision, apply_all
 from prism_edge.schema import ClassT, DictT, ListT, OptionalT, Prim, Schema, TupleT, unwrap
 from prism_edge.tasks import TASKS
@@ -361,3 +364,65 @@ def test_identifier_is_an_exact_bounded_complement(grammar_checker):
         ("abcdefg", False),
     ]:
         assert grammar_checker(grammar, word) is ok, word
+
+
+CHUNK = "Kaa the rock python coiled; Bagheera watched. Mowgli's friends: Kaa, Baloo."
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["the rock python coiled."]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Bagheera\'": {"add": ["Bagheera watched Kaa"]}}\n', True),
+        # a key is a span of 1-3 consecutive words of the chunk, as written
+        (ADD + '{"$.\'attributes\'.\'Kaa the rock\'": {"add": ["Kaa"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Kaa the rock python\'": {"add": ["Kaa"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'Bagheera watched\'": {"add": ["Kaa"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'coiled Bagheera\'": {"add": ["Kaa"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'kaa\'": {"add": ["Kaa"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'Shere Khan\'": {"add": ["Kaa"]}}\n', False),
+        # not a key already there, nor one with a quote in it
+        (ADD + '{"$.\'attributes\'.\'Baloo\'": {"add": ["Kaa"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'Mowgli\'s\'": {"add": ["Kaa"]}}\n', False),
+        # strings are words of the chunk (any case) joined by spaces and punctuation
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["Mowgli\'s friends: Baloo, Kaa!"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["Rock python"]}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["a tiger"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["}}}}"]}}\n', False),
+        (ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": ["Kaa  "]}}\n', False),
+        # an existing list is appended to with grounded words too
+        (ADD + '{"$.\'attributes\'.\'Baloo\'": {"add": "Baloo watched"}}\n', True),
+        (ADD + '{"$.\'attributes\'.\'Baloo\'": {"add": "a bear"}}\n', False),
+    ],
+)
+def test_grounded_grammar_stores_only_what_the_chunk_says(grammar_checker, text, accepted):
+    memory = {"attributes": {"Baloo": ["a bear"]}}
+    grammar = revision_grammar(BOOK, memory, grounding=Grounding.of(CHUNK))
+    assert grammar_checker(grammar, text) is accepted
+
+
+def test_grounded_grammar_has_no_new_key_when_every_span_is_taken(grammar_checker):
+    grammar = revision_grammar(BOOK, {"attributes": {"Kaa": []}}, grounding=Grounding.of("Kaa"))
+    assert not grammar_checker(grammar, ADD + "{\"$.'attributes'.'Kaa'\": {\"add\": []}}\n")
+    assert grammar_checker(grammar, ADD + '{"$.\'attributes\'.\'Kaa\'": {"add": "Kaa"}}\n')
+
+
+def test_choice_is_exactly_one_of_its_options(grammar_checker):
+    rules = Rules()
+    root = choice(rules, "w", ["tiger", "tigers", "tag", "wolf", "t"])
+    grammar = rules.text(root or '""')
+    for word in ("tiger", "tigers", "tag", "wolf", "t"):
+        assert grammar_checker(grammar, word), word
+    for word in ("tige", "tigerss", "ta", "wol", "x", ""):
+        assert not grammar_checker(grammar, word), word
+    assert choice(Rules(), "w", []) is None
+
+
+def test_prose_grammar_uses_only_its_words(grammar_checker):
+    grammar = prose_grammar({"Mowgli", "met", "Kaa", "the", "python"}, 6)
+    assert grammar is not None
+    assert grammar_checker(grammar, "Mowgli met Kaa, the python.")
+    assert grammar_checker(grammar, "Mowgli met Kaa.\n\nKaa met Mowgli")
+    assert not grammar_checker(grammar, "Mowgli met Shere Khan.")
+    assert not grammar_checker(grammar, "Mowgli met Kaa the python the python")  # 7 words
+    assert prose_grammar([], 5) is None

@@ -11,6 +11,7 @@ from prism_edge.quality import (
     load_entities,
     load_needles,
     names_function,
+    repeated_ngrams,
     stored_strings,
     supported,
 )
@@ -87,3 +88,11 @@ def test_faithfulness_share_over_steps():
     assert f.value == 0.5
     assert f.unsupported == ["Paris", "capital of France"]
     assert Faithfulness().value is None
+
+
+def test_repeated_ngrams_catch_loops_within_a_text():
+    assert repeated_ngrams(["the cub is the cub is the cub"]) == (3, 6)
+    assert repeated_ngrams(["Mowgli met Kaa by the river"]) == (0, 4)
+    # across texts nothing counts: two values may share a phrase
+    assert repeated_ngrams(["a b c", "a b c"]) == (0, 2)
+    assert repeated_ngrams(["too short", ""]) == (0, 0)

@@ -267,3 +267,44 @@ def test_repeats_and_cut_lines_are_counted_apart(book_schema):
     assert (result.applied, result.rejected, result.duplicates, result.cut) == (1, 0, 1, 1)
     kinds = sorted(e.kind for e in result.rejections)
     assert kinds == ["cut", "duplicate"]
+
+
+class GrammarScripted(ScriptedBackend):
+    """The scripted backend, taking grammars (it records them; it does not follow them)."""
+
+    supports_grammar = True
+
+
+def test_grounded_steps_get_their_chunks_words_and_the_answer_the_memorys(
+    book_schema, grammar_checker
+):
+    backend = GrammarScripted(
+        [
+            "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n"
+            '{"$.\'attributes\'.\'Kaa\'": {"add": ["Kaa the python"]}}\n',
+            "Kaa the python.",
+        ]
+    )
+    config = PrismConfig(question="Who is in it?", grounded=True, reasks=0)
+    result = run_prism(backend, book_schema, config, ["Kaa the python hissed."])
+    assert result.memory.data == {"attributes": {"Kaa": ["Kaa the python"]}}
+    revise, answer = backend.calls
+    assert revise.grammar is not None and answer.grammar is not None
+    line = '[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n{"$.\'attributes\'.\'%s\'": {"add": ["%s"]}}\n'
+    assert grammar_checker(revise.grammar, line % ("python hissed", "Kaa hissed"))
+    assert not grammar_checker(revise.grammar, line % ("Bagheera", "Kaa hissed"))
+    assert not grammar_checker(revise.grammar, line % ("Kaa", "Kaa roared"))
+    # the answer: the memory's words, the question's, function words; not the chunk's others
+    assert grammar_checker(answer.grammar, "Who is in it? Kaa, the python.")
+    assert not grammar_checker(answer.grammar, "Kaa hissed.")
+
+
+def test_ungrounded_answers_are_free_prose(book_schema, grammar_checker):
+    backend = GrammarScripted(["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n", "Nothing."])
+    run_prism(backend, book_schema, PrismConfig(question="q", reasks=0), ["Kaa hissed."])
+    line = (
+        "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n{\"$.'attributes'.'Bagheera'\": {\"add\": []}}\n"
+    )
+    assert backend.calls[0].grammar is not None
+    assert grammar_checker(backend.calls[0].grammar, line)
+    assert backend.calls[1].grammar is None
