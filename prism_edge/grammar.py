@@ -84,14 +84,16 @@ class Rules:
     def __init__(self) -> None:
         self._by_name: dict[str, str] = {}
         self._by_body: dict[str, str] = {}
+        self._count: dict[str, int] = {}
 
     def add(self, name: str, body: str) -> str:
         if body in self._by_body:
             return self._by_body[body]
-        unique, n = name, 1
+        unique, n = name, self._count.get(name, 1)
         while unique in self._by_name:
             n += 1
             unique = f"{name}-{n}"
+        self._count[name] = n
         self._by_name[unique] = body
         self._by_body[body] = unique
         return unique
@@ -125,6 +127,8 @@ class _Values:
         self.schema = schema
         self.limits = limits
         self.grounding = grounding
+        self._grounded: str | None = None
+        """The grounded string rule once built ("" when the grounding has no words)."""
         self.ws = rules.add("ws", '" "?')
 
     def string(self) -> str:
@@ -138,14 +142,18 @@ class _Values:
     def grounded_string(self) -> str | None:
         """A JSON string of the grounding's words, joined by spaces and punctuation."""
         assert self.grounding is not None
+        if self._grounded is not None:
+            return self._grounded or None
         word = choice(self.rules, "word", self.grounding.words)
+        self._grounded = ""
         if word is None:
             return None
         sep = self.rules.add("separator", _SEPARATOR)
         more = max(0, self.limits.max_string // WORD_CHARS - 1)
-        return self.rules.add(
+        self._grounded = self.rules.add(
             "grounded-string", f'"\\"" {word} ({sep} {word}){{0,{more}}} [.!?]? "\\""'
         )
+        return self._grounded
 
     def of(self, node: TypeNode) -> str:
         if isinstance(node, Prim):
