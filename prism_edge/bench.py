@@ -21,12 +21,20 @@ from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner, StepDone
 from prism_edge.schema import Schema
 
 PRISM_VARIANTS = {
-    "PRISM in-place": ("in-place", False),
-    "PRISM in-place add-only": ("in-place", True),
-    "PRISM amendments": ("amendments", False),
-    "PRISM amendments add-only": ("amendments", True),
+    "PRISM in-place": ("in-place", False, False),
+    "PRISM in-place add-only": ("in-place", True, False),
+    "PRISM amendments": ("amendments", False, False),
+    "PRISM amendments add-only": ("amendments", True, False),
 }
+"""The paper's four PRISM variants: (memory encoding, add-only, grounded)."""
+GROUNDED_VARIANTS = {
+    "PRISM amendments grounded": ("amendments", False, True),
+    "PRISM in-place grounded": ("in-place", False, True),
+}
+"""Beyond the paper: what is stored must come from the chunk (``--grounded``)."""
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
+"""The paper's Table 2, the default."""
+ALL_METHODS = (*METHODS, *GROUNDED_VARIANTS)
 NEEDLE_METHODS = ("incremental", "PRISM amendments")
 """Needle accuracy runs every method once per needle: by default the paper's pair."""
 
@@ -100,9 +108,9 @@ def run_methods(
     methods: Sequence[str] = METHODS,
 ) -> list[MethodRow]:
     """Every requested method on the same chunks, each from a cold cache."""
-    unknown = [m for m in methods if m not in METHODS]
+    unknown = [m for m in methods if m not in ALL_METHODS]
     if unknown:
-        raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
+        raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(ALL_METHODS)}")
     rows: list[MethodRow] = []
     base = BaselineConfig(
         task.question, task.answer_instruction, max_tokens, answer_from_notes=not task.summarize
@@ -127,35 +135,27 @@ def run_methods(
                 MethodRow(name, metrics, result.answer, not_applicable=result.not_applicable)
             )
         else:
-            encoding, add_only = PRISM_VARIANTS[name]
-            rows.append(
-                _prism(backend, task, chunks, name, encoding, add_only, max_tokens, answer_tokens)
+            encoding, add_only, grounded = {**PRISM_VARIANTS, **GROUNDED_VARIANTS}[name]
+            config = PrismConfig(
+                question=task.question,
+                encoding=encoding,
+                add_only=add_only,
+                grounded=grounded,
+                answer_instruction=task.answer_instruction,
+                example=task.example,
+                answer_choices=task.answer_choices,
+                max_tokens=max_tokens,
+                answer_max_tokens=answer_tokens,
             )
+            rows.append(_prism(backend, task, chunks, name, config))
         if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
             rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
     return rows
 
 
 def _prism(
-    backend: Backend,
-    task: BenchTask,
-    chunks: Sequence[str],
-    name: str,
-    encoding: str,
-    add_only: bool,
-    max_tokens: int,
-    answer_tokens: int,
+    backend: Backend, task: BenchTask, chunks: Sequence[str], name: str, config: PrismConfig
 ) -> MethodRow:
-    config = PrismConfig(
-        question=task.question,
-        encoding=encoding,
-        add_only=add_only,
-        answer_instruction=task.answer_instruction,
-        example=task.example,
-        answer_choices=task.answer_choices,
-        max_tokens=max_tokens,
-        answer_max_tokens=answer_tokens,
-    )
     runner = PrismRunner(backend, task.schema, config)
     faithful = Faithfulness()
     try:

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.backends import Backend
 from prism_edge.bench import (
+    ALL_METHODS,
     METHODS,
     NEEDLE_METHODS,
     BenchTask,
@@ -512,7 +513,12 @@ def bench(
     max_tokens: Annotated[int, typer.Option(min=16)] = 512,
     answer_tokens: Annotated[int, typer.Option(min=1)] = 256,
     methods: Annotated[
-        str | None, typer.Option(help="Comma-separated subset of: " + ", ".join(METHODS))
+        str | None,
+        typer.Option(
+            help="Comma-separated, from: "
+            + ", ".join(ALL_METHODS)
+            + " (default: the paper's seven; grounded variants only when named)."
+        ),
     ] = None,
     sweep_chunks: Annotated[
         str | None,

@@ -144,3 +144,29 @@ def test_needle_accuracy_runs_each_query_on_each_method():
     assert sum("count words" in t for t in asked) > 0
     table = needle_table(rows, needles)
     assert "| PRISM amendments | 0.50 (1/2) | yes | no |" in table
+
+
+class GrammarScripted(ScriptedBackend):
+    supports_grammar = True
+
+
+def test_grounded_variants_run_when_named(grammar_checker):
+    backend = GrammarScripted(responder=responder, n_ctx=4096)
+    bench_task = BenchTask(TASKS["summarize"].schema, "Summarize.")
+    rows = run_methods(
+        backend,
+        bench_task,
+        CHUNKS,
+        "".join(CHUNKS),
+        max_tokens=64,
+        answer_tokens=32,
+        methods=("PRISM amendments grounded", "PRISM amendments"),
+    )
+    assert [r.name for r in rows] == ["PRISM amendments grounded", "PRISM amendments"]
+    assert all(r.metrics is not None and len(r.metrics.calls) == len(CHUNKS) + 1 for r in rows)
+    assert "grounded" not in " ".join(METHODS)
+    grounded, free = backend.calls[0].grammar, backend.calls[len(CHUNKS) + 1].grammar
+    line = "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n{\"$.'attributes'.'%s'\": {\"add\": []}}\n"
+    assert grammar_checker(grounded, line % "Mowgli and Baloo")
+    assert not grammar_checker(grounded, line % "Bagheera")
+    assert grammar_checker(free, line % "Bagheera")
