@@ -35,6 +35,10 @@ FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
 faithfulness proxy does not count them as content."""
 
 
+def _function_word(word: str) -> bool:
+    return word.casefold() in FUNCTION_WORDS
+
+
 def words_of(text: str) -> list[str]:
     return WORD.findall(text)
 
@@ -52,7 +56,8 @@ class Grounding:
     words: frozenset[str]
     """What a stored string may be made of."""
     spans: frozenset[str]
-    """What a new dict key may be: 1 to SPAN_WORDS consecutive words, as written."""
+    """What a new dict key may be: 1 to SPAN_WORDS consecutive words, as written, neither
+    starting nor ending with a function word ("Father Wolf", "man cub", not "and the")."""
 
     @classmethod
     def of(cls, text: str, *, extra_words: Iterable[str] = ()) -> Grounding:
@@ -60,6 +65,8 @@ class Grounding:
         matches = list(WORD.finditer(text))
         spans: dict[str, None] = {}
         for i, first in enumerate(matches):
+            if _function_word(first.group()):
+                continue
             parts = [first.group()]
             spans[parts[0]] = None
             for j in range(i + 1, min(i + SPAN_WORDS, len(matches))):
@@ -67,7 +74,8 @@ class Grounding:
                 if gap.strip() or gap.count("\n") > 1:  # not across punctuation or paragraphs
                     break
                 parts.append(matches[j].group())
-                spans[" ".join(parts)] = None
+                if not _function_word(parts[-1]):  # "Shere Khan", not "Shere Khan and"
+                    spans[" ".join(parts)] = None
             if len(spans) >= MAX_SPANS:
                 break
         words = case_variants(m.group() for m in matches) | set(extra_words)
