@@ -136,3 +136,36 @@ def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
     for m in payload["methods"]:
         assert m["net_tokens"] == m["prompt_tokens"] - round(m["cache_hit"] * m["prompt_tokens"])
         assert m["bound_s"] > 0 and m["wall_s"] > 0
+
+
+def test_a_grounded_run_stores_and_answers_only_what_the_text_says(text_file, tmp_path):
+    from prism_edge.grounding import FUNCTION_WORDS, Grounding, words_of
+    from prism_edge.tasks import TASKS
+
+    text = text_file.read_text(encoding="utf-8")[:2500]
+    small = tmp_path / "small.txt"
+    small.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        cli(str(small), *ARGS, "--grounded", "--run-dir", str(tmp_path / "run")),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    attributes = out["memory"]["attributes"]
+    assert out["revisions"]["applied"] > 0 and out["revisions"]["rejected"] == 0
+    # every key is a span of the text, every stored word one of its words (any case)
+    spans = Grounding.of(text).spans
+    said = {w.casefold() for w in words_of(text)}
+    for key, values in attributes.items():
+        assert key in spans, key
+        for value in values:
+            assert {w.casefold() for w in words_of(value)} <= said, value
+    # the answer uses the memory's words, the question's and function words only
+    allowed = {w.casefold() for w in words_of(json.dumps(out["memory"], ensure_ascii=False))}
+    task = TASKS["summarize"]
+    allowed |= {w.casefold() for w in words_of(task.default_question or "")}
+    allowed |= {w.casefold() for w in words_of(task.answer_instruction)} | FUNCTION_WORDS
+    assert out["answer"] and {w.casefold() for w in words_of(out["answer"])} <= allowed
