@@ -111,6 +111,8 @@ _STRING_CHAR = r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
 
 _SEPARATOR = "[ ,.;:!?()\\x2D]{1,3}"
 """Between two words of a grounded string: spaces and punctuation (no quotes, no escapes)."""
+_PROSE_SEPARATOR = "[ ,.;:!?()\\n\\x2D]{1,3}"
+"""Between two words of grounded prose: the same, and line breaks."""
 WORD_CHARS = 5
 """Characters a word and its separator take on average, for a grounded string's word bound."""
 
@@ -248,6 +250,18 @@ def _path_literal(segments: tuple[Segment, ...]) -> str:
     return literal(json.dumps(format_path(segments), ensure_ascii=False)[1:-1])
 
 
+def _trie(words: Iterable[str]) -> dict[str, Any]:
+    """A character trie of ``words``: each node maps a character to its child, and holds
+    ``""`` where a word ends."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return trie
+
+
 def _complement(
     rules: Rules,
     name: str,
@@ -265,12 +279,7 @@ def _complement(
     any rest, empty included) takes over, so a string sharing that long a prefix with a word is
     let through and left to the applier, which refuses exact repeats too.
     """
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
+    trie = _trie(words)
 
     def build(node: dict[str, Any], depth: int) -> str:
         if depth >= depth_limit:  # stop spelling out; still never end on a word's last char
@@ -311,13 +320,7 @@ def bounded_complement(
             return '""'
         return rules.add(f"{name}-tail-{room}", f'{char_class(1, "")} {tail(room - 1)} | ""')
 
-    trie: dict[str, Any] = {}
-    for word in exclude:
-        if 0 < len(word) <= longest:
-            node = trie
-            for ch in word:
-                node = node.setdefault(ch, {})
-            node[""] = {}
+    trie = _trie(w for w in exclude if 0 < len(w) <= longest)
 
     def build(node: dict[str, Any], depth: int) -> str | None:
         children = sorted(c for c in node if c and spells(depth, c))
@@ -343,13 +346,7 @@ def bounded_complement(
 def choice(rules: Rules, name: str, options: Iterable[str]) -> str | None:
     """A rule for exactly one of ``options`` (non-empty strings), as a radix trie: a node per
     branching point, shared prefixes spelled once. None when there are no options."""
-    trie: dict[str, Any] = {}
-    for word in set(options):
-        if word:
-            node = trie
-            for ch in word:
-                node = node.setdefault(ch, {})
-            node[""] = {}
+    trie = _trie(w for w in options if w)
     if not trie:
         return None
 
@@ -463,7 +460,7 @@ def revision_grammar(
         node = unwrap(target.node)
         value = _lookup(data, target.segments)
         if isinstance(node, DictT) and isinstance(value, dict):
-            key = _grounded_key(rules, value, grounding, limits)
+            key = _new_key_rule(rules, value, grounding, limits)
             if key is None:
                 continue
             prefix = _path_literal(target.segments)[:-1] + ".'\""
@@ -499,7 +496,7 @@ def revision_grammar(
     return rules.text(" ".join(p for p in parts if p != '""') or '""')
 
 
-def _grounded_key(
+def _new_key_rule(
     rules: Rules, value: dict[str, Any], grounding: Grounding | None, limits: GrammarLimits
 ) -> str | None:
     """A new key of a dict holding ``value``: free text, or with a grounding a span of the
@@ -559,7 +556,7 @@ def prose_grammar(words: Iterable[str], max_words: int) -> str | None:
     word = choice(rules, "word", words)
     if word is None:
         return None
-    sep = rules.add("separator", "[ ,.;:!?()\\n\\x2D]{1,3}")
+    sep = rules.add("separator", _PROSE_SEPARATOR)
     return rules.text(f"{word} ({sep} {word}){{0,{max(0, max_words - 1)}}} [.!?]?")
 
 
