@@ -69,6 +69,8 @@ def main() -> None:
                 answer_instruction=task.answer_instruction,
                 example=task.example,
                 grounded=setting == "grounded",
+                grounding=task.grounding,
+                answer_outline=task.answer_outline,
                 repeat_penalty=penalty,
                 max_tokens=args.max_tokens,
             )

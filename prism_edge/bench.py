@@ -15,6 +15,7 @@ from typing import Any
 
 from prism_edge.backends import Backend
 from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
+from prism_edge.grounding import GroundingKind
 from prism_edge.metrics import RunMetrics, SpeedProfile
 from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
 from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner, StepDone
@@ -46,6 +47,8 @@ class BenchTask:
     answer_instruction: str = ""
     example: str = ""
     answer_choices: str | None = None
+    grounding: GroundingKind = "words"
+    answer_outline: str | None = None
     summarize: bool = True
     """Hierarchical merging applies to summaries only (as in the paper)."""
     entities: tuple[Entity, ...] = ()
@@ -141,6 +144,8 @@ def run_methods(
                 encoding=encoding,
                 add_only=add_only,
                 grounded=grounded,
+                grounding=task.grounding,
+                answer_outline=task.answer_outline,
                 answer_instruction=task.answer_instruction,
                 example=task.example,
                 answer_choices=task.answer_choices,

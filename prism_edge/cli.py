@@ -34,6 +34,7 @@ from prism_edge.chunking import chunk_document
 from prism_edge.each import EachSettings, run_each
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
+from prism_edge.grounding import GroundingKind
 from prism_edge.inputs import collect
 from prism_edge.memory import dumps
 from prism_edge.quality import load_entities, load_needles
@@ -189,8 +190,9 @@ def run(
     grounded: Annotated[
         bool,
         typer.Option(
-            help="Store only what the text says: new keys are word spans of the chunk, "
-            "strings its words; a prose answer uses only the memory's words (small models)."
+            help="Store only what the text says: new keys are word spans of the chunk, strings "
+            "its words (a summary: its names and sentences); a prose answer uses only the "
+            "memory's words (small models)."
         ),
     ] = False,
     chunk_tokens: Annotated[int, typer.Option(min=32, help="Tokens per chunk.")] = 2048,
@@ -280,9 +282,16 @@ def run(
         auto = task == TaskName.auto
         schema = None if auto else load_schema(task, schema_file)
         question, instruction, example = question_for(task, query)
-        choices = None if auto else TASKS[(task or TaskName.summarize).value].answer_choices
+        preset = (
+            None if auto or schema_file is not None else TASKS[(task or TaskName.summarize).value]
+        )
+        # a user's schema gets neither the preset's example (it shows another schema), its
+        # answer choices nor its kind of keys
+        choices = preset.answer_choices if preset else None
+        grounding: GroundingKind = preset.grounding if preset else "words"
+        outline = preset.answer_outline if preset else None
         if schema_file is not None:
-            example, choices = "", None  # the preset's example shows another schema
+            example = ""
         if parallel is not None and parallel > 1 and server is None:
             raise ValueError(
                 "--parallel above 1 needs --server: a local model runs one document at a time"
@@ -310,6 +319,8 @@ def run(
             encoding=memory.value,
             add_only=add_only,
             grounded=grounded,
+            grounding=grounding,
+            answer_outline=outline,
             style=style.value,
             answer_instruction=instruction,
             answer_choices=choices,
@@ -567,6 +578,8 @@ def bench(
             instruction,
             example,
             preset.answer_choices,
+            preset.grounding,
+            preset.answer_outline,
             summarize=task == TaskName.summarize,
             entities=key_entities,
         )

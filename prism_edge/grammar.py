@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from prism_edge.grounding import Grounding
@@ -142,10 +142,16 @@ class _Values:
         return self.rules.add("string", f'"\\"" {char}{{1,{self.limits.max_string}}} "\\""')
 
     def grounded_string(self) -> str | None:
-        """A JSON string of the grounding's words, joined by spaces and punctuation."""
+        """A JSON string of the grounding's words, joined by spaces and punctuation, or in an
+        extractive grounding one of its sentences."""
         assert self.grounding is not None
         if self._grounded is not None:
             return self._grounded or None
+        if self.grounding.sentences:
+            bodies = (json.dumps(s, ensure_ascii=False)[1:-1] for s in self.grounding.sentences)
+            sentence = choice(self.rules, "sentence", bodies)
+            self._grounded = self.rules.add("grounded-string", f'"\\"" {sentence} "\\""')
+            return self._grounded
         word = choice(self.rules, "word", self.grounding.words)
         self._grounded = ""
         if word is None:
@@ -217,30 +223,34 @@ def _name(text: str) -> str:
 class _Target:
     segments: tuple[Segment, ...]
     node: TypeNode
+    subject: str | None = None
+    """The deepest dict key on the path: what the value there is about."""
 
 
 def existing_paths(schema: Schema, data: dict[str, Any]) -> Iterator[_Target]:
     """Every concrete path in the memory below the root, with its schema type."""
 
-    def walk(value: Any, node: TypeNode, at: tuple[Segment, ...]) -> Iterator[_Target]:
+    def walk(
+        value: Any, node: TypeNode, at: tuple[Segment, ...], about: str | None = None
+    ) -> Iterator[_Target]:
         node = unwrap(node)
         if isinstance(node, ClassT) and isinstance(value, dict):
             for f in node.fields:
                 if f.name in value:
-                    yield _Target((*at, f.name), f.type)
-                    yield from walk(value[f.name], f.type, (*at, f.name))
+                    yield _Target((*at, f.name), f.type, about)
+                    yield from walk(value[f.name], f.type, (*at, f.name), about)
         elif isinstance(node, DictT) and isinstance(value, dict):
             for key, item in value.items():
-                yield _Target((*at, key), node.value)
-                yield from walk(item, node.value, (*at, key))
+                yield _Target((*at, key), node.value, key)
+                yield from walk(item, node.value, (*at, key), key)
         elif isinstance(node, ListT) and isinstance(value, list):
             for i, item in enumerate(value):
-                yield _Target((*at, i), node.item)
-                yield from walk(item, node.item, (*at, i))
+                yield _Target((*at, i), node.item, about)
+                yield from walk(item, node.item, (*at, i), about)
         elif isinstance(node, TupleT) and isinstance(value, list):
             for i, (item, item_node) in enumerate(zip(value, node.items, strict=False)):
-                yield _Target((*at, i), item_node)
-                yield from walk(item, item_node, (*at, i))
+                yield _Target((*at, i), item_node, about)
+                yield from walk(item, item_node, (*at, i), about)
 
     yield from walk(data, schema.root, ())
 
@@ -451,6 +461,21 @@ def revision_grammar(
     limits = limits or GrammarLimits()
     rules = Rules()
     values = _Values(rules, schema, limits, grounding)
+    by_subject: dict[str, _Values | None] = {}
+
+    def about(subject: str | None) -> _Values | None:
+        """The values a line about ``subject`` may hold (None: the chunk says nothing of it)."""
+        if grounding is None or not grounding.sentences or subject is None:
+            return values
+        if subject not in by_subject:
+            sentences = grounding.about(subject)
+            by_subject[subject] = (
+                _Values(rules, schema, limits, replace(grounding, sentences=sentences))
+                if sentences
+                else None
+            )
+        return by_subject[subject]
+
     adds: list[str] = []
     updates: list[str] = []
     for f in schema.root.fields:
@@ -460,30 +485,34 @@ def revision_grammar(
         node = unwrap(target.node)
         value = _lookup(data, target.segments)
         if isinstance(node, DictT) and isinstance(value, dict):
-            key = _new_key_rule(rules, value, grounding, limits)
-            if key is None:
-                continue
             prefix = _path_literal(target.segments)[:-1] + ".'\""
-            item = values.of(node.value)
-            body = f'"{{\\"" {prefix} {key} "\'\\": {{\\"add\\":" {values.ws} {item} "}}}}"'
-            adds.append(rules.add("add-line", body))
-        elif isinstance(node, ListT) and isinstance(value, list):
+            if grounding is not None and grounding.sentences:
+                # extractive: each new key with only the sentences that name it
+                for span in _new_keys(value, grounding, limits):
+                    said = about(span)
+                    if said is not None:
+                        adds.append(_add_key_line(rules, said, prefix, literal(span), node.value))
+                continue
+            key = _new_key_rule(rules, value, grounding, limits)
+            if key is not None:
+                adds.append(_add_key_line(rules, values, prefix, key, node.value))
+            continue
+        here = about(target.subject)
+        if here is None:  # an extractive step cannot add to what its chunk does not name
+            continue
+        if isinstance(node, ListT) and isinstance(value, list):
             if unwrap(node.item) == Prim("str") and grounding is None:  # never a repeat
                 item = _new_string(rules, [v for v in value if isinstance(v, str)], limits)
-                adds.append(_line_with(rules, values, target.segments, item, "add"))
+                adds.append(_line_with(rules, here, target.segments, item, "add"))
             else:
-                adds.append(_line(rules, values, target.segments, node.item, "add"))
-        if (
-            not add_only
-            and not isinstance(node, DictT)
-            and not (len(target.segments) == 1 and isinstance(node, ListT))
-        ):
+                adds.append(_line(rules, here, target.segments, node.item, "add"))
+        if not add_only and not (len(target.segments) == 1 and isinstance(node, ListT)):
             if node == Prim("str") and isinstance(value, str) and grounding is None:
                 # a change, never the same text
                 changed = _new_string(rules, [value], limits)
-                updates.append(_line_with(rules, values, target.segments, changed, "update"))
+                updates.append(_line_with(rules, here, target.segments, changed, "update"))
             else:
-                updates.append(_line(rules, values, target.segments, target.node, "update"))
+                updates.append(_line(rules, here, target.segments, target.node, "update"))
     n = limits.max_revisions
     parts: list[str] = []
     if section == "start" and not add_only:
@@ -496,6 +525,26 @@ def revision_grammar(
     return rules.text(" ".join(p for p in parts if p != '""') or '""')
 
 
+def _add_key_line(rules: Rules, values: _Values, prefix: str, key: str, node: TypeNode) -> str:
+    """An add line of a new dict entry: ``prefix`` (the dict's path, open quote), the ``key``
+    rule or literal, and a value of ``node``."""
+    opening = literal('{"')
+    body = f"{opening} {prefix} {key} {literal(_ADD_OPEN)} {values.ws} {values.of(node)} "
+    return rules.add("add-line", body + literal("}}"))
+
+
+_ADD_OPEN = '\'": {"add":'
+
+
+def _new_keys(value: dict[str, Any], grounding: Grounding, limits: GrammarLimits) -> list[str]:
+    """The grounding's spans that can be new keys of a dict holding ``value``."""
+    return sorted(
+        k
+        for k in grounding.spans
+        if k not in value and len(k) <= limits.max_key and "'" not in k and "’" not in k
+    )
+
+
 def _new_key_rule(
     rules: Rules, value: dict[str, Any], grounding: Grounding | None, limits: GrammarLimits
 ) -> str | None:
@@ -503,12 +552,7 @@ def _new_key_rule(
     chunk that is not a key yet (None: no span is left)."""
     if grounding is None:
         return _new_key(rules, sorted(value), limits)
-    spans = (
-        k
-        for k in grounding.spans
-        if k not in value and len(k) <= limits.max_key and "'" not in k and "’" not in k
-    )
-    return choice(rules, "new-key", spans)
+    return choice(rules, "new-key", _new_keys(value, grounding, limits))
 
 
 def _repeat(rules: Rules, name: str, options: list[str], times: int) -> str:
@@ -558,6 +602,30 @@ def prose_grammar(words: Iterable[str], max_words: int) -> str | None:
         return None
     sep = rules.add("separator", _PROSE_SEPARATOR)
     return rules.text(f"{word} ({sep} {word}){{0,{max(0, max_words - 1)}}} [.!?]?")
+
+
+PARAGRAPH_BREAK = "\n\n"
+PARAGRAPH_WORDS = 40
+"""Words a paragraph of an outlined answer holds at most after its key."""
+
+
+def outline_grammar(keys: list[str], words: Iterable[str], max_words: int) -> str | None:
+    """Prose in paragraphs that each open with one of ``keys`` (a memory's names), in their
+    order, each at most once, followed by ``words`` as in :func:`prose_grammar`: an answer
+    that walks the memory entry by entry (None when there are no keys or words)."""
+    rules = Rules()
+    word = choice(rules, "word", words)
+    keys = list(dict.fromkeys(k for k in keys if k))
+    if word is None or not keys:
+        return None
+    sep = rules.add("separator", _SEPARATOR)
+    more = max(1, min(PARAGRAPH_WORDS, max_words) - 1)
+    rest = rules.add("paragraph-rest", f"({sep} {word}){{1,{more}}} [.!?]?")
+    tail = f"{literal(keys[-1])} {rest}"
+    for key in reversed(keys[:-1]):  # this key's paragraph then maybe later ones, or skip it
+        later = rules.add("outline", tail)
+        tail = f"{literal(key)} {rest} ({literal(PARAGRAPH_BREAK)} {later})? | {later}"
+    return rules.text(tail)
 
 
 def _addable_types(schema: Schema) -> list[TypeNode]:

@@ -12,13 +12,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 WORD = re.compile(r"\w+(?:['’]\w+)*")
 SPAN_WORDS = 3
 """Words a new key spans at most."""
 MAX_SPANS = 6000
 """Spans kept at most (the first ones in the text), so a grammar stays small."""
+
+GroundingKind = Literal["words", "extractive"]
+"""``words``: new keys are word spans of the chunk, strings its words in any order.
+``extractive``: new keys are the chunk's names (:func:`names_of`), strings its sentences as
+written (:func:`sentences_of`); for prose, where a tiny model's own sentences are its weakest
+part."""
+MIN_SENTENCE_WORDS = 3
+"""Shorter sentences ("Aaarh!", "Good luck.") say too little to store."""
+
+_NAME_TOKEN = re.compile(r"\w+(?:[-'’]\w+)*")
+_POSSESSIVE = re.compile(r"['’]s$")
+_SENTENCE_END = re.compile(r"[.!?]|\n\s*\n")
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_SENTENCE_BREAK = re.compile(r"[.!?][\"'’”)]*\s+(?=[\"'‘“(]*[A-Z0-9])")
 
 _FUNCTION_WORDS = """
     a an the of in on at to by as is it be do if or so no not nor we i me my he us up am
@@ -51,17 +66,118 @@ def case_variants(words: Iterable[str]) -> set[str]:
     return out
 
 
+def _sentence_start(text: str, start: int, previous_end: int) -> bool:
+    return previous_end < 0 or bool(_SENTENCE_END.search(text, previous_end, start))
+
+
+def names_of(text: str) -> list[str]:
+    """The names in ``text``, first seen first: runs of up to SPAN_WORDS capitalised words
+    ("Shere Khan", "Rikki-tikki-tavi", "Council Rock"; the shorter runs of a longer one), made
+    of words that some occurrence writes capitalised other than at a sentence's or a
+    paragraph's start, so "Then" or "The" opening sentences are no names, and "Mowgli's"
+    names "Mowgli". Single letters ("O Chief") and words in capitals longer than four letters
+    (shouting) are no names. A heuristic for any language that capitalises names, with no
+    model or word list."""
+    tokens = list(_NAME_TOKEN.finditer(text))
+    capitalised, mid_sentence = [], set()
+    previous_end = -1
+    for m in tokens:
+        word = _POSSESSIVE.sub("", m.group())
+        shouted = len(word) > 4 and word.isupper()  # "LIMITED WARRANTY", not "IBM"
+        if word[:1].isupper() and len(word) > 1 and not shouted and not _function_word(word):
+            capitalised.append(m)
+            if not _sentence_start(text, m.start(), previous_end):
+                mid_sentence.add(word)
+        previous_end = m.end()
+    names: dict[str, None] = {}
+    run: list[str] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        if len(run) <= SPAN_WORDS:  # "Shere Khan", not "Shere" and "Khan"
+            names[" ".join(run)] = None
+        else:  # a title-cased line: its shorter runs
+            for i in range(len(run)):
+                for j in range(i + 1, min(i + SPAN_WORDS, len(run)) + 1):
+                    names[" ".join(run[i:j])] = None
+        run.clear()
+
+    last_end = -1
+    for m in capitalised:
+        word = _POSSESSIVE.sub("", m.group())
+        gap = text[last_end : m.start()] if last_end >= 0 else "."
+        joined = not gap.strip() and gap.count("\n") <= 1  # a wrapped line goes on
+        if not joined or word not in mid_sentence:
+            flush()
+        if word in mid_sentence:
+            run.append(word)
+        last_end = m.end() if word == m.group() else -1  # a possessive ends a name
+    flush()
+    return list(names)
+
+
+def sentences_of(text: str, max_chars: int) -> list[str]:
+    """The sentences of ``text``, first seen first, each on one line (wrapped lines joined),
+    of at least MIN_SENTENCE_WORDS words; one longer than ``max_chars`` is cut at a word
+    boundary (its head is still what the text says)."""
+    out: dict[str, None] = {}
+    for paragraph in _PARAGRAPH.split(text):
+        flat = " ".join(paragraph.split())
+        ends = [m.end() for m in _SENTENCE_BREAK.finditer(flat)] + [len(flat)]
+        start = 0
+        for end in ends:
+            sentence, start = flat[start:end].strip(), end
+            if sentence.count('"') % 2:  # a quote opened or closed in another sentence
+                sentence = sentence.strip('"').strip()
+            if len(WORD.findall(sentence)) < MIN_SENTENCE_WORDS:
+                continue
+            if len(sentence) > max_chars:
+                cut = sentence.rfind(" ", 0, max_chars + 1)
+                sentence = sentence[: cut if cut > 0 else max_chars].rstrip(" ,;:")
+            out[sentence] = None
+    return list(out)
+
+
 @dataclass(frozen=True)
 class Grounding:
     words: frozenset[str]
     """What a stored string may be made of."""
     spans: frozenset[str]
     """What a new dict key may be: 1 to SPAN_WORDS consecutive words, as written, neither
-    starting nor ending with a function word ("Father Wolf", "man cub", not "and the")."""
+    starting nor ending with a function word ("Father Wolf", "man cub", not "and the"), or in
+    an extractive grounding the chunk's names."""
+    sentences: tuple[str, ...] = ()
+    """In an extractive grounding, what a stored string is: one of these, whole."""
+
+    def about(self, name: str) -> tuple[str, ...]:
+        """The sentences that name ``name`` (as written, as a whole word)."""
+        named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        return tuple(s for s in self.sentences if named.search(s))
 
     @classmethod
-    def of(cls, text: str, *, extra_words: Iterable[str] = ()) -> Grounding:
-        """The grounding of a chunk; ``extra_words`` are allowed in strings too."""
+    def of(
+        cls,
+        text: str,
+        *,
+        extra_words: Iterable[str] = (),
+        kind: GroundingKind = "words",
+        max_chars: int = 400,
+    ) -> Grounding:
+        """The grounding of a chunk; ``extra_words`` are allowed in strings too. An
+        ``extractive`` one falls back to spans for keys when the chunk has no names, and to
+        words for strings when it has no sentences."""
+        words = case_variants(WORD.findall(text)) | set(extra_words)
+        if kind == "extractive":
+            names = names_of(text)[:MAX_SPANS]
+            sentences = tuple(sentences_of(text, max_chars))
+            if names:
+                return cls(frozenset(words), frozenset(names), sentences)
+            return replace(cls._of_words(text, words), sentences=sentences)
+        return cls._of_words(text, words)
+
+    @classmethod
+    def _of_words(cls, text: str, words: set[str]) -> Grounding:
         matches = list(WORD.finditer(text))
         spans: dict[str, None] = {}
         for i, first in enumerate(matches):
@@ -78,5 +194,4 @@ class Grounding:
                     spans[" ".join(parts)] = None
             if len(spans) >= MAX_SPANS:
                 break
-        words = case_variants(m.group() for m in matches) | set(extra_words)
         return cls(frozenset(words), frozenset(list(spans)[:MAX_SPANS]))

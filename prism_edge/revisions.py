@@ -25,6 +25,8 @@ Rules:
   an equal item is already there.
 * ``update`` needs an existing path; it replaces the value there. An update that changes
   nothing is rejected ("no change"), so loops cannot grow the memory.
+* A value holding a list that repeats an item (``["more", "more"]``, a looping model) is
+  rejected as a duplicate.
 * Values must fit the schema type at the path (strict: no "1" -> 1 coercion; an int is a
   valid float; ``"???"``/``null`` stand for missing fields when the schema allows missing).
 * add-only mode (the paper's "w/o updates" ablation) rejects every ``update``.
@@ -204,6 +206,8 @@ def check(
     except PathError as exc:
         raise RevisionError(rev.path, rev.op, f"path outside the schema: {exc}") from None
     parent, last = _locate_parent(data, rev)
+    if _repeats_an_item(rev.value):
+        raise RevisionError(rev.path, rev.op, "a list in the value repeats an item", "duplicate")
     exists = _has(parent, last)
     list_node = unwrap(node)
     if (
@@ -267,6 +271,16 @@ def _validate(schema: Schema, rev: Revision, node: TypeNode, segments: tuple[Seg
         schema.validate(rev.value, node, at=format_path(segments))
     except ValidationError as exc:
         raise RevisionError(rev.path, rev.op, f"value does not fit the schema: {exc}") from None
+
+
+def _repeats_an_item(value: Any) -> bool:
+    """Whether a list anywhere in ``value`` holds two equal items."""
+    if isinstance(value, dict):
+        return any(_repeats_an_item(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        seen = [json.dumps(v, sort_keys=True, default=str) for v in value]
+        return len(set(seen)) < len(seen) or any(_repeats_an_item(v) for v in value)
+    return False
 
 
 def _locate_parent(data: dict[str, Any], rev: Revision) -> tuple[Any, Segment]:

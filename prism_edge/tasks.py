@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from prism_edge.grounding import GroundingKind
 from prism_edge.schema import Schema, from_source
 
 BOOK_SUMMARY = '''
@@ -91,6 +92,11 @@ class Task:
     """A short worked example for the compact prompt, on invented text."""
     answer_choices: str | None = None
     """A root dict field whose keys are the only allowed answers (answer grammar)."""
+    answer_outline: str | None = None
+    """A root dict field whose keys open the paragraphs of a grounded answer."""
+    grounding: GroundingKind = "words"
+    """What a grounded run may store: a summary keeps the chunk's sentences under its names
+    (characters and places), so what is stored reads well and the answer can name them."""
 
     @cached_property
     def schema(self) -> Schema:
@@ -106,6 +112,8 @@ TASKS: dict[str, Task] = {
         "Write the summary as a few paragraphs of prose that follow the story in order.",
         "prose",
         SUMMARY_EXAMPLE,
+        answer_outline="attributes",
+        grounding="extractive",
     ),
     "code-search": Task(
         "code-search",

@@ -48,7 +48,10 @@ def values(node: Any, schema: Schema, root: bool = False) -> st.SearchStrategy[A
     if isinstance(node, OptionalT):
         return st.one_of(st.none(), values(node.inner, schema))
     if isinstance(node, ListT):
-        return st.lists(values(node.item, schema), max_size=3)
+        # no repeated item: the applier refuses a looping list
+        return st.lists(
+            values(node.item, schema), max_size=3, unique_by=lambda v: json.dumps(v, sort_keys=True)
+        )
     if isinstance(node, TupleT):
         return st.tuples(*(values(i, schema) for i in node.items)).map(list)
     if isinstance(node, DictT):
