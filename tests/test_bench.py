@@ -170,3 +170,26 @@ def test_grounded_variants_run_when_named(grammar_checker):
     assert grammar_checker(grounded, line % "Mowgli and Baloo")
     assert not grammar_checker(grounded, line % "Bagheera")
     assert grammar_checker(free, line % "Bagheera")
+
+
+def test_a_task_s_grounding_and_outline_reach_the_grounded_variants(grammar_checker):
+    backend = GrammarScripted(responder=responder, n_ctx=4096)
+    task = TASKS["summarize"]
+    assert (task.grounding, task.answer_outline) == ("extractive", "attributes")
+    bench_task = BenchTask(
+        task.schema, "Summarize.", grounding=task.grounding, answer_outline=task.answer_outline
+    )
+    run_methods(
+        backend,
+        bench_task,
+        ["Then Mowgli met Baloo. Mowgli and Baloo ran on."],
+        "",
+        max_tokens=64,
+        answer_tokens=32,
+        methods=("PRISM amendments grounded",),
+    )
+    line = '[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n{"$.\'attributes\'.\'%s\'": {"add": ["%s"]}}\n'
+    revise = backend.calls[0].grammar
+    assert grammar_checker(revise, line % ("Baloo", "Then Mowgli met Baloo."))
+    assert not grammar_checker(revise, line % ("Mowgli and Baloo", "Then Mowgli met Baloo."))
+    assert not grammar_checker(revise, line % ("Baloo", "Mowgli met Baloo"))

@@ -10,12 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prism_edge.grammar import (
+    PARAGRAPH_WORDS,
     GrammarLimits,
     Rules,
     answer_grammar,
     choice,
     identifier,
     literal,
+    outline_grammar,
     preset_grammars,
     prose_grammar,
     revision_grammar,
@@ -429,3 +431,81 @@ def test_prose_grammar_uses_only_its_words(grammar_checker):
     assert not grammar_checker(grammar, "Mowgli met Shere Khan.")
     assert not grammar_checker(grammar, "Mowgli met Kaa the python the python")  # 7 words
     assert prose_grammar([], 5) is None
+
+
+SAGA = """Then Kaa the rock python coiled, and Bagheera watched him. "Kaa is hungry," said Baloo.
+The night was long and dark."""
+UPDATE_ONLY = "[OBJECTS FOR UPDATE]\n"
+FIRST = "Then Kaa the rock python coiled, and Bagheera watched him."
+
+
+def _line(key: str, op: str, value: str) -> str:
+    path = f"$.'attributes'.'{key}'"
+    return f'{{"{path}": {{"{op}": {value}}}}}\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "accepted"),
+    [
+        # a new key is a name of the chunk, with whole sentences that name it
+        (
+            ADD + _line("Bagheera", "add", f'["{FIRST}"]'),
+            True,
+        ),
+        (ADD + _line("Kaa", "add", '["\\"Kaa is hungry,\\" said Baloo."]'), True),
+        (
+            ADD + _line("Kaa", "add", f'["{FIRST}", "\\"Kaa is hungry,\\" said Baloo."]'),
+            True,
+        ),
+        # a sentence that does not name the key, a sentence's part, or a span that is no name
+        (ADD + _line("Kaa", "add", '["The night was long and dark."]'), False),
+        (ADD + _line("Kaa", "add", '["Kaa the rock python coiled"]'), False),
+        (
+            ADD
+            + _line(
+                "rock python",
+                "add",
+                f'["{FIRST}"]',
+            ),
+            False,
+        ),
+        # an existing key the chunk names: appended to or updated with its sentences
+        (ADD + _line("Baloo", "add", '"\\"Kaa is hungry,\\" said Baloo."'), True),
+        (
+            UPDATE_ONLY
+            + _line("Baloo", "update", '["\\"Kaa is hungry,\\" said Baloo."]')
+            + ADD.split("\n", 1)[1],
+            True,
+        ),
+        (ADD + _line("Baloo", "add", '"The night was long and dark."'), False),
+        # an existing key the chunk does not name gets no line at all
+        (ADD + _line("Akela", "add", '"The night was long and dark."'), False),
+        (
+            UPDATE_ONLY
+            + _line("Akela", "update", '["The night was long and dark."]')
+            + ADD.split("\n", 1)[1],
+            False,
+        ),
+    ],
+)
+def test_extractive_grammar_files_sentences_under_the_names_they_name(
+    grammar_checker, text, accepted
+):
+    memory = {"attributes": {"Baloo": ["a bear"], "Akela": ["the wolf"]}}
+    grammar = revision_grammar(BOOK, memory, grounding=Grounding.of(SAGA, kind="extractive"))
+    assert grammar_checker(grammar, text) is accepted, text
+
+
+def test_outline_grammar_walks_the_keys_in_order_once_each(grammar_checker):
+    words = {"met", "the", "python", "slept", "Kaa", "Mowgli"}
+    grammar = outline_grammar(["Mowgli", "Kaa", "Baloo"], words, 100)
+    assert grammar is not None
+    assert grammar_checker(grammar, "Mowgli met the python.\n\nKaa slept.")
+    assert grammar_checker(grammar, "Kaa slept.")  # a key may be skipped
+    assert grammar_checker(grammar, "Mowgli met Kaa.\n\nBaloo slept.")
+    assert not grammar_checker(grammar, "Kaa slept.\n\nMowgli met Kaa.")  # out of order
+    assert not grammar_checker(grammar, "Kaa slept.\n\nKaa met Mowgli.")  # twice
+    assert not grammar_checker(grammar, "The python slept.")  # a paragraph opens with a key
+    assert not grammar_checker(grammar, "Mowgli met Bagheera.")  # the words only
+    assert not grammar_checker(grammar, "Mowgli" + " met" * PARAGRAPH_WORDS)  # too long
+    assert outline_grammar([], words, 10) is None and outline_grammar(["Kaa"], [], 10) is None

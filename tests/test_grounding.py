@@ -1,6 +1,15 @@
 from __future__ import annotations
 
-from prism_edge.grounding import FUNCTION_WORDS, SPAN_WORDS, Grounding, case_variants, words_of
+from prism_edge.grounding import (
+    FUNCTION_WORDS,
+    MIN_SENTENCE_WORDS,
+    SPAN_WORDS,
+    Grounding,
+    case_variants,
+    names_of,
+    sentences_of,
+    words_of,
+)
 
 TEXT = """Mowgli ran to Father Wolf's cave; Shere Khan, the tiger, followed him.
 
@@ -32,3 +41,59 @@ def test_spans_are_consecutive_words_within_punctuation_and_paragraphs():
 def test_extra_words_join_the_strings_vocabulary():
     g = Grounding.of("Kaa", extra_words=FUNCTION_WORDS)
     assert {"Kaa", "the", "and"} <= g.words and g.spans == frozenset({"Kaa"})
+
+
+STORY = """"Mowgli," said Bagheera, "go to Father Wolf's cave." Then Mowgli ran to
+Father Wolf. The Seeonee Hills were dark; Rikki-tikki-tavi saw Nag.
+
+LIMITED WARRANTY. O Chief, hear me!"""
+
+
+def test_names_are_capitalised_runs_seen_mid_sentence():
+    names = names_of(STORY)
+    assert names[:3] == ["Mowgli", "Bagheera", "Father Wolf"]  # first seen first
+    assert {"Seeonee Hills", "Rikki-tikki-tavi", "Nag"} <= set(names)
+    # sentence openers, single letters, shouting, parts of a run and possessives are no names
+    assert not {"Then", "The", "O", "LIMITED", "WARRANTY", "Father", "Wolf's", "O Chief"} & set(
+        names
+    ), names
+    assert "Chief" in names  # capitalised after "O ", mid-sentence: a title is a name here
+    # a wrapped line goes on: "Father\nWolf" is one name; a paragraph break ends a sentence
+    assert names_of("He saw Father\nWolf.") == ["Father Wolf"]
+    assert names_of("the end\n\nKaa ate. Kaa slept.") == []  # never seen mid-sentence
+
+
+def test_long_title_cased_runs_give_their_shorter_runs():
+    names = names_of("a Free Plain Vanilla Electronic text")
+    assert {"Free Plain Vanilla", "Plain Vanilla Electronic", "Free"} <= set(names)
+    assert "Free Plain Vanilla Electronic" not in names
+
+
+def test_sentences_are_whole_joined_and_cut_at_a_word():
+    sentences = sentences_of(STORY, max_chars=400)
+    assert sentences[0] == '"Mowgli," said Bagheera, "go to Father Wolf\'s cave."'
+    assert "Then Mowgli ran to Father Wolf." in sentences  # the wrapped line joined
+    assert "O Chief, hear me!" in sentences
+    assert "LIMITED WARRANTY." not in sentences  # fewer than MIN_SENTENCE_WORDS words
+    assert MIN_SENTENCE_WORDS == 3
+    # a quote opened in another sentence is dropped; a long sentence is cut at a word
+    assert sentences_of('"Go. It is the Law."', 400) == ["It is the Law."]
+    assert sentences_of("Kaa the rock python slid down.", 14) == ["Kaa the rock"]
+
+
+def test_an_extractive_grounding_keys_names_and_stores_sentences():
+    g = Grounding.of(STORY, kind="extractive")
+    assert g.spans == frozenset(names_of(STORY))
+    assert g.sentences == tuple(sentences_of(STORY, 400))
+    assert g.about("Father Wolf") == (
+        '"Mowgli," said Bagheera, "go to Father Wolf\'s cave."',
+        "Then Mowgli ran to Father Wolf.",
+    )
+    assert g.about("Nag") == ("The Seeonee Hills were dark; Rikki-tikki-tavi saw Nag.",)
+    assert g.about("Wolf") != () and g.about("Wol") == ()  # whole words only
+    # no names: keys fall back to word spans, strings are still sentences
+    plain = Grounding.of("the rain fell on the hills all night.", kind="extractive")
+    assert "rain fell" in plain.spans and plain.sentences == (
+        "the rain fell on the hills all night.",
+    )
+    assert Grounding.of(STORY).sentences == ()  # a words grounding has none

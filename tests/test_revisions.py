@@ -115,6 +115,9 @@ def rev(path: str, op: str, value) -> Revision:
         ("$.'title'", "add", "Again", "already exists"),
         ("$.'events'", "add", "Mowgli is found", "already in the list"),
         ("$.'pair'", "add", ["a"], "exactly 2"),
+        # a looping model: a list that repeats an item, at any depth
+        ("$.'scores'.'Kaa'", "add", [1.5, 1.5], "repeats an item"),
+        ("$.'events'[0]", "update", "more", None),
     ],
 )
 def test_apply_table(mixed_schema, path, op, value, expect):
@@ -150,6 +153,16 @@ def test_same_add_twice_in_one_step_applies_once(book_schema):
     r = rev("$.'attributes'.'Mowgli'", "add", ["a man-cub"])
     report = apply_all(book_schema, data, [r, r])
     assert len(report.applied) == 1 and len(report.rejected) == 1
+
+
+def test_a_list_that_repeats_an_item_is_a_counted_duplicate(book_schema):
+    data = book_schema.empty_memory()
+    looping = rev("$.'attributes'.'Internet'", "add", ["more", "addition", "more"])
+    report = apply_all(book_schema, data, [looping])
+    assert not report.applied and report.rejected[0].kind == "duplicate"
+    assert data == book_schema.empty_memory()
+    nested = rev("$.'attributes'", "update", {"Kaa": ["x", "y"], "Nag": ["z", "z"]})
+    assert apply_all(book_schema, data, [nested]).rejected[0].kind == "duplicate"
 
 
 def test_list_append_is_recorded_with_its_index(mixed_schema):

@@ -299,6 +299,51 @@ def test_grounded_steps_get_their_chunks_words_and_the_answer_the_memorys(
     assert not grammar_checker(answer.grammar, "Kaa hissed.")
 
 
+def test_an_extractive_run_files_sentences_under_names_and_answers_name_by_name(
+    book_schema, grammar_checker
+):
+    chunk = "Then Kaa the python hissed at Mowgli. The night fell."
+    backend = GrammarScripted(
+        [
+            "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n"
+            '{"$.\'attributes\'.\'Kaa\'": {"add": ["Then Kaa the python hissed at Mowgli."]}}\n'
+            '{"$.\'attributes\'.\'Mowgli\'": {"add": ["Then Kaa the python hissed at Mowgli."]}}\n',
+            "Kaa hissed.\n\nMowgli the python.",
+        ]
+    )
+    config = PrismConfig(
+        question="Who is in it?",
+        grounded=True,
+        grounding="extractive",
+        answer_outline="attributes",
+        reasks=0,
+    )
+    result = run_prism(backend, book_schema, config, [chunk])
+    assert list(result.memory.data["attributes"]) == ["Kaa", "Mowgli"]
+    revise, answer = backend.calls
+    line = '[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n{"$.\'attributes\'.\'%s\'": {"add": ["%s"]}}\n'
+    assert not grammar_checker(revise.grammar, line % ("Kaa", "The night fell."))
+    assert not grammar_checker(
+        revise.grammar, line % ("python", "Then Kaa the python hissed at Mowgli.")
+    )
+    # paragraphs open with the memory's names, in its order
+    assert answer.grammar is not None
+    assert grammar_checker(answer.grammar, "Kaa hissed at Mowgli.\n\nMowgli the python.")
+    assert not grammar_checker(answer.grammar, "Mowgli hissed.\n\nKaa hissed.")
+    assert not grammar_checker(answer.grammar, "The python hissed.")
+
+
+@pytest.mark.parametrize(
+    ("grounded", "penalty", "used"), [(False, None, 1.0), (True, None, 1.15), (True, 1.3, 1.3)]
+)
+def test_revision_calls_repeat_penalty_defaults_by_grounding(book_schema, grounded, penalty, used):
+    backend = ScriptedBackend(["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n", "Nothing."])
+    config = PrismConfig(question="q", grounded=grounded, repeat_penalty=penalty, reasks=0)
+    run_prism(backend, book_schema, config, ["Kaa hissed."])
+    assert backend.calls[0].repeat_penalty == used
+    assert backend.calls[1].repeat_penalty == config.answer_repeat_penalty
+
+
 def test_ungrounded_answers_are_free_prose(book_schema, grammar_checker):
     backend = GrammarScripted(["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n", "Nothing."])
     run_prism(backend, book_schema, PrismConfig(question="q", reasks=0), ["Kaa hissed."])
