@@ -1,11 +1,12 @@
-"""What a grounded step may write: the words and word spans of the text it reads.
+"""What a grounded step may write: words, spans, names and sentences of the text it reads.
 
 Small models copy keys from the prompt's example, make up names, or fall into loops of braces
 (measured on SmolLM2-135M: keys like ``aattribu-tibu-tib-tib``, values like ``}}}}``). A grounded
 grammar lets new dict keys be only spans of one to three consecutive words of the chunk and
-strings be only its words, joined by spaces and punctuation. Whatever is stored then comes from
-the text (issue 7's faithfulness), and the final answer may be grounded in the memory the same
-way, so it cannot introduce a name the memory does not hold.
+strings be only its words, joined by spaces and punctuation; an extractive one (summaries) lets
+new keys be only the chunk's names and strings only its sentences, whole, that name the key.
+Whatever is stored then comes from the text (issue 7's faithfulness), and the final answer may
+be grounded in the memory the same way, so it cannot introduce a name the memory does not hold.
 """
 
 from __future__ import annotations
