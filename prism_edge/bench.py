@@ -64,6 +64,8 @@ class MethodRow:
     not_applicable: str | None = None
     recall: Recall | None = None
     faithfulness: Faithfulness | None = None
+    memory: dict[str, Any] | None = None
+    """PRISM's final memory (what the answer was written from), for the JSON report."""
 
     def bound_s(self, calibration: SpeedProfile | None) -> float | None:
         if calibration is None or self.metrics is None:
@@ -91,6 +93,7 @@ class MethodRow:
             if self.faithfulness is None or self.faithfulness.value is None
             else round(self.faithfulness.value, 4),
             "values_checked": None if self.faithfulness is None else self.faithfulness.total,
+            "memory": self.memory,
         }
 
 
@@ -175,9 +178,15 @@ def _prism(
             runner.result.rejected,
             not_applicable=f"stopped: {exc}",
             faithfulness=faithful,
+            memory=runner.memory.data,
         )
     return MethodRow(
-        name, runner.metrics, runner.result.answer, runner.result.rejected, faithfulness=faithful
+        name,
+        runner.metrics,
+        runner.result.answer,
+        runner.result.rejected,
+        faithfulness=faithful,
+        memory=runner.memory.data,
     )
 
 

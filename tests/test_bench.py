@@ -115,6 +115,9 @@ def test_quality_measures_join_the_table():
     assert "| entity recall | faithful |" in table
     assert "| 0.67 (2/3) | 0.00 (0/5) |" in table
     assert prism.to_dict(None)["entities_missed"] == ["Bagheera"]
+    # the report keeps what PRISM's answer was written from
+    assert prism.to_dict(None)["memory"] == prism.memory and prism.memory["attributes"]
+    assert incremental.to_dict(None)["memory"] is None
 
 
 def test_needle_accuracy_runs_each_query_on_each_method():
