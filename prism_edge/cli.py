@@ -562,9 +562,11 @@ def bench(
     console = err_console()
     with reporting_errors(debug):
         preset = TASKS[task.value]
-        question, instruction, example = question_for(task, query)
-        key_entities = tuple(load_entities(entities)) if entities else ()
         needle_list = load_needles(needles) if needles else []
+        # with needles, each one's description is the question (no --query needed)
+        asked = query or (needle_list[0].query if needle_list else None)
+        question, instruction, example = question_for(task, asked)
+        key_entities = tuple(load_entities(entities)) if entities else ()
         sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
         collected = collect(inputs)
         for warning in collected.warnings:

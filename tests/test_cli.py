@@ -468,7 +468,15 @@ def test_bench_quality_options(harness, story, tmp_path):
     needles.write_text('{"query": "who grows up", "expected": "Mowgli"}\n', encoding="utf-8")
     saved = tmp_path / "needles.json"
     found = invoke(
-        "bench", str(story), "--needles", str(needles), "--json", "--json-out", str(saved)
+        "bench",
+        str(story),
+        "--task",
+        "code-search",  # a task with no default question: the needles are the questions
+        "--needles",
+        str(needles),
+        "--json",
+        "--json-out",
+        str(saved),
     )
     assert found.exit_code == 0, found.output
     payload = json.loads(found.stdout)
