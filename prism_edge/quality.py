@@ -76,9 +76,21 @@ class Recall:
 
 
 def entity_recall(answer: str | None, entities: Sequence[Entity]) -> Recall:
+    """The entities ``answer`` names (any spelling, any case, as whole words). Spellings are
+    matched longest first and each match is used up, so "Kala Nag" (the elephant) does not
+    also count as "Nag" (the cobra)."""
     text = answer or ""
-    found = tuple(e.name for e in entities if e.found_in(text))
-    missed = tuple(e.name for e in entities if e.name not in found)
+    spellings = sorted(
+        ((s, e.name) for e in entities for s in e.spellings), key=lambda p: -len(p[0])
+    )
+    named: set[str] = set()
+    for spelling, name in spellings:
+        pattern = re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE)
+        text, hits = pattern.subn(lambda m: " " * len(m.group()), text)
+        if hits:
+            named.add(name)
+    found = tuple(e.name for e in entities if e.name in named)
+    missed = tuple(e.name for e in entities if e.name not in named)
     return Recall(found, missed)
 
 

@@ -29,6 +29,16 @@ def test_entity_recall_counts_whole_words_and_aliases():
     assert entity_recall("Rikki-tikki", [Entity("Rikki")]).value == 1.0  # hyphen bounds a word
 
 
+def test_a_longer_entity_s_mention_does_not_count_for_a_shorter_one_inside_it():
+    entities = [Entity("Nag"), Entity("Kala Nag"), Entity("Toomai", ("Little Toomai",))]
+    assert entity_recall("Kala Nag carried Little Toomai.", entities).found == (
+        "Kala Nag",
+        "Toomai",
+    )
+    assert entity_recall("Kala Nag met Nag.", entities).found == ("Nag", "Kala Nag")
+    assert entity_recall("kala nag", entities).missed == ("Nag", "Toomai")
+
+
 def test_entity_file_format(tmp_path):
     path = tmp_path / "e.txt"
     path.write_text("# characters\nMowgli\n\nShere Khan | Lungri  # the tiger\n", encoding="utf-8")
