@@ -612,7 +612,9 @@ PARAGRAPH_WORDS = 40
 def outline_grammar(keys: list[str], words: Iterable[str], max_words: int) -> str | None:
     """Prose in paragraphs that each open with one of ``keys`` (a memory's names), in their
     order, each at most once, followed by ``words`` as in :func:`prose_grammar`: an answer
-    that walks the memory entry by entry (None when there are no keys or words)."""
+    that walks the memory entry by entry, skipping what it likes, to the last one (the story's
+    end; a small model otherwise stops after an entry or two). None when there are no keys or
+    words."""
     rules = Rules()
     word = choice(rules, "word", words)
     keys = list(dict.fromkeys(k for k in keys if k))
@@ -622,9 +624,9 @@ def outline_grammar(keys: list[str], words: Iterable[str], max_words: int) -> st
     more = max(1, min(PARAGRAPH_WORDS, max_words) - 1)
     rest = rules.add("paragraph-rest", f"({sep} {word}){{1,{more}}} [.!?]?")
     tail = f"{literal(keys[-1])} {rest}"
-    for key in reversed(keys[:-1]):  # this key's paragraph then maybe later ones, or skip it
+    for key in reversed(keys[:-1]):  # this key's paragraph then the later ones, or skip it
         later = rules.add("outline", tail)
-        tail = f"{literal(key)} {rest} ({literal(PARAGRAPH_BREAK)} {later})? | {later}"
+        tail = f"{literal(key)} {rest} {literal(PARAGRAPH_BREAK)} {later} | {later}"
     return rules.text(tail)
 
 

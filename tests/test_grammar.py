@@ -496,16 +496,17 @@ def test_extractive_grammar_files_sentences_under_the_names_they_name(
     assert grammar_checker(grammar, text) is accepted, text
 
 
-def test_outline_grammar_walks_the_keys_in_order_once_each(grammar_checker):
+def test_outline_grammar_walks_the_keys_in_order_once_each_to_the_last(grammar_checker):
     words = {"met", "the", "python", "slept", "Kaa", "Mowgli"}
     grammar = outline_grammar(["Mowgli", "Kaa", "Baloo"], words, 100)
     assert grammar is not None
-    assert grammar_checker(grammar, "Mowgli met the python.\n\nKaa slept.")
-    assert grammar_checker(grammar, "Kaa slept.")  # a key may be skipped
+    assert grammar_checker(grammar, "Mowgli met the python.\n\nKaa slept.\n\nBaloo slept.")
+    assert grammar_checker(grammar, "Baloo slept.")  # keys may be skipped
     assert grammar_checker(grammar, "Mowgli met Kaa.\n\nBaloo slept.")
-    assert not grammar_checker(grammar, "Kaa slept.\n\nMowgli met Kaa.")  # out of order
-    assert not grammar_checker(grammar, "Kaa slept.\n\nKaa met Mowgli.")  # twice
+    assert not grammar_checker(grammar, "Mowgli met Kaa.\n\nKaa slept.")  # not to the last
+    assert not grammar_checker(grammar, "Kaa slept.\n\nMowgli met Kaa.\n\nBaloo met Kaa.")
+    assert not grammar_checker(grammar, "Kaa slept.\n\nKaa met Mowgli.\n\nBaloo slept.")
     assert not grammar_checker(grammar, "The python slept.")  # a paragraph opens with a key
-    assert not grammar_checker(grammar, "Mowgli met Bagheera.")  # the words only
-    assert not grammar_checker(grammar, "Mowgli" + " met" * PARAGRAPH_WORDS)  # too long
+    assert not grammar_checker(grammar, "Baloo met Bagheera.")  # the words only
+    assert not grammar_checker(grammar, "Baloo" + " met" * PARAGRAPH_WORDS)  # too long
     assert outline_grammar([], words, 10) is None and outline_grammar(["Kaa"], [], 10) is None

@@ -330,6 +330,7 @@ def test_an_extractive_run_files_sentences_under_names_and_answers_name_by_name(
     assert answer.grammar is not None
     assert grammar_checker(answer.grammar, "Kaa hissed at Mowgli.\n\nMowgli the python.")
     assert not grammar_checker(answer.grammar, "Mowgli hissed.\n\nKaa hissed.")
+    assert not grammar_checker(answer.grammar, "Kaa hissed.")  # the walk goes to the last key
     assert not grammar_checker(answer.grammar, "The python hissed.")
 
 
