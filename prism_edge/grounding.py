@@ -67,6 +67,11 @@ def case_variants(words: Iterable[str]) -> set[str]:
     return out
 
 
+def whole_word(phrase: str, *, ignore_case: bool = False) -> re.Pattern[str]:
+    """``phrase`` as a whole word (or words): not inside a longer word."""
+    return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.IGNORECASE if ignore_case else 0)
+
+
 def _sentence_start(text: str, start: int, previous_end: int) -> bool:
     return previous_end < 0 or bool(_SENTENCE_END.search(text, previous_end, start))
 
@@ -79,14 +84,14 @@ def names_of(text: str) -> list[str]:
     names "Mowgli". Single letters ("O Chief") and words in capitals longer than four letters
     (shouting) are no names. A heuristic for any language that capitalises names, with no
     model or word list."""
-    tokens = list(_NAME_TOKEN.finditer(text))
-    capitalised, mid_sentence = [], set()
+    capitalised: list[tuple[re.Match[str], str]] = []
+    mid_sentence: set[str] = set()
     previous_end = -1
-    for m in tokens:
+    for m in _NAME_TOKEN.finditer(text):
         word = _POSSESSIVE.sub("", m.group())
         shouted = len(word) > 4 and word.isupper()  # "LIMITED WARRANTY", not "IBM"
         if word[:1].isupper() and len(word) > 1 and not shouted and not _function_word(word):
-            capitalised.append(m)
+            capitalised.append((m, word))
             if not _sentence_start(text, m.start(), previous_end):
                 mid_sentence.add(word)
         previous_end = m.end()
@@ -105,8 +110,7 @@ def names_of(text: str) -> list[str]:
         run.clear()
 
     last_end = -1
-    for m in capitalised:
-        word = _POSSESSIVE.sub("", m.group())
+    for m, word in capitalised:
         gap = text[last_end : m.start()] if last_end >= 0 else "."
         joined = not gap.strip() and gap.count("\n") <= 1  # a wrapped line goes on
         if not joined or word not in mid_sentence:
@@ -153,7 +157,7 @@ class Grounding:
 
     def about(self, name: str) -> tuple[str, ...]:
         """The sentences that name ``name`` (as written, as a whole word)."""
-        named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        named = whole_word(name)
         return tuple(s for s in self.sentences if named.search(s))
 
     @classmethod

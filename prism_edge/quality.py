@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.errors import PrismError
-from prism_edge.grounding import FUNCTION_WORDS
+from prism_edge.grounding import FUNCTION_WORDS, whole_word
 from prism_edge.revisions import Revision
 
 SUPPORT_SHARE = 0.8
@@ -58,11 +58,6 @@ class Entity:
     def spellings(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
-    def found_in(self, text: str) -> bool:
-        return any(
-            re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text, re.IGNORECASE) for s in self.spellings
-        )
-
 
 @dataclass(frozen=True)
 class Recall:
@@ -85,7 +80,7 @@ def entity_recall(answer: str | None, entities: Sequence[Entity]) -> Recall:
     )
     named: set[str] = set()
     for spelling, name in spellings:
-        pattern = re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE)
+        pattern = whole_word(spelling, ignore_case=True)
         text, hits = pattern.subn(lambda m: " " * len(m.group()), text)
         if hits:
             named.add(name)
