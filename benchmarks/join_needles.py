@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from prism_edge.bench import NeedleRow, needle_table
+from prism_edge.bench import NeedleRow, needle_report, needle_table
 from prism_edge.quality import Needle
 
 out = Path(sys.argv[1])
@@ -16,17 +16,15 @@ needles: list[Needle] = []
 rows: dict[str, NeedleRow] = {}
 for name in sys.argv[2:]:
     report = json.loads(Path(name).read_text())
+    methods = [m["name"] for m in report["methods"]]
+    if rows and methods != list(rows):
+        sys.exit(f"{name}: methods {methods} differ from the first report's {list(rows)}")
     needles += [Needle(n["query"], n["expected"]) for n in report["needles"]]
     for m in report["methods"]:
         row = rows.setdefault(m["name"], NeedleRow(m["name"], [], []))
         row.hits += m["hits"]
         row.answers += m["answers"]
-payload = {
-    "needles": [{"query": n.query, "expected": n.expected} for n in needles],
-    "methods": [
-        {"name": r.name, "accuracy": r.accuracy, "hits": r.hits, "answers": r.answers}
-        for r in rows.values()
-    ],
-}
-out.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+out.write_text(
+    json.dumps(needle_report(list(rows.values()), needles), ensure_ascii=False, indent=2) + "\n"
+)
 print(needle_table(list(rows.values()), needles))

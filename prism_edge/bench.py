@@ -232,6 +232,17 @@ def run_needles(
     return [r for r in rows.values() if r.hits]
 
 
+def needle_report(rows: Sequence[NeedleRow], needles: Sequence[Needle]) -> dict[str, Any]:
+    """The needles and each method's hits and answers, as ``bench --needles --json`` writes."""
+    return {
+        "needles": [{"query": n.query, "expected": n.expected} for n in needles],
+        "methods": [
+            {"name": r.name, "accuracy": r.accuracy, "hits": r.hits, "answers": r.answers}
+            for r in rows
+        ],
+    }
+
+
 def needle_table(rows: Sequence[NeedleRow], needles: Sequence[Needle]) -> str:
     lines = [
         "| method | accuracy | " + " | ".join(n.expected for n in needles) + " |",

@@ -24,6 +24,7 @@ from prism_edge.bench import (
     NEEDLE_METHODS,
     BenchTask,
     markdown_table,
+    needle_report,
     needle_table,
     plot_sweep,
     run_methods,
@@ -613,13 +614,7 @@ def bench(
                 max_tokens=max_tokens,
                 answer_tokens=answer_tokens,
             )
-            needle_payload = {
-                "needles": [{"query": n.query, "expected": n.expected} for n in needle_list],
-                "methods": [
-                    {"name": r.name, "accuracy": r.accuracy, "hits": r.hits, "answers": r.answers}
-                    for r in needle_rows
-                ],
-            }
+            needle_payload = needle_report(needle_rows, needle_list)
             if json_out is not None:
                 json_out.write_text(json.dumps(needle_payload, ensure_ascii=False, indent=2))
             if as_json:
