@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
@@ -93,6 +94,63 @@ class GrammarFieldChoice(str, Enum):
 class StyleChoice(str, Enum):
     compact = "compact"
     paper = "paper"
+
+
+def version_report() -> str:
+    """Versions, the CPU features llama.cpp was built for and sees, and the AMX guard."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from prism_edge.backends import native
+
+    try:
+        ours = version("prism-edge")
+    except PackageNotFoundError:
+        ours = "unknown (not installed)"
+    info = native.build_info()
+    flags = native.cpu_flags()
+    amx_cpu = sorted(f for f in flags if f.startswith("amx"))
+    lines = [
+        f"prism-edge {ours}",
+        f"llama-cpp-python {info.package_version}",
+        f"llama.cpp {info.library_version}",
+        f"llama.cpp system info: {info.system_info}",
+        "CPU AMX (/proc/cpuinfo): " + (" ".join(amx_cpu) if amx_cpu else "none"),
+    ]
+    setting = os.environ.get(native.REPACK_ENV)
+    if setting:
+        lines.append(f"AMX guard: overridden ({native.REPACK_ENV}={setting})")
+    elif not info.has_amx_kernels:
+        lines.append("AMX guard: inactive (this llama.cpp build has no AMX kernels)")
+    else:
+        lines.append(
+            "AMX guard: active (AMX kernels in this build: each model is probed once in a "
+            "child process; repacking stays on only where the probe runs cleanly)"
+        )
+        for model, decision in native.cached_decisions(info):
+            state = "on" if decision.extra_buffers else "off"
+            lines.append(f"  {model}: repacking {state} ({decision.reason})")
+    return "\n".join(lines)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_report())
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Versions, llama.cpp's CPU features and the AMX guard; then exit.",
+        ),
+    ] = False,
+) -> None:
+    """Answer questions about inputs far longer than a small local model's context (PRISM)."""
 
 
 STATIC_ESTIMATE = 1536

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from prism_edge.backends import Completion, Grammar, reused_prefix
+from prism_edge.backends import Completion, Grammar, native, reused_prefix
 from prism_edge.errors import BackendError, ContextOverflow
 from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
@@ -136,6 +136,8 @@ class LlamaCppBackend:
         if self.n_ctx_train:
             wanted = min(wanted, self.n_ctx_train)
         threads = n_threads or physical_cores()
+        self.repack = native.decide(path)
+        """Whether llama.cpp's extra buffer types (weight repacking, AMX) are on, and why."""
         # swa_full: sliding-window models (Gemma 3) keep the full KV cache; with False, prefix
         # reuse silently returns wrong logits
         self.llama = _load(
@@ -146,6 +148,7 @@ class LlamaCppBackend:
             n_threads_batch=threads,
             n_batch=min(n_batch, wanted),
             seed=seed,
+            extra_buffers=self.repack.extra_buffers,
         )
         self.n_ctx = self.llama.n_ctx()
         self.threads = threads
@@ -458,11 +461,13 @@ def _pick(logits: Any, temperature: float, rng: Any, top_k: int = TOP_K) -> int:
     return int(rng.choice(top, p=weights / weights.sum()))
 
 
-def _load(path: Path, **settings: Any) -> Any:
+def _load(path: Path, *, extra_buffers: bool = True, **settings: Any) -> Any:
+    """A ``Llama``; ``extra_buffers=False`` is llama.cpp's ``--no-repack`` (see native.py)."""
     from llama_cpp import Llama  # imported here: loading the library is not free
 
+    params = {} if extra_buffers else {"use_extra_bufts": False}
     try:
-        with _quiet_stderr():
+        with _quiet_stderr(), native.model_params(**params):
             return Llama(str(path), verbose=False, **settings)
     except (ValueError, RuntimeError) as exc:
         arch = _architecture(path)
