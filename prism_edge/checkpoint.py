@@ -13,14 +13,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from prism_edge.errors import PrismError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from prism_edge.errors import PrismError, RevisionError, SchemaError
 from prism_edge.memory import Memory
-from prism_edge.metrics import RunMetrics
+from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.runner import Position, PrismRunner
 from prism_edge.schema import Schema
 
@@ -29,7 +32,61 @@ VERSION = 1
 
 
 class ResumeError(PrismError):
-    hint = "run again without --resume to start over (the old run folder is replaced)"
+    hint = "run again without --resume to start over (the old state is kept beside it)"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PositionState(_Strict):
+    consumed: int = Field(ge=0)
+    pending: list[str]
+
+
+class MemoryState(_Strict):
+    encoding: Literal["in-place", "amendments"]
+    base: dict[str, Any]
+    records: list[str]
+    folds: int = Field(0, ge=0)
+
+
+class CallState(_Strict):
+    kind: str
+    prompt_tokens: int = Field(ge=0)
+    reused_tokens: int | None = Field(ge=0)
+    decoded_tokens: int = Field(ge=0)
+    seconds: float = Field(ge=0)
+
+
+class MetricsState(_Strict):
+    wall_s: float = Field(ge=0)
+    calls: list[CallState]
+
+
+class Counts(_Strict):
+    steps: int = Field(ge=0)
+    applied: int = Field(ge=0)
+    rejected: int = Field(ge=0)
+    duplicates: int = Field(ge=0)
+    cut: int = Field(ge=0)
+    reasked: int = Field(0, ge=0)
+
+
+class RunState(BaseModel):
+    """The whole of ``state.json``, validated before anything is restored from it."""
+
+    model_config = ConfigDict(extra="allow", strict=True)  # extra: what a caller saved beside
+
+    version: Literal[1]
+    settings_hash: str
+    inputs_hash: str
+    position: PositionState
+    memory: MemoryState
+    metrics: MetricsState
+    counts: Counts
+    finished: bool
+    answer: str | None
 
 
 def digest(parts: Iterable[str]) -> str:
@@ -95,42 +152,73 @@ class RunFolder:
         }
         write_atomic(self.state_file, json.dumps(state, ensure_ascii=False))
 
-    def load(self) -> dict[str, Any]:
-        """The saved state, after checking it belongs to these settings and inputs."""
-        if not self.state_file.is_file():
+    def load(self) -> RunState:
+        """The saved state, after checking its shape and that it belongs to these settings and
+        inputs; every way it can be wrong is a :class:`ResumeError` naming the file."""
+        where = self.state_file
+        if not where.is_file():
             raise ResumeError(f"nothing to resume in {self.path} (no {STATE})")
         try:
-            state: dict[str, Any] = json.loads(self.state_file.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ResumeError(f"{self.state_file} is unreadable: {exc}") from None
-        if state.get("version") != VERSION:
-            raise ResumeError(f"{self.state_file} was written by another version")
-        if state["settings_hash"] != self.settings_hash:
+            raw = json.loads(where.read_bytes().decode("utf-8"))
+        except OSError as exc:
+            raise ResumeError(f"{where} is unreadable: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise ResumeError(f"{where} is not UTF-8 text (corrupted?)") from None
+        except (ValueError, RecursionError) as exc:
+            raise ResumeError(f"{where} is not valid JSON ({exc})") from None
+        if isinstance(raw, dict) and raw.get("version") not in (None, VERSION):
+            raise ResumeError(f"{where} was written by another version")
+        try:
+            state = RunState.model_validate(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            place = ".".join(str(p) for p in first["loc"]) or "the top level"
+            raise ResumeError(
+                f"{where} is damaged ({exc.error_count()} problems; first at {place}: "
+                f"{first['msg']})"
+            ) from None
+        if state.settings_hash != self.settings_hash:
             raise ResumeError(
                 "the settings changed since the checkpoint (schema, question, "
                 "model, prompt style, memory mode or budgets); cannot resume"
             )
-        if state["inputs_hash"] != self.inputs_hash:
+        if state.inputs_hash != self.inputs_hash:
             raise ResumeError("the inputs changed since the checkpoint; cannot resume")
         return state
 
-    def restore(self, runner: PrismRunner, schema: Schema, state: dict[str, Any]) -> None:
+    def restore(self, runner: PrismRunner, schema: Schema, state: RunState) -> None:
         """Put the saved memory, position, metrics and counts into a fresh runner."""
-        memory = Memory.from_state(schema, state["memory"])
-        runner.memory = memory
-        runner.result.memory = memory
-        runner.metrics = RunMetrics.from_state(state["metrics"])
-        runner.result.metrics = runner.metrics
-        position = state["position"]
-        runner.position = Position(int(position["consumed"]), list(position["pending"]))
-        counts = state["counts"]
-        runner.result.steps = int(counts["steps"])
-        runner.result.applied = int(counts["applied"])
-        runner.result.rejected = int(counts["rejected"])
-        runner.result.duplicates = int(counts["duplicates"])
-        runner.result.cut = int(counts["cut"])
-        runner.result.reasked = int(counts.get("reasked", 0))
-        runner.result.answer = state.get("answer")
+        try:
+            memory = Memory.from_state(schema, state.memory.model_dump())
+        except (PrismError, ValueError, TypeError, KeyError) as exc:
+            if isinstance(exc, RevisionError | SchemaError):
+                exc = ValueError(str(exc))
+            raise ResumeError(
+                f"{self.state_file}: the saved memory does not restore ({exc})"
+            ) from None
+        metrics = RunMetrics(
+            [CallMetrics(**call.model_dump()) for call in state.metrics.calls],
+            state.metrics.wall_s,
+        )
+        runner.restore(
+            memory,
+            metrics,
+            Position(state.position.consumed, list(state.position.pending)),
+            state.counts.model_dump(),
+            state.answer,
+        )
 
-    def clear(self) -> None:
-        self.state_file.unlink(missing_ok=True)
+    def set_aside(self) -> Path | None:
+        """Before a new run: move the previous run's state aside as ``state-<its time>.json``
+        (never deleted); return where it went, or None when there was none."""
+        if not self.state_file.is_file():
+            return None
+        when = time.localtime(self.state_file.stat().st_mtime)
+        stem = f"state-{time.strftime('%Y%m%d-%H%M%S', when)}"
+        target = self.path / f"{stem}.json"
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path / f"{stem}-{n}.json"
+        os.replace(self.state_file, target)
+        return target

@@ -37,9 +37,9 @@ def split_to_fit(
     """
     if max_tokens < 1:
         raise ValueError("max_tokens must be at least 1")
-    if count(text) <= max_tokens:
-        return text, ""
     window = _window(text, max_tokens, count)
+    if len(window) == len(text) and count(text) <= max_tokens:
+        return text, ""
     best = 0
     for pattern in boundaries:
         cuts = [m.end() for m in pattern.finditer(window) if 0 < m.end() < len(text)]
@@ -55,12 +55,16 @@ def split_to_fit(
     return text[:pos], text[pos:]
 
 
-def _window(text: str, max_tokens: int, count: Counter) -> str:
-    """A prefix long enough to hold more than ``max_tokens`` tokens (bounded work per split)."""
+def _window(text: str, max_tokens: int, count: Counter, start: int = 0) -> str:
+    """``text[start:]`` up to a length that holds more than ``max_tokens`` tokens, or all of it.
+
+    Only prefixes of about twice a chunk's length are counted, so cutting a long text costs
+    time in proportion to its length, not its square.
+    """
     size = max(64, max_tokens * 8)
-    while size < len(text) and count(text[:size]) <= max_tokens:
+    while start + size < len(text) and count(text[start : start + size]) <= max_tokens:
         size *= 2
-    return text[: size + 1]
+    return text[start : start + size + 1]
 
 
 def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter) -> int:
@@ -78,11 +82,17 @@ def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter
 def chunk_text(
     text: str, max_tokens: int, count: Counter, boundaries: tuple[re.Pattern[str], ...] = PROSE
 ) -> Iterator[str]:
-    """Cut ``text`` into consecutive chunks of at most ``max_tokens`` tokens each."""
-    rest = text
-    while rest:
-        head, rest = split_to_fit(rest, max_tokens, count, boundaries)
+    """Cut ``text`` into consecutive chunks of at most ``max_tokens`` tokens each.
+
+    Each cut looks at a window of the text from the current offset (never the whole rest), so
+    the work is linear in the length of the text.
+    """
+    start = 0
+    while start < len(text):
+        window = _window(text, max_tokens, count, start)
+        head, _ = split_to_fit(window, max_tokens, count, boundaries)
         yield head
+        start += len(head)
 
 
 def chunk_document(

@@ -451,7 +451,11 @@ def run(
             )
         if not (resume and runner.result.answer is not None):
             if not resume:
-                folder.clear()
+                kept = folder.set_aside()
+                if kept is not None and not quiet:
+                    console.print(
+                        f"note: the previous run's state was kept as {kept}", markup=False
+                    )
             try:
                 _drive(runner, chunks, sizes, console, quiet, folder)
             except BudgetExceeded as exc:

@@ -101,7 +101,7 @@ def _run_document(
     if settings.resume and folder.state_file.is_file():
         folder.restore(runner, schema, folder.load())
     else:
-        folder.clear()
+        folder.set_aside()
     if runner.result.answer is None:
         for event in runner.run(chunks):
             if isinstance(event, StepDone):

@@ -92,7 +92,7 @@ def collect(inputs: Iterable[str], stdin_text: str | None = None) -> Collected:
         path = Path(spec)
         if path.is_dir():
             found = 0
-            for file in walk(path):
+            for file in walk(path, out.warnings):
                 doc = _read(file, out.warnings, inside_folder=True)
                 if doc is not None:
                     out.documents.append(doc)
@@ -131,30 +131,66 @@ def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document |
     return Document(str(path), text.removeprefix("\ufeff"), kind_of(path.name))
 
 
-def walk(root: Path) -> Iterator[Path]:
-    """Files under ``root`` in sorted order, minus hidden entries and .gitignore matches."""
-    yield from _walk(root, root, [])
+def walk(root: Path, warnings: list[str] | None = None) -> Iterator[Path]:
+    """Files under ``root`` in sorted order, minus hidden entries and .gitignore matches.
+
+    Links are followed, but every file and folder is visited once by its real path: a link
+    back into a folder being walked (a loop) or to something already visited is skipped, and
+    a loop is reported in ``warnings``.
+    """
+    seen: set[Path] = set()
+    yield from _walk(root, root, [], _real(root), seen, warnings if warnings is not None else [])
+
+
+def _real(path: Path) -> Path | None:
+    try:
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a dangling link, a link loop, no permission
+        return None
 
 
 def _walk(
-    root: Path, folder: Path, specs: list[tuple[Path, pathspec.PathSpec[Any]]]
+    root: Path,
+    folder: Path,
+    specs: list[tuple[Path, pathspec.PathSpec[Any]]],
+    real_folder: Path | None,
+    seen: set[Path],
+    warnings: list[str],
+    ancestors: tuple[Path, ...] = (),
 ) -> Iterator[Path]:
+    if real_folder is None:
+        warnings.append(f"skipped {folder}: cannot be resolved (a broken or looping link)")
+        return
+    ancestors = (*ancestors, real_folder)
+    seen.add(real_folder)
     ignore = folder / ".gitignore"
     if ignore.is_file():
         lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
         specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitignore", lines))]
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
-    except OSError:
+    except OSError as exc:
+        warnings.append(f"skipped {folder}: {exc.strerror or exc}")
         return
     for entry in entries:
         if entry.name.startswith("."):
             continue
         if _ignored(entry, specs):
             continue
-        if entry.is_dir():
-            yield from _walk(root, entry, specs)
-        elif entry.is_file():
+        real = _real(entry)
+        if real is None:
+            if entry.is_symlink():
+                warnings.append(f"skipped {entry}: a broken or looping link")
+            continue
+        if real in ancestors:
+            warnings.append(f"skipped {entry}: a link back to {real} (a loop)")
+            continue
+        if real in seen:
+            continue  # reached already through another link: read once
+        if real.is_dir():
+            yield from _walk(root, entry, specs, real, seen, warnings, ancestors)
+        elif real.is_file():
+            seen.add(real)
             yield entry
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from prism_edge.errors import RevisionError
-from prism_edge.revisions import ApplyReport, Revision, apply, parse_path
+from prism_edge.revisions import ApplyReport, Op, Revision, apply, parse_path
 from prism_edge.schema import Schema
 
 Encoding = Literal["in-place", "amendments"]
@@ -111,23 +111,39 @@ class Memory:
 
     @classmethod
     def from_state(cls, schema: Schema, state: dict[str, Any]) -> Memory:
+        """The memory a :meth:`state` describes; :class:`ValueError` when it does not replay."""
         memory = cls(schema, state["encoding"], state["base"])
         memory.folds = int(state.get("folds", 0))
         for record in state["records"]:
-            ((path, body),) = json.loads(record).items()
-            ((op, value),) = body.items()
-            memory.revise([Revision(path, parse_path(path), op, value)])
+            path, op, value = _record(record)
+            report = memory.revise([Revision(path, parse_path(path), op, value)])
+            if report.rejected:
+                raise ValueError(f"an amendment does not apply: {report.rejected[0]}")
         if memory._records != state["records"]:
             raise ValueError("checkpoint amendments do not replay to the same memory")
         return memory
+
+
+def _record(text: str) -> tuple[str, Op, Any]:
+    """(path, op, value) of one amendment record; :class:`ValueError` when it is not one."""
+    try:
+        line = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError(f"an amendment record is not JSON: {text[:80]!r}") from None
+    if isinstance(line, dict) and len(line) == 1:
+        ((path, body),) = line.items()
+        if isinstance(body, dict) and len(body) == 1:
+            ((op, value),) = body.items()
+            if op in ("add", "update"):
+                return path, op, value
+    raise ValueError(f"not an amendment record: {text[:80]!r}")
 
 
 def resolve(schema: Schema, base: dict[str, Any], records: Iterable[str]) -> dict[str, Any]:
     """Resolve an amendments rendering's base and records to the logical memory."""
     memory = Memory(schema, "in-place", base)
     for record in records:
-        ((path, body),) = json.loads(record).items()
-        ((op, value),) = body.items()
+        path, op, value = _record(record)
         report = memory.revise([Revision(path, parse_path(path), op, value)])
         if report.rejected:
             raise ValueError(f"amendment does not apply: {report.rejected[0]}")

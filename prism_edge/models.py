@@ -19,12 +19,10 @@ import importlib.metadata
 import json
 import os
 import re
-import socket
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 from prism_edge.errors import BackendError
 
@@ -77,10 +75,8 @@ def resolve_model(spec: str | None, models_dir: Path | None = None) -> Path:
     if spec is None:
         spec = "smollm2-135m"
     if spec.startswith("hf:"):
-        parts = spec[3:].split("/")
-        if len(parts) < 3 or not spec.endswith(".gguf"):
-            raise ModelNotFound(f"{spec}: expected hf:OWNER/REPO/FILE.gguf")
-        return download("/".join(parts[:2]), "/".join(parts[2:]), models_dir, None)
+        repo, filename = parse_hf(spec)
+        return download(repo, filename, models_dir, None)
     entries = catalog()
     if spec in entries:
         entry = entries[spec]
@@ -94,6 +90,21 @@ def resolve_model(spec: str | None, models_dir: Path | None = None) -> Path:
         return path
     names = ", ".join(entries)
     raise ModelNotFound(f"unknown model {spec!r}: not a file and not in the catalog ({names})")
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def parse_hf(spec: str) -> tuple[str, str]:
+    """(``OWNER/REPO``, ``path/in/repo.gguf``) of ``hf:OWNER/REPO/FILE.gguf``, confined: every
+    part a plain name (no ``..``, no absolute path), so the file lands inside the models folder."""
+    parts = spec.removeprefix("hf:").split("/")
+    if len(parts) < 3 or not spec.endswith(".gguf"):
+        raise ModelNotFound(f"{spec}: expected hf:OWNER/REPO/FILE.gguf")
+    for part in parts:
+        if not _NAME.match(part) or part.endswith((".", "..")):
+            raise ModelNotFound(f"{spec}: {part!r} is not a plain name (no .., no empty parts)")
+    return "/".join(parts[:2]), "/".join(parts[2:])
 
 
 def _from_package(entry: CatalogEntry) -> Path:
@@ -117,23 +128,40 @@ def download(repo: str, filename: str, models_dir: Path | None, sha256: str | No
         target = models_dir / repo.replace("/", "--") / filename
         if target.is_file() and _verified_marker(target).is_file():
             return target
-    from huggingface_hub import hf_hub_download, hf_hub_url
-    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
+    from huggingface_hub import hf_hub_url
     from huggingface_hub.utils import logging as hf_logging
 
     hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # its retry warnings would bury our one-line error
 
     local_dir = None if models_dir is None else models_dir / repo.replace("/", "--")
-    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
-    if os.environ.get("HF_HUB_OFFLINE", "") in ("1", "true", "ON") or not _reachable(endpoint):
-        # fail in a moment instead of after the Hub client's retries with backoff
-        raise DownloadError(
-            f"cannot download {repo}/{filename}: {endpoint} is not reachable "
-            "(offline?) and there is no local copy"
-        )
+    path = _on_disk(repo, filename, local_dir)
+    if path is None:
+        path = _fetch(repo, filename, local_dir)
+    if not _verified_marker(path).is_file():
+        _verify(path, f"{repo}/{filename}", sha256 or _published_sha256(hf_hub_url(repo, filename)))
+    return path
+
+
+def _on_disk(repo: str, filename: str, local_dir: Path | None) -> Path | None:
+    """A copy already on disk, in the models folder or the Hub cache: no network needed."""
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    for folder in dict.fromkeys([local_dir, None]):
+        try:
+            return Path(hf_hub_download(repo, filename, local_dir=folder, local_files_only=True))
+        except (LocalEntryNotFoundError, OSError):
+            continue
+    return None
+
+
+def _fetch(repo: str, filename: str, local_dir: Path | None) -> Path:
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
+
     try:
-        path = Path(hf_hub_download(repo, filename, local_dir=local_dir))
-    except LocalEntryNotFoundError:
+        return Path(hf_hub_download(repo, filename, local_dir=local_dir))
+    except LocalEntryNotFoundError:  # offline (HF_HUB_OFFLINE) or no connection
         raise DownloadError(
             f"cannot download {repo}/{filename}: no connection to the Hub and no local copy"
         ) from None
@@ -144,31 +172,21 @@ def download(repo: str, filename: str, models_dir: Path | None, sha256: str | No
         ) from None
     except OSError as exc:
         raise DownloadError(f"cannot download {repo}/{filename}: {exc}") from None
-    marker = _verified_marker(path)
-    if not marker.is_file():
-        expected = sha256 or _published_sha256(hf_hub_url(repo, filename))
-        if expected is not None:
-            actual = file_sha256(path)
-            if actual != expected:
-                path.unlink(missing_ok=True)
-                raise DownloadError(
-                    f"{repo}/{filename}: checksum mismatch (expected "
-                    f"{expected[:12]}..., got {actual[:12]}...); deleted, "
-                    "run again to download it anew"
-                )
-        marker.write_text((expected or "unverified") + "\n", encoding="utf-8")
-    return path
 
 
-def _reachable(endpoint: str, timeout: float = 3.0) -> bool:
-    """Whether a TCP connection to the endpoint's host opens (no request is sent)."""
-    parsed = urlparse(endpoint)
-    port = parsed.port or (443 if parsed.scheme == "https" else 80)
-    try:
-        with socket.create_connection((parsed.hostname or "", port), timeout=timeout):
-            return True
-    except OSError:
-        return False
+def _verify(path: Path, what: str, expected: str | None) -> None:
+    """Check ``path`` against ``expected`` and mark it verified; with no checksum to compare
+    (the lookup failed), leave it unmarked so the next use tries again."""
+    if expected is None:
+        return
+    actual = file_sha256(path)
+    if actual != expected:
+        path.unlink(missing_ok=True)
+        raise DownloadError(
+            f"{what}: checksum mismatch (expected {expected[:12]}..., got {actual[:12]}...); "
+            "deleted, run again to download it anew"
+        )
+    _verified_marker(path).write_text(expected + "\n", encoding="utf-8")
 
 
 def _verified_marker(path: Path) -> Path:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import copy
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from jsonpath_ng.parser import parse as jsonpath_parse
 
 from prism_edge.errors import RevisionError
 from prism_edge.schema import (
+    MISSING,
     ListT,
     PathError,
     Schema,
@@ -85,6 +87,77 @@ class Revision:
 class ParseResult:
     revisions: list[Revision] = field(default_factory=list)
     rejected: list[RevisionError] = field(default_factory=list)
+
+
+MAX_DEPTH = 32
+"""Containers nested in one value at most."""
+MAX_NODES = 20_000
+"""Values (containers and scalars) in one revision value at most."""
+MAX_LINE_CHARS = 200_000
+"""Characters of one output line at most; a longer line is rejected unparsed."""
+MAX_INT_BITS = 63
+"""Integers must fit a signed 64-bit integer (what every JSON consumer reads)."""
+
+
+def contain(value: Any) -> str | None:
+    """Why a value from a model cannot enter the memory, or None when it can.
+
+    The containment boundary: JSON values only (str, int, float, bool, null, lists, objects
+    with string keys), nested at most :data:`MAX_DEPTH` deep, at most :data:`MAX_NODES` values,
+    finite numbers, 64-bit integers. Checked without recursion, so no input can exhaust the
+    stack.
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            return f"the value holds more than {MAX_NODES} parts"
+        if isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        if isinstance(item, int):
+            if item.bit_length() > MAX_INT_BITS:
+                return "an integer out of the 64-bit range"
+            continue
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return "a number that is not finite (NaN or infinity)"
+            continue
+        if isinstance(item, list | tuple | dict):
+            if depth >= MAX_DEPTH:
+                return f"nested deeper than {MAX_DEPTH} levels"
+            if isinstance(item, dict):
+                if not all(isinstance(k, str) for k in item):
+                    return "an object key that is not a string"
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+            continue
+        return f"not a JSON value ({type(item).__name__})"
+    return None
+
+
+def _nesting(line: str) -> int:
+    """The deepest bracket nesting of a line, strings (double-quoted) skipped."""
+    depth = deepest = 0
+    inside = escaped = False
+    for char in line:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]})":
+            depth -= 1
+    return deepest
 
 
 _STAR = "\u2063prism-star\u2063"
@@ -135,6 +208,16 @@ def parse_output(text: str) -> ParseResult:
             continue
         if line.upper().startswith("[OBJECTS FOR"):
             continue
+        if len(line) > MAX_LINE_CHARS:
+            result.rejected.append(
+                RevisionError(f"line {number}", "?", f"longer than {MAX_LINE_CHARS} characters")
+            )
+            continue
+        if _nesting(line) > MAX_DEPTH + 2:  # the wire format wraps a value in two objects
+            result.rejected.append(
+                RevisionError(f"line {number}", "?", f"nested deeper than {MAX_DEPTH} levels")
+            )
+            continue
         obj = _load_line(line)
         if not isinstance(obj, dict):
             result.rejected.append(
@@ -153,19 +236,21 @@ def parse_output(text: str) -> ParseResult:
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _load_line(line: str) -> Any:
+    """The line as a value, or None. Never raises (the nesting was bounded before)."""
     line = line.rstrip(",")
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        pass
-    try:
-        return json.loads(_TRAILING_COMMA.sub(r"\1", line))
-    except json.JSONDecodeError:
-        pass
+    for text in (line, _TRAILING_COMMA.sub(r"\1", line)):
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError):  # also integers past Python's digit limit
+            pass
     try:  # the paper's own examples use Python literals: tuples, None, single quotes
         return _tuples_to_lists(ast.literal_eval(line))
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
 
 
@@ -187,6 +272,11 @@ def _revision(path: str, body: Any, line: int) -> Revision | RevisionError:
         segments = parse_path(path)
     except ValueError as exc:
         return RevisionError(path, op, f"bad path: {exc}")
+    except RecursionError:
+        return RevisionError(path[:200], op, "bad path: nested too deep")
+    refused = contain(body[op])
+    if refused is not None:
+        return RevisionError(path, op, f"value refused: {refused}")
     return Revision(path, segments, op, body[op], line)
 
 
@@ -201,6 +291,9 @@ def check(
     """Raise :class:`RevisionError` unless ``rev`` applies to ``data``; return the value type."""
     if add_only and rev.op == "update":
         raise RevisionError(rev.path, rev.op, "updates are disabled (add-only mode)")
+    refused = contain(rev.value)
+    if refused is not None:
+        raise RevisionError(rev.path, rev.op, f"value refused: {refused}")
     try:
         node = schema.resolve(rev.segments)
     except PathError as exc:
@@ -249,8 +342,20 @@ def apply(
     """Apply ``rev`` to ``data`` in place, atomically; return the revision as applied.
 
     The returned revision has canonical segments: an append to a list through ``$.'xs'`` comes
-    back as ``$.'xs'[n]``, so replaying it (amendments) is unambiguous.
+    back as ``$.'xs'[n]``, so replaying it (amendments) is unambiguous. Whatever goes wrong is
+    a :class:`RevisionError`, and ``data`` is then unchanged: every check runs before the one
+    mutation.
     """
+    try:
+        return _apply(schema, data, rev, add_only=add_only)
+    except RevisionError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, RecursionError) as exc:
+        # a shape the checks did not foresee: refused like any invalid revision
+        raise RevisionError(rev.path, rev.op, f"cannot be applied ({exc!r:.120})") from None
+
+
+def _apply(schema: Schema, data: dict[str, Any], rev: Revision, *, add_only: bool) -> Revision:
     check(schema, data, rev, add_only=add_only)
     parent, last = _locate_parent(data, rev)
     value = copy.deepcopy(rev.value)
@@ -290,9 +395,19 @@ def _locate_parent(data: dict[str, Any], rev: Revision) -> tuple[Any, Segment]:
             missing = format_path(rev.segments[: depth + 1])
             raise RevisionError(rev.path, rev.op, f"parent {missing} does not exist")
         current = current[seg]
+    last = rev.segments[-1]
     if current is None:
         raise RevisionError(rev.path, rev.op, "parent is null; update the parent instead")
-    return current, rev.segments[-1]
+    if isinstance(current, dict) and not isinstance(last, str):
+        raise RevisionError(rev.path, rev.op, f"an object is keyed by names, not [{last}]")
+    if isinstance(current, list) and not isinstance(last, int):
+        raise RevisionError(rev.path, rev.op, f"a list is indexed by [n], not {last!r}")
+    if not isinstance(current, dict | list):
+        held = "a placeholder" if current == MISSING else f"a {type(current).__name__}"
+        raise RevisionError(
+            rev.path, rev.op, f"the parent holds {held}, not an object or list; update it instead"
+        )
+    return current, last
 
 
 def _has(container: Any, key: Segment) -> bool:

@@ -266,6 +266,24 @@ class PrismRunner:
         self.result = RunResult(None, self.memory, self.metrics)
         self.position = Position()
 
+    def restore(
+        self,
+        memory: Memory,
+        metrics: RunMetrics,
+        position: Position,
+        counts: dict[str, int],
+        answer: str | None,
+    ) -> None:
+        """Continue a saved run: its memory, metrics, place in the input, counts and answer."""
+        if memory.encoding != self.config.encoding:
+            raise ValueError("memory encoding differs from the configured encoding")
+        self.memory = self.result.memory = memory
+        self.metrics = self.result.metrics = metrics
+        self.position = position
+        for name in ("steps", "applied", "rejected", "duplicates", "cut", "reasked"):
+            setattr(self.result, name, int(counts.get(name, 0)))
+        self.result.answer = answer
+
     # budget helpers
 
     def _revise_prompt(self, chunk: str) -> Prompt:

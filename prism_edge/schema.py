@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import io
+import math
 import tokenize
 import types
 import typing
@@ -275,7 +276,9 @@ def _check_prim(value: Any, kind: str, at: str) -> None:
         "str": isinstance(value, str),
         "bool": isinstance(value, bool),
         "int": isinstance(value, int) and not isinstance(value, bool),
-        "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "float": isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and (isinstance(value, int) or math.isfinite(value)),
     }[kind]
     if not ok:
         raise ValidationError(at, f"expected {kind}, got {_json_kind(value)} {value!r:.40}")
@@ -919,16 +922,37 @@ def from_json_schema(document: Mapping[str, Any], *, allow_missing: bool = True)
     (a list), ``prefixItems`` (a tuple), ``anyOf``/``type`` lists with null (Optional),
     ``$ref`` into ``$defs``/``definitions``, and the four primitive types.
     """
-    defs = {**document.get("definitions", {}), **document.get("$defs", {})}
-    root = _from_js(document, defs, "Root", "$", set())
+    if not isinstance(document, Mapping):
+        raise SchemaError(f"a JSON Schema is an object, not {_json_kind(document)}")
+    defs: dict[str, Any] = {}
+    for section in ("definitions", "$defs"):
+        defs.update(_mapping(document.get(section, {}), f"$.{section}"))
+    try:
+        root = _from_js(document, defs, "Root", "$", set())
+    except RecursionError:
+        raise SchemaError("the JSON Schema is nested too deeply") from None
     if not isinstance(root, ClassT):
         raise SchemaError("the JSON Schema root must be an object with properties")
     return Schema(root, allow_missing=allow_missing)
 
 
-def _from_js(
-    node: Mapping[str, Any], defs: Mapping[str, Any], name: str, at: str, seen: set[str]
-) -> TypeNode:
+def _mapping(value: Any, at: str) -> Mapping[str, Any]:
+    """``value`` when it is a JSON object, else the schema error that says what it is."""
+    if isinstance(value, Mapping):
+        return value
+    if value is True or value == {}:
+        raise SchemaError(f"{at}: any value (true or {{}}) is not supported; give a type")
+    raise SchemaError(f"{at}: expected a schema object, got {_json_kind(value)} {value!r:.40}")
+
+
+def _sequence(value: Any, at: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise SchemaError(f"{at}: expected a list, got {_json_kind(value)}")
+    return value
+
+
+def _from_js(node: Any, defs: Mapping[str, Any], name: str, at: str, seen: set[str]) -> TypeNode:
+    node = _mapping(node, at)
     if "$ref" in node:
         ref = str(node["$ref"])
         key = ref.rsplit("/", 1)[-1]
@@ -939,16 +963,21 @@ def _from_js(
         return _from_js(defs[key], defs, key, at, seen | {key})
     for union in ("anyOf", "oneOf"):
         if union in node:
-            options = [o for o in node[union] if o.get("type") != "null"]
-            if len(options) == 1 and len(options) < len(node[union]):
+            listed = [_mapping(o, f"{at}.{union}") for o in _sequence(node[union], at)]
+            options = [o for o in listed if o.get("type") != "null"]
+            if len(options) == 1 and len(options) < len(listed):
                 return OptionalT(_from_js(options[0], defs, name, at, seen))
             raise SchemaError(f"{at}: unions are only supported as Optional (T or null)")
     kind = node.get("type")
     if isinstance(kind, list):
         real = [k for k in kind if k != "null"]
+        if not all(isinstance(k, str) for k in kind):
+            raise SchemaError(f"{at}: a type list holds type names only")
         if len(real) == 1 and len(real) < len(kind):
             return OptionalT(_from_js({**node, "type": real[0]}, defs, name, at, seen))
         raise SchemaError(f"{at}: type lists are only supported as [T, null]")
+    if kind is not None and not isinstance(kind, str):
+        raise SchemaError(f"{at}: type must be a name, got {_json_kind(kind)}")
     if kind in _JS_PRIMS:
         return Prim(_JS_PRIMS[kind])
     if kind == "array":
@@ -956,19 +985,21 @@ def _from_js(
             return TupleT(
                 tuple(
                     _from_js(i, defs, name, f"{at}[{n}]", seen)
-                    for n, i in enumerate(node["prefixItems"])
+                    for n, i in enumerate(_sequence(node["prefixItems"], at))
                 )
             )
         return ListT(_from_js(node.get("items", {}), defs, name, f"{at}[*]", seen))
     if kind == "object" or "properties" in node:
         props = node.get("properties")
+        if props is not None:
+            props = _mapping(props, f"{at}.properties")
         if props:
             title = str(node.get("title") or name).replace(" ", "")
             fields = tuple(
                 Field(
                     key,
                     _from_js(value, defs, key.title().replace("_", ""), f"{at}.{key}", seen),
-                    str(value.get("description", "")),
+                    str(_mapping(value, f"{at}.{key}").get("description", "")),
                 )
                 for key, value in props.items()
             )

@@ -30,7 +30,7 @@ class FakeServer:
         self.responder = responder
         self.lock = threading.Lock()
         self.requests: list[tuple[str, dict[str, Any]]] = []
-        self.failures: deque[int | type[Exception]] = deque()
+        self.failures: deque[int | httpx.Response | type[Exception]] = deque()
         self.cached: list[int] = []
         self.vocab: dict[str, int] = {}
 
@@ -44,6 +44,8 @@ class FakeServer:
         self.requests.append((path, body))
         if self.failures and path == "/v1/chat/completions":
             failure = self.failures.popleft()
+            if isinstance(failure, httpx.Response):
+                return failure
             if isinstance(failure, int):
                 return httpx.Response(failure, json={"error": {"message": "busy"}})
             raise failure("boom", request=request)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,3 +40,30 @@ def test_chunks_cover_the_text_within_budget(text, budget):
     chunks = list(chunk_text(text, budget, count))
     assert "".join(chunks) == text
     assert all(c and count(c) <= budget for c in chunks)
+
+
+@pytest.mark.parametrize("one_line", [False, True])
+def test_chunking_work_grows_linearly_with_the_text(one_line):
+    """The characters handed to the tokenizer grow in proportion to the input, not its square
+    (each cut looks at a window of about two chunks, never the whole rest)."""
+    paragraph = (
+        "Mowgli ran with the wolves. Bagheera watched from a tree; Baloo taught the Law.\n\n"
+    )
+
+    def work(size: int) -> int:
+        text = (paragraph * (size // len(paragraph) + 1))[:size]
+        if one_line:
+            text = text.replace("\n", " ")
+        seen = [0]
+
+        def count(piece: str) -> int:
+            seen[0] += len(piece)
+            return len(piece.split())
+
+        chunks = list(chunk_text(text, 256, count))
+        assert "".join(chunks) == text and all(count(c) <= 256 for c in chunks)
+        return seen[0]
+
+    small, large = work(50_000), work(500_000)
+    counted = [small, large]
+    assert large < 12 * small, counted

@@ -579,3 +579,23 @@ def test_sweep_reuses_the_tables_run_at_the_same_chunk_size(harness, story, tmp_
 
     # 300 is the table's own chunk size: its run is not repeated
     assert calls("150", "300") == calls("150") > calls("300")
+
+
+def test_a_new_run_keeps_the_previous_state(harness, story, tmp_path):
+    run_dir = tmp_path / "r"
+    for _ in range(2):
+        result = invoke("run", str(story), "--chunk-tokens", "200", "--run-dir", str(run_dir))
+        assert result.exit_code == 0, result.output
+    assert "the previous run's state was kept as" in result.stderr
+    kept = list(run_dir.glob("state-*.json"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["finished"] is True
+    assert (run_dir / "state.json").is_file()
+
+
+def test_version_names_the_build_and_the_guard():
+    result = invoke("--version")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("prism-edge ") and lines[1].startswith("llama-cpp-python ")
+    assert any(line.startswith("llama.cpp system info: ") for line in lines)
+    assert any(line.startswith("AMX guard: ") for line in lines)

@@ -132,3 +132,66 @@ def test_catalog_spans_135m_to_8b():
     for entry in entries.values():
         assert entry.file.endswith(".gguf") and entry.context >= 8192 and entry.license
         assert entry.source in ("pypi", "hf")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "hf:a/b/../../x.gguf",
+        "hf:../b/x.gguf",
+        "hf:a/b//x.gguf",
+        "hf:a/b/./x.gguf",
+        "hf:a/b/c\\..\\x.gguf",
+    ],
+)
+def test_hf_paths_stay_inside_the_models_folder(spec, tmp_path):
+    with pytest.raises(ModelNotFound, match=r"not a plain name|expected"):
+        resolve_model(spec, tmp_path)
+
+
+def _hub_cache(root: Path) -> Path:
+    """A model laid out in the Hugging Face cache as huggingface_hub leaves it."""
+    repo = root / "models--owner--repo"
+    snapshot = repo / "snapshots" / ("c" * 40)
+    snapshot.mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("c" * 40)
+    (snapshot / "cached.gguf").write_bytes(PAYLOAD)
+    return snapshot / "cached.gguf"
+
+
+@pytest.mark.parametrize("with_models_folder", [False, True])
+def test_a_model_in_the_hub_cache_works_offline(tmp_path, with_models_folder):
+    """huggingface_hub reads its cache location once per process: each case runs in its own."""
+    cached = _hub_cache(tmp_path / "hub")
+    folder = tmp_path / "models" if with_models_folder else None
+    if folder is not None:
+        folder.mkdir()
+    code = (
+        "import pathlib, prism_edge.models as m; "
+        f"m.default_models_dir = lambda: {str(folder)!r} and pathlib.Path({str(folder)!r}); "
+        "print(m.resolve_model('hf:owner/repo/cached.gguf'))"
+    )
+    env = {
+        **os.environ,
+        "HF_HUB_CACHE": str(tmp_path / "hub"),
+        "HF_HUB_OFFLINE": "1",
+        "HF_ENDPOINT": "http://127.0.0.1:9",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip()).resolve() == cached.resolve()
+
+
+def test_a_failed_checksum_lookup_is_tried_again_on_next_use(hub, tmp_path):
+    FakeHub.etag = "not-a-sha256"  # the lookup gives no checksum to compare
+    first = pull("hf:owner/repo/later.gguf", hub, tmp_path)
+    assert first.returncode == 0, first.stderr
+    path = Path(first.stdout.strip())
+    assert not (path.parent / "later.gguf.verified").exists()
+    FakeHub.etag = hashlib.sha256(PAYLOAD).hexdigest()
+    second = pull("hf:owner/repo/later.gguf", hub, tmp_path)
+    assert second.returncode == 0 and second.stdout.strip() == str(path)
+    assert (path.parent / "later.gguf.verified").read_text().strip() == FakeHub.etag

@@ -1,10 +1,22 @@
 from __future__ import annotations
 
+import contextlib
 import copy
+import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from prism_edge.revisions import Revision, apply, apply_all, parse_output, parse_path
+from prism_edge.errors import RevisionError
+from prism_edge.revisions import (
+    MAX_DEPTH,
+    Revision,
+    apply,
+    apply_all,
+    parse_output,
+    parse_path,
+)
 
 PERSON = {"name": "Baloo", "age": 40, "height": 2.1, "alive": True, "nickname": None}
 MEMORY = {
@@ -185,3 +197,92 @@ def test_a_key_named_star_is_a_key_not_the_wildcard():
     assert parse_path("$['*']") == ("*",)
     with pytest.raises(ValueError, match="only plain names"):
         parse_path("$.a.*")
+
+
+# --- the containment boundary (nothing a model writes escapes as an exception) ---------------
+
+
+def test_an_add_under_a_placeholder_is_a_rejection_not_a_crash(table_schema):
+    from prism_edge.memory import Memory
+
+    memory = Memory(table_schema, "amendments")
+    output = (
+        '{"$.\'table_descriptions\'": {"add": {"table_name": "t", "table_description": '
+        '"d", "columns_observed": "???", "relevant_statistics": [], "relationships": []}}}\n'
+        '{"$.\'table_descriptions\'[0].\'columns_observed\'[0]": {"add": "x"}}\n'
+        "{\"$.'table_descriptions'[0].'table_name'.'x'\": {\"add\": \"x\"}}"
+    )
+    before_second = None
+    report = memory.revise(parse_output(output).revisions[:1])
+    assert len(report.applied) == 1
+    before_second = memory.render()
+    report = memory.revise(parse_output(output).revisions[1:])
+    assert not report.applied and len(report.rejected) == 2
+    assert "placeholder" in report.rejected[0].reason
+    assert memory.render() == before_second
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"$.title": {"add": ' + "[" * 400 + "]" * 400 + "}}", "nested deeper"),
+        ("[" * 5000, "nested deeper"),
+        ('{"$.title": {"add": ' + "[" * 2000, "nested deeper"),
+        ('{"$.title": {"add": ' + "7" * 5000 + "}}", "malformed"),
+        ('{"$.title": {"add": NaN}}', "malformed"),
+        ('{"$.title": {"add": -Infinity}}', "malformed"),
+        ('{"$.title": {"add": 1e999}}', "not finite"),
+        ('{"$.title": {"add": 123456789012345678901234567890}}', "64-bit"),
+        ("{'$.title': {'add': {1, 2}}}", "not a JSON value"),
+        ("{'$.title': {'add': b'x'}}", "not a JSON value"),
+        ('{"$.title": {"add": "' + "x" * 300_000 + '"}}', "longer than"),
+    ],
+)
+def test_hostile_values_are_refused_with_a_reason(line, reason):
+    parsed = parse_output(line)
+    assert not parsed.revisions
+    assert len(parsed.rejected) == 1 and reason in parsed.rejected[0].reason
+
+
+def test_a_non_finite_number_never_reaches_a_float_field(mixed_schema):
+    data = copy.deepcopy(MEMORY)
+    for value in (float("nan"), float("inf"), -float("inf")):
+        rev = Revision(
+            "$.'people'.'Baloo'.'height'", ("people", "Baloo", "height"), "update", value
+        )
+        with pytest.raises(RevisionError, match="not finite"):
+            apply(mixed_schema, data, rev)
+    assert data == MEMORY
+    assert not mixed_schema.is_valid({**MEMORY, "people": {"B": {**PERSON, "height": math.nan}}})
+
+
+@given(depth=st.integers(min_value=0, max_value=3000), kind=st.sampled_from("[{("))
+@settings(max_examples=60, deadline=None)
+def test_any_nesting_depth_is_parsed_or_refused(depth, kind):
+    close = {"[": "]", "{": "}", "(": ")"}[kind]
+    inner = kind * depth + close * depth if kind != "{" else '{"a": ' * depth + "1" + "}" * depth
+    for line in (
+        '{"$.title": {"add": ' + inner + "}}",
+        '{"$.title": {"add": ' + kind * depth,  # unterminated
+        '{"$.\'events\'": {"add": ' + inner + "}}",
+    ):
+        parsed = parse_output(line)  # never raises
+        if parsed.revisions:
+            assert depth <= MAX_DEPTH + 1
+
+
+@given(number=st.one_of(st.integers(), st.floats(allow_nan=True, allow_infinity=True)))
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_any_number_is_stored_finite_or_refused(mixed_schema, number):
+    import json
+
+    data = copy.deepcopy(MEMORY)
+    text = json.dumps({"$.'people'.'Baloo'.'height'": {"update": number}})
+    for rev in parse_output(text).revisions:
+        with contextlib.suppress(RevisionError):
+            apply(mixed_schema, data, rev)
+    height = data["people"]["Baloo"]["height"]
+    assert isinstance(height, int | float) and math.isfinite(height)
+    json.loads(json.dumps(data, allow_nan=False))  # the memory still renders as valid JSON

@@ -3,6 +3,8 @@ from __future__ import annotations
 from typing import Optional
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from prism_edge.errors import SchemaError
@@ -17,6 +19,7 @@ from prism_edge.schema import (
     TupleT,
     ValidationError,
     format_path,
+    from_json_schema,
     from_model,
     from_source,
     json_schema,
@@ -311,3 +314,75 @@ def test_from_pydantic_model():
     assert person.field("age").type == OptionalT(Prim("int"))
     assert schema.root.field("title").type == OptionalT(Prim("str"))
     assert "class Person:" in prompt_text(schema)
+
+
+# --- malformed JSON Schemas: always the schema error, never a traceback ----------------------
+
+_JS_KEYS = [
+    "type",
+    "properties",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "additionalProperties",
+    "description",
+    "title",
+]
+_js_scalar = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.sampled_from(
+        ["object", "array", "string", "integer", "number", "boolean", "null", "#/$defs/A", "A", ""]
+    ),
+)
+_js_values = st.recursive(
+    _js_scalar,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from([*_JS_KEYS, "a", "b", "A"]), inner, max_size=4),
+    ),
+    max_leaves=25,
+)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"type": "object", "properties": {"a": {"type": "array", "items": True}}},
+        {"type": "object", "properties": {"a": {"anyOf": ["string"]}}},
+        {"type": "object", "properties": {"a": 3}},
+        [{"type": "object"}],
+        {"type": "object", "properties": {"a": {"type": 5}}},
+        {"type": "object", "properties": {"a": {"type": ["string", 1]}}},
+        {"type": "object", "properties": []},
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": []},
+        {"type": "object", "properties": {"a": {"type": "array", "prefixItems": 1}}},
+    ],
+)
+def test_malformed_json_schemas_are_schema_errors(document):
+    with pytest.raises(SchemaError):
+        from_json_schema(document)
+
+
+@given(document=_js_values)
+@settings(max_examples=400, deadline=None)
+def test_any_json_is_a_schema_or_a_schema_error(document):
+    try:
+        schema = from_json_schema(document)
+    except SchemaError:
+        return
+    schema.validate(schema.empty_memory())
+
+
+def test_a_deeply_nested_json_schema_is_a_schema_error():
+    node: dict = {"type": "string"}
+    for _ in range(3000):
+        node = {"type": "array", "items": node}
+    with pytest.raises(SchemaError, match="nested too deeply"):
+        from_json_schema({"type": "object", "properties": {"a": node}})

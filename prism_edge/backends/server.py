@@ -25,10 +25,13 @@ message. The backend is thread-safe (one ``httpx.Client``), so documents can sha
 
 from __future__ import annotations
 
+import email.utils
+import re
 import threading
 import time
 from collections import OrderedDict
 from typing import Any, ClassVar, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -47,6 +50,56 @@ _GRAMMAR_OF: dict[Flavor, GrammarField] = {
 }
 _RETRY_STATUS = {408, 429, 500, 502, 503, 504}
 _TOKEN_CACHE = 4096
+MAX_RETRY_AFTER = 300.0
+"""Seconds a server's ``Retry-After`` may make a retry wait at most."""
+
+_SPECIAL = re.compile(
+    r"<\|[^\s|<>]{1,64}\|>"  # ChatML, Llama 3, Phi: <|im_start|>, <|eot_id|> ...
+    r"|</?s>|<(?:bos|eos|pad|unk|mask)>"  # SentencePiece-style markers
+    r"|<(?:start|end)_of_turn>"  # Gemma
+    r"|\[/?INST\]|<</?SYS>>"  # Llama 2, Mistral
+    r"|<\|?(?:endoftext|fim_[a-z]+)\|?>",
+    re.IGNORECASE,
+)
+_JOINER = "\u2060"
+"""WORD JOINER: invisible, and inside a marker it makes the marker plain text."""
+
+
+def neutralize(text: str) -> str:
+    """``text`` with every chat-control marker broken by an invisible joiner after its first
+    character, so a server that parses special tokens in the rendered prompt reads text."""
+    return _SPECIAL.sub(lambda m: m.group(0)[0] + _JOINER + m.group(0)[1:], text)
+
+
+def split_credentials(url: str) -> tuple[str, str, httpx.BasicAuth | None]:
+    """(url without credentials, url to show with the password redacted, basic auth)."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url, url, None
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    bare = urlunsplit(parts._replace(netloc=netloc))
+    user = parts.username or ""
+    shown = urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}" if user else f"***@{netloc}"))
+    return bare, shown, httpx.BasicAuth(user, parts.password or "")
+
+
+def retry_after(response: httpx.Response) -> float | None:
+    """The seconds a ``Retry-After`` header asks for (a number or an HTTP date), if any."""
+    value = response.headers.get("retry-after", "").strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        seconds = when.timestamp() - time.time()
+    return max(0.0, min(MAX_RETRY_AFTER, seconds))
 
 
 class ServerBackend:
@@ -69,13 +122,21 @@ class ServerBackend:
         backoff: float = 1.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self.url = url.rstrip("/").removesuffix("/v1")
+        bare, shown, auth = split_credentials(url)
+        if auth is not None and api_key:
+            raise BackendError(
+                "the server URL carries a user and password and an API key is given too; "
+                "use one of them"
+            )
+        self.url = shown.rstrip("/").removesuffix("/v1")
+        """The server's address as shown to a user (a password in it is redacted)."""
         self.retries = retries
         self.backoff = backoff
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(
-            base_url=self.url,
+            base_url=bare.rstrip("/").removesuffix("/v1"),
             headers=headers,
+            auth=auth,
             timeout=httpx.Timeout(timeout, connect=10.0),
             transport=transport,
         )
@@ -160,7 +221,8 @@ class ServerBackend:
         return list(range(len(text) // 3 + 1))
 
     def count_tokens(self, prompt: Prompt) -> int:
-        return self._template_tokens + sum(len(self.tokenize(p.text)) for p in prompt.parts)
+        """Tokens of the prompt as the server receives it (documents neutralized)."""
+        return self._template_tokens + sum(len(self.tokenize(t)) for t in _sent_parts(prompt))
 
     # -- generation
 
@@ -187,18 +249,19 @@ class ServerBackend:
         seed: int | None = None,
         repeat_penalty: float = 1.0,
     ) -> Completion:
-        body = self._chat_body(prompt.text, max_tokens=max_tokens, temperature=temperature)
+        text = "".join(_sent_parts(prompt))
+        body = self._chat_body(text, max_tokens=max_tokens, temperature=temperature)
         if seed is not None:
             body["seed"] = seed
         if repeat_penalty != 1.0:
             key = "repeat_penalty" if self.flavor.startswith("llama") else "repetition_penalty"
             body[key] = repeat_penalty
         if grammar is not None and self.grammar_field != "none":
-            text = grammar if isinstance(grammar, str) else grammar.initial()
+            rules = grammar if isinstance(grammar, str) else grammar.initial()
             if self.grammar_field == "structured_outputs":
-                body["structured_outputs"] = {"grammar": text}
+                body["structured_outputs"] = {"grammar": rules}
             else:
-                body[self.grammar_field] = text
+                body[self.grammar_field] = rules
         start = time.perf_counter()
         reply = self._request("POST", "/v1/chat/completions", json=body).json()
         seconds = time.perf_counter() - start
@@ -235,9 +298,12 @@ class ServerBackend:
     def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         attempts = self.retries + 1
         problem = ""
+        wait: float | None = None
         for attempt in range(attempts):
             if attempt:
-                time.sleep(min(30.0, self.backoff * 2 ** (attempt - 1)))
+                backoff = min(30.0, self.backoff * 2 ** (attempt - 1))
+                time.sleep(backoff if wait is None else wait)
+            wait = None
             try:
                 response = self._client.request(method, path, **kwargs)
             except httpx.TimeoutException:
@@ -248,6 +314,7 @@ class ServerBackend:
                 continue
             if response.status_code in _RETRY_STATUS:
                 problem = f"HTTP {response.status_code}"
+                wait = retry_after(response)
                 continue
             if response.status_code >= 400:
                 raise BackendError(
@@ -267,6 +334,13 @@ class ServerBackend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _sent_parts(prompt: Prompt) -> list[str]:
+    """The prompt's parts as sent: what came from documents (the text, the memory built from
+    it, a model's own output) with chat-control markers neutralized; the template's own text
+    as it is."""
+    return [p.text if p.kind == "static" else neutralize(p.text) for p in prompt.parts]
 
 
 def _reused(reply: dict[str, Any], usage: dict[str, Any]) -> int | None:

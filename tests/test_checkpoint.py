@@ -1,0 +1,143 @@
+"""Checkpoints: a damaged state.json is refused with one clear error, whatever its shape, and a
+new run sets the previous state aside instead of deleting it."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.checkpoint import ResumeError, RunFolder
+from prism_edge.runner import PrismConfig, PrismRunner, StepDone
+from prism_edge.tasks import TASKS
+
+SCHEMA = TASKS["summarize"].schema
+OUTPUT = '[OBJECTS FOR ADD]\n{"$.\'attributes\'.\'Mowgli\'": {"add": ["A boy."]}}'
+
+
+def runner() -> PrismRunner:
+    backend = ScriptedBackend(outputs=[OUTPUT, "[OBJECTS FOR ADD]", "An answer."])
+    return PrismRunner(backend, SCHEMA, PrismConfig(question="Summarize."))
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> dict[str, Any]:
+    """A real state saved after the first of two steps."""
+    folder = RunFolder(tmp_path / "run", "settings", "inputs")
+    first = runner()
+    for event in first.run(["Mowgli was a boy.", "He lived with wolves."]):
+        if isinstance(event, StepDone):
+            folder.save(first)
+            break
+    state: dict[str, Any] = json.loads(folder.state_file.read_text())
+    return state
+
+
+def load(tmp_path: Path, state: Any, name: str = "damaged") -> RunFolder:
+    folder = RunFolder(tmp_path / name, "settings", "inputs")
+    folder.path.mkdir(parents=True, exist_ok=True)
+    folder.state_file.write_text(json.dumps(state))
+    return folder
+
+
+def test_a_good_state_restores(tmp_path: Path, saved: dict[str, Any]) -> None:
+    folder = load(tmp_path, saved, "good")
+    fresh = runner()
+    folder.restore(fresh, SCHEMA, folder.load())
+    assert fresh.position.consumed == 1 and fresh.result.steps == 1
+    assert fresh.memory.data == {"attributes": {"Mowgli": ["A boy."]}}
+
+
+def _without(state: dict[str, Any], *path: str) -> dict[str, Any]:
+    out = copy.deepcopy(state)
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    del node[path[-1]]
+    return out
+
+
+def _with(state: dict[str, Any], value: Any, *path: str) -> dict[str, Any]:
+    out = copy.deepcopy(state)
+    node = out
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda s: [],
+        lambda s: _without(s, "memory"),
+        lambda s: _with(s, {}, "metrics"),
+        lambda s: _with(s, None, "position", "pending"),
+        lambda s: _with(s, [1, 2], "counts"),
+        lambda s: _with(s, ["not", "a", "record"], "memory", "records"),
+        lambda s: _with(s, ['{"$.x": 1}'], "memory", "records"),
+        lambda s: _with(s, {"attributes": "???"}, "memory", "base"),
+        lambda s: _with(s, -3, "position", "consumed"),
+        lambda s: _with(s, "1", "counts", "steps"),
+        lambda s: _with(s, [{"kind": "revise"}], "metrics", "calls"),
+    ],
+)
+def test_a_damaged_state_is_one_resume_error(tmp_path: Path, saved: dict[str, Any], damage) -> None:
+    folder = load(tmp_path, damage(saved))
+    with pytest.raises(ResumeError, match=r"damaged|does not restore|version") as error:
+        folder.restore(runner(), SCHEMA, folder.load())
+    assert str(folder.path) in str(error.value)
+
+
+def test_invalid_utf8_names_the_file(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path / "bytes", "settings", "inputs")
+    folder.path.mkdir()
+    folder.state_file.write_bytes(b'{"version": 1, "answer": "\xff\xfe"}')
+    with pytest.raises(ResumeError, match="not UTF-8") as error:
+        folder.load()
+    assert str(folder.state_file) in str(error.value)
+
+
+_json = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text()),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(), inner)),
+    max_leaves=10,
+)
+
+
+@given(data=st.data())
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_any_replaced_part_restores_or_is_refused(tmp_path: Path, saved, data) -> None:
+    state = copy.deepcopy(saved)
+    node = state
+    while isinstance(node, dict) and node and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(node)))
+        if not isinstance(node[key], dict):
+            break
+        node = node[key]
+    if isinstance(node, dict) and node:
+        node[data.draw(st.sampled_from(sorted(node)))] = data.draw(_json)
+    folder = load(tmp_path, state, "fuzzed")
+    with contextlib.suppress(ResumeError):
+        folder.restore(runner(), SCHEMA, folder.load())
+
+
+def test_a_new_run_sets_the_previous_state_aside(tmp_path: Path, saved: dict[str, Any]) -> None:
+    folder = load(tmp_path, saved, "twice")
+    kept = folder.set_aside()
+    assert kept is not None and kept.parent == folder.path and kept.name.startswith("state-")
+    assert json.loads(kept.read_text()) == saved
+    assert not folder.state_file.exists()
+    load(tmp_path, saved, "twice")
+    again = folder.set_aside()
+    assert again is not None and again != kept and kept.exists()
+    assert folder.set_aside() is None
