@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata
 import os
+import string
 import time
 from collections.abc import Iterator
 from functools import lru_cache
@@ -155,7 +156,7 @@ class LlamaCppBackend:
         self.prefix_reuse = not self._is_recurrent()
         self._part_tokens = lru_cache(maxsize=4096)(self._plain_tokens)
         self._pieces = lru_cache(maxsize=None)(self._piece_bytes)
-        self._closing: tuple[list[int], list[int]] | None = None
+        self._steps: list[int] | None = None
         self.grammar_fallbacks = 0
         """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
         self._wrap_before, self._wrap_after = self._chat_wrapping()
@@ -329,7 +330,7 @@ class LlamaCppBackend:
         n_vocab = llama.n_vocab()
         constraint = Constraint(vocab, grammar, self._token_bytes) if grammar is not None else None
         rng = np.random.default_rng(seed)
-        reserve = int(getattr(grammar, "closing_reserve", 0) or 0)
+        guard = _LineGuard(self, constraint, max_tokens) if constraint is not None else None
         out: list[int] = []
         try:
             for _ in range(max_tokens):
@@ -340,15 +341,14 @@ class LlamaCppBackend:
                 if repeat_penalty != 1.0 and out:
                     logits = _penalize(logits, out[-REPEAT_WINDOW:], repeat_penalty)
                 token = _pick(logits, temperature, rng)
-                closing = reserve and max_tokens - len(out) <= reserve
-                if constraint is not None and closing and constraint.in_line:
-                    # finish the open line while it still fits the output budget
-                    inside = _in_json_string(self._text(constraint.line_tokens))
-                    closers = self._closers()[inside]
-                    token = next((t for t in closers if constraint.allows(t)), token)
                 if constraint is not None and not constraint.allows(token):
                     self.grammar_fallbacks += 1
                     token = _constrained_pick(logits, constraint, temperature, rng)
+                if guard is not None:
+                    kept = guard.check(token, max_tokens - len(out))
+                    if kept is None:
+                        return out, "stop"  # no whole line fits what is left
+                    token = kept
                 if stop_at_eog and llama_cpp.llama_vocab_is_eog(vocab, token):
                     return out, "stop"
                 out.append(token)
@@ -361,29 +361,87 @@ class LlamaCppBackend:
             if constraint is not None:
                 constraint.close()
 
+    def completion_steps(self) -> list[int]:
+        """Single-character tokens, line end and closers first: what a line's completion is
+        spelled with (see :class:`_LineGuard`)."""
+        if self._steps is None:
+            wanted = "\n\"}]'),:; " + string.ascii_lowercase + string.digits
+            wanted += string.ascii_uppercase + ".-_!?(/{[$"
+            wanted += "".join(c for c in string.punctuation if c not in wanted)
+            by_piece: dict[bytes, int] = {}
+            for token in range(self.llama.n_vocab()):
+                piece = self._pieces(token)
+                if len(piece) == 1 and piece not in by_piece:
+                    by_piece[piece] = token
+            self._steps = [by_piece[c.encode()] for c in wanted if c.encode() in by_piece]
+        return self._steps
+
     def _token_bytes(self, token: int) -> bytes:
         return self._pieces(token)
 
-    def _closers(self) -> tuple[list[int], list[int]]:
-        """Tokens that close what is open, those closing most first: (outside a JSON string:
-        only brackets; inside one: a quote, then brackets), each maybe ending the line. What
-        the decoder prefers when a line must end now."""
-        if self._closing is None:
-            brackets, quoted = [], []
-            for token in range(self.llama.n_vocab()):
-                piece = self._pieces(token)
-                body = piece[:-1] if piece.endswith(b"\n") else piece
-                if body and all(c in b"}]" for c in body):
-                    brackets.append((-len(piece), token))
-                else:
-                    quote = 2 if body[:2] == b"'\"" else 1 if body[:1] == b'"' else 0
-                    if quote and all(c in b"}]" for c in body[quote:]):
-                        quoted.append((-len(piece), token))  # a string (or a path key) ends
-            self._closing = ([t for _, t in sorted(brackets)], [t for _, t in sorted(quoted)])
-        return self._closing
-
     def _text(self, tokens: list[int]) -> str:
         return str(self.llama.detokenize(tokens).decode("utf-8", errors="replace"))
+
+
+class _LineGuard:
+    """Keeps every open line of a per-line grammar finishable within the output budget.
+
+    The invariant, checked with the grammar itself: after each token, the line it is in can
+    still be ended within the tokens left. The completion is found by llama.cpp's grammar
+    engine on a copy of the state (single-character tokens, closers first), so it holds for
+    whatever the grammar demands -- missing fields, grounded words, the key complement -- not
+    for an estimate. A sampled token that would break the invariant is replaced by the first
+    token of the current completion; once the completion takes all that is left, it is emitted
+    as it is. A new line starts only when a whole shortest line fits. The check runs when the
+    tokens left come within twice the last completion's length (plus a margin), so decoding
+    far from the budget costs nothing extra.
+    """
+
+    MARGIN = 24
+
+    def __init__(self, backend: LlamaCppBackend, constraint: Any, max_tokens: int) -> None:
+        self._backend = backend
+        self._constraint = constraint
+        self._active = constraint.per_line
+        self._forced: list[int] = []
+        self._known = 0
+        """Length of the last completion found (0: none yet in this line)."""
+
+    def _compact(self, after: int | None, tokens: list[int] | None) -> list[int] | None:
+        """The same completion in the model's own (longer) tokens when the grammar takes them,
+        else as it is: its length is what the line needs at most."""
+        if not tokens:
+            return tokens
+        text = self._backend._text(tokens)
+        lines = [line + "\n" for line in text.split("\n")[:-1]] or [text]
+        compact = [t for line in lines for t in self._backend._tokenize(line, special=False)]
+        if len(compact) < len(tokens) and self._constraint.follows(after, compact):
+            return compact
+        return tokens
+
+    def check(self, token: int, left: int) -> int | None:
+        """The token to emit (``token`` or a forced one); None: end the output here."""
+        if not self._active:
+            return token
+        if self._forced:
+            return self._forced.pop(0)
+        starting = not self._constraint.in_line
+        if not starting and left > 2 * self._known + self.MARGIN:
+            return token
+        steps = self._backend.completion_steps()
+        search = max(4 * left, 512)  # single characters: the model's tokens are fewer
+        after = self._compact(token, self._constraint.completion(token, steps, search))
+        if after is not None and len(after) <= left - 1:
+            self._known = len(after) + 1 if not starting or after else 0
+            if self._backend._piece_bytes(token).endswith(b"\n"):
+                self._known = 0
+            return token
+        now = self._compact(None, self._constraint.completion(None, steps, search))
+        if now is None or len(now) > left:
+            return None if starting else token  # mid-line: nothing better is known
+        self._forced = [int(t) for t in now[1:]]
+        self._known = len(now)
+        return int(now[0])
 
 
 REPEAT_WINDOW = 64

@@ -21,13 +21,15 @@ _NEG_INF = float("-inf")
 class GrammarMatcher:
     """The state of a GBNF grammar as tokens are accepted."""
 
-    def __init__(self, vocab: Any, grammar: str, root: str = "root") -> None:
+    def __init__(self, vocab: Any, grammar: str | None, root: str = "root") -> None:
         self._vocab = vocab
-        self._sampler = llama_cpp.llama_sampler_init_grammar(
-            vocab, grammar.encode("utf-8"), root.encode("utf-8")
-        )
-        if not self._sampler:
-            raise ValueError("llama.cpp rejected the grammar")
+        self._sampler: Any = None
+        if grammar is not None:
+            self._sampler = llama_cpp.llama_sampler_init_grammar(
+                vocab, grammar.encode("utf-8"), root.encode("utf-8")
+            )
+            if not self._sampler:
+                raise ValueError("llama.cpp rejected the grammar")
         self._one = (llama_cpp.llama_token_data * 1)()
         self._one_array = llama_cpp.llama_token_data_array(
             data=self._one, size=1, selected=-1, sorted=False
@@ -41,6 +43,14 @@ class GrammarMatcher:
 
     def __del__(self) -> None:
         self.close()
+
+    def clone(self) -> GrammarMatcher:
+        """An independent copy of this state (llama.cpp's ``llama_sampler_clone``)."""
+        copy = GrammarMatcher(self._vocab, None)
+        copy._sampler = llama_cpp.llama_sampler_clone(self._sampler)
+        if not copy._sampler:
+            raise ValueError("llama.cpp could not copy the grammar state")
+        return copy
 
     def allows(self, token: int) -> bool:
         """Whether ``token`` may come next (the state does not change)."""
@@ -109,6 +119,11 @@ class Constraint:
             self._matcher = None
 
     @property
+    def per_line(self) -> bool:
+        """Whether the grammar is a per-line one (the output is a sequence of lines)."""
+        return self._lines is not None
+
+    @property
     def in_line(self) -> bool:
         """A per-line grammar with a line begun and not yet ended."""
         return bool(self._line)
@@ -133,6 +148,47 @@ class Constraint:
                 if self._splits_line(int(token)):
                     masked[token] = -np.inf
         return masked
+
+    def completion(self, after: int | None, steps: list[int], limit: int) -> list[int] | None:
+        """Tokens that end the open line from this state (after ``after``, when given), found
+        by the grammar itself: at each position the first token of ``steps`` (single
+        characters, closers first) that the grammar allows. None when no end is reached
+        within ``limit`` tokens (or ``after`` is not allowed)."""
+        assert self._matcher is not None and self._lines is not None
+        matcher = self._matcher.clone()
+        out: list[int] = []
+        try:
+            if after is not None:
+                if not matcher.allows(after):
+                    return None
+                matcher.accept(after)
+                if self._piece(after).endswith(b"\n"):
+                    return out
+            for _ in range(limit):
+                token = next((t for t in steps if matcher.allows(t)), None)
+                if token is None:
+                    return None
+                matcher.accept(token)
+                out.append(token)
+                if self._piece(token).endswith(b"\n"):
+                    return out
+            return None
+        finally:
+            matcher.close()
+
+    def follows(self, after: int | None, tokens: list[int]) -> bool:
+        """Whether the grammar takes ``tokens`` from this state (after ``after``), each token
+        keeping line ends last."""
+        assert self._matcher is not None
+        matcher = self._matcher.clone()
+        try:
+            for token in [after, *tokens] if after is not None else tokens:
+                if not matcher.allows(token) or self._splits_line(token):
+                    return False
+                matcher.accept(token)
+            return True
+        finally:
+            matcher.close()
 
     def accept(self, token: int, tokens_left: int, text_of: Any) -> None:
         """Advance past ``token``; at a line end, switch to the grammar of the rest."""
