@@ -16,22 +16,24 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from prism_edge.backends import Backend, Completion, Grammar, Sampling
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.chunking import chunk_document
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismConfig, PrismRunner
+from prism_edge.runner import PrismRunner
 from prism_edge.tasks import TASKS
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "jungle-book.txt"
 
 
-class ColdCache:
+class ColdCache(Backend):
     """The same backend, its KV cache forgotten before every call."""
+
+    supports_grammar = True
 
     def __init__(self, backend: LlamaCppBackend) -> None:
         self._backend = backend
         self.name, self.n_ctx = backend.name, backend.n_ctx
-        self.supports_grammar = backend.supports_grammar
         self.reports_reused_tokens = backend.reports_reused_tokens
 
     def tokenize(self, text: str) -> list[int]:
@@ -40,20 +42,14 @@ class ColdCache:
     def count_tokens(self, prompt: Prompt) -> int:
         return self._backend.count_tokens(prompt)
 
-    def complete(self, prompt: Prompt, **kwargs: Any) -> Any:
+    def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
         self._backend.reset_cache()
-        return self._backend.complete(prompt, **kwargs)
+        return self._backend.generate(prompt, sampling, grammar)
 
 
 def run(backend: Any, chunks: list[str]) -> dict[str, Any]:
     task = TASKS["summarize"]
-    config = PrismConfig(
-        question=task.default_question or "",
-        example=task.example,
-        answer_instruction=task.answer_instruction,
-        encoding="amendments",
-        answer_max_tokens=128,
-    )
+    config = task.configure(encoding="amendments", answer_max_tokens=128)
     runner = PrismRunner(backend, task.schema, config)
     start = time.perf_counter()
     for _ in runner.run(chunks):

@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.backends import Backend
+from prism_edge.backends import Backend, Sampling
 from prism_edge.errors import ContextOverflow
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, render_prompt
@@ -49,6 +49,10 @@ class BaselineConfig:
     """Curbs loops in prose (the same default as PRISM's final answer)."""
 
     @property
+    def sampling(self) -> Sampling:
+        return Sampling(self.max_tokens, self.temperature, self.seed, self.repeat_penalty)
+
+    @property
     def word_budget(self) -> int:
         return self.words or max(32, int(self.max_tokens * 0.6))
 
@@ -65,13 +69,7 @@ class _Caller:
         needed = self.backend.count_tokens(prompt) + self.config.max_tokens
         if needed > self.backend.n_ctx:
             raise ContextOverflow(needed, self.backend.n_ctx, f"a {kind} prompt")
-        out = self.backend.complete(
-            prompt,
-            max_tokens=self.config.max_tokens,
-            temperature=self.config.temperature,
-            seed=self.config.seed,
-            repeat_penalty=self.config.repeat_penalty,
-        )
+        out = self.backend.complete(prompt, sampling=self.config.sampling)
         self.result.metrics.add(
             CallMetrics(kind, out.prompt_tokens, out.reused_tokens, out.decoded_tokens, out.seconds)
         )

@@ -8,18 +8,20 @@ decoded token charged at the speed measured at its KV depth, in the same run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from prism_edge.backends import Backend
 from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
-from prism_edge.grounding import GroundingKind
+from prism_edge.chunking import chunk_documents
+from prism_edge.inputs import Document
 from prism_edge.metrics import RunMetrics, SpeedProfile
 from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
-from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner, StepDone
-from prism_edge.schema import Schema
+from prism_edge.runner import BudgetExceeded, PrismConfig, StepDone
+from prism_edge.session import Session, counter
+from prism_edge.tasks import Task
 
 PRISM_VARIANTS = {
     "PRISM in-place": ("in-place", False, False),
@@ -37,22 +39,24 @@ METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
 """The paper's Table 2, the default."""
 ALL_METHODS = (*METHODS, *GROUNDED_VARIANTS)
 NEEDLE_METHODS = ("incremental", "PRISM amendments")
+SWEPT = "PRISM amendments add-only"
+"""The method the chunk-size sweep runs (the paper's figure)."""
 """Needle accuracy runs every method once per needle: by default the paper's pair."""
 
 
 @dataclass(frozen=True)
 class BenchTask:
-    schema: Schema
+    """What every method is asked: a task, its question, and what the answers are scored on."""
+
+    task: Task
     question: str
-    answer_instruction: str = ""
-    example: str = ""
-    answer_choices: str | None = None
-    grounding: GroundingKind = "words"
-    answer_outline: str | None = None
-    summarize: bool = True
-    """Hierarchical merging applies to summaries only (as in the paper)."""
     entities: tuple[Entity, ...] = ()
     """Key entities the answer should name (entity recall; none: not measured)."""
+
+    @property
+    def summarize(self) -> bool:
+        """Hierarchical merging applies to summaries only (as in the paper)."""
+        return self.task.name == "summarize"
 
 
 @dataclass
@@ -97,12 +101,6 @@ class MethodRow:
         }
 
 
-def _reset(backend: Backend) -> None:
-    reset: Callable[[], None] | None = getattr(backend, "reset_cache", None)
-    if reset is not None:
-        reset()
-
-
 def run_methods(
     backend: Backend,
     task: BenchTask,
@@ -118,11 +116,12 @@ def run_methods(
     if unknown:
         raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(ALL_METHODS)}")
     rows: list[MethodRow] = []
+    instruction = task.task.answer_instruction
     base = BaselineConfig(
-        task.question, task.answer_instruction, max_tokens, answer_from_notes=not task.summarize
+        task.question, instruction, max_tokens, answer_from_notes=not task.summarize
     )
     for name in methods:
-        _reset(backend)
+        backend.reset_cache()
         if name == "hierarchical" and not task.summarize:
             rows.append(MethodRow(name, None, not_applicable="summaries only (as in the paper)"))
         elif name in ("long context", "incremental", "hierarchical"):
@@ -130,7 +129,7 @@ def run_methods(
                 result = long_context(
                     backend,
                     full_text,
-                    BaselineConfig(task.question, task.answer_instruction, answer_tokens),
+                    BaselineConfig(task.question, instruction, answer_tokens),
                 )
             else:
                 result = (incremental if name == "incremental" else hierarchical)(
@@ -142,16 +141,11 @@ def run_methods(
             )
         else:
             encoding, add_only, grounded = {**PRISM_VARIANTS, **GROUNDED_VARIANTS}[name]
-            config = PrismConfig(
-                question=task.question,
+            config = task.task.configure(
+                task.question,
                 encoding=encoding,
                 add_only=add_only,
                 grounded=grounded,
-                grounding=task.grounding,
-                answer_outline=task.answer_outline,
-                answer_instruction=task.answer_instruction,
-                example=task.example,
-                answer_choices=task.answer_choices,
                 max_tokens=max_tokens,
                 answer_max_tokens=answer_tokens,
             )
@@ -164,30 +158,70 @@ def run_methods(
 def _prism(
     backend: Backend, task: BenchTask, chunks: Sequence[str], name: str, config: PrismConfig
 ) -> MethodRow:
-    runner = PrismRunner(backend, task.schema, config)
+    session = Session(backend, task.task.schema, config, chunks)
     faithful = Faithfulness()
+    stopped = None
     try:
-        for event in runner.run(chunks):
+        for event in session.events():
             if isinstance(event, StepDone):
                 faithful.add_step(event.chunk, event.applied)
     except BudgetExceeded as exc:
-        return MethodRow(
-            name,
-            runner.metrics,
-            None,
-            runner.result.rejected,
-            not_applicable=f"stopped: {exc}",
-            faithfulness=faithful,
-            memory=runner.memory.data,
-        )
+        stopped = f"stopped: {exc}"
+    result = session.result
     return MethodRow(
         name,
-        runner.metrics,
-        runner.result.answer,
-        runner.result.rejected,
+        result.metrics,
+        None if stopped else result.answer,
+        result.rejected,
+        not_applicable=stopped,
         faithfulness=faithful,
-        memory=runner.memory.data,
+        memory=result.memory.data,
     )
+
+
+def sweep(
+    backend: Backend,
+    task: BenchTask,
+    documents: Sequence[Document],
+    sizes: Sequence[int],
+    done: dict[int, MethodRow],
+    *,
+    max_tokens: int,
+    answer_tokens: int,
+    calibration: SpeedProfile | None,
+) -> list[dict[str, Any]]:
+    """The paper's chunk-size figure: PRISM amendments add-only at each chunk size (a size
+    whose row ``done`` holds already is not run again)."""
+    full = "\n\n".join(d.text for d in documents)
+    points = []
+    for size in sizes:
+        row = done.get(size)
+        if row is None:
+            chunks = chunk_documents(documents, size, counter(backend))
+            row = run_methods(
+                backend,
+                task,
+                chunks,
+                full,
+                max_tokens=max_tokens,
+                answer_tokens=answer_tokens,
+                methods=(SWEPT,),
+            )[0]
+        points.append({"chunk_tokens": size, **row.to_dict(calibration)})
+    return points
+
+
+def sweep_table(points: Sequence[dict[str, Any]]) -> str:
+    lines = [
+        "| chunk tokens | net tokens | decoded tokens | cost index | cache hit % |",
+        "|---|---|---|---|---|",
+    ]
+    for p in points:
+        lines.append(
+            f"| {p['chunk_tokens']} | {p['net_tokens']} | {p['decoded_tokens']} | "
+            f"{p['cost_index']} | {100 * (p['cache_hit'] or 0):.0f} |"
+        )
+    return "\n".join(lines)
 
 
 @dataclass

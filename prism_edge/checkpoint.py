@@ -130,24 +130,12 @@ class RunFolder:
         self, runner: PrismRunner, *, finished: bool = False, extra: dict[str, Any] | None = None
     ) -> None:
         """Write the runner's state (call it on StepDone, when memory and position agree)."""
-        result = runner.result
         state = {
             "version": VERSION,
             "settings_hash": self.settings_hash,
             "inputs_hash": self.inputs_hash,
-            "position": {"consumed": runner.position.consumed, "pending": runner.position.pending},
-            "memory": runner.memory.state(),
-            "metrics": runner.metrics.state(),
-            "counts": {
-                "steps": result.steps,
-                "applied": result.applied,
-                "rejected": result.rejected,
-                "duplicates": result.duplicates,
-                "cut": result.cut,
-                "reasked": result.reasked,
-            },
+            **runner.snapshot(),
             "finished": finished,
-            "answer": result.answer,
             **(extra or {}),
         }
         write_atomic(self.state_file, json.dumps(state, ensure_ascii=False))

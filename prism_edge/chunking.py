@@ -9,7 +9,9 @@ at least half the budget, so chunks stay large without cutting sentences.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+
+from prism_edge.inputs import Document
 
 Counter = Callable[[str], int]
 
@@ -128,3 +130,12 @@ def chunk_document(
         return
     for piece in chunk_text(body, room, count, boundaries):
         yield header + piece
+
+
+def chunk_documents(documents: Iterable[Document], max_tokens: int, count: Counter) -> list[str]:
+    """The chunks of every document in turn (each document's own kind of boundaries)."""
+    return [
+        chunk
+        for document in documents
+        for chunk in chunk_document(document.name, document.text, document.kind, max_tokens, count)
+    ]

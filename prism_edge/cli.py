@@ -18,11 +18,13 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from prism_edge import backends
 from prism_edge.backends import Backend
 from prism_edge.bench import (
     ALL_METHODS,
     METHODS,
     NEEDLE_METHODS,
+    SWEPT,
     BenchTask,
     markdown_table,
     needle_report,
@@ -30,13 +32,14 @@ from prism_edge.bench import (
     plot_sweep,
     run_methods,
     run_needles,
+    sweep,
+    sweep_table,
 )
-from prism_edge.checkpoint import RunFolder, digest
-from prism_edge.chunking import chunk_document
+from prism_edge.checkpoint import digest
+from prism_edge.chunking import chunk_documents
 from prism_edge.each import EachSettings, run_each
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
-from prism_edge.grounding import GroundingKind
 from prism_edge.inputs import collect
 from prism_edge.memory import dumps
 from prism_edge.quality import load_entities, load_needles
@@ -46,8 +49,6 @@ from prism_edge.runner import (
     ChunkCut,
     Event,
     MemoryFolded,
-    PrismConfig,
-    PrismRunner,
     StepDone,
 )
 from prism_edge.schema import (
@@ -59,7 +60,8 @@ from prism_edge.schema import (
     type_label,
 )
 from prism_edge.schemagen import DEFAULT_DOMAIN, generate_schema
-from prism_edge.tasks import TASKS
+from prism_edge.session import Session, counter
+from prism_edge.tasks import TASKS, Task
 
 app = typer.Typer(
     name="prism-edge",
@@ -161,21 +163,6 @@ def err_console() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def connect_server(url: str, **options: Any) -> Backend:
-    """The backend for ``--server`` (tests replace this with a fake server)."""
-    from prism_edge.backends.server import ServerBackend
-
-    return ServerBackend(url, **options)
-
-
-def load_backend(model: str | None, n_ctx: int | None) -> Backend:
-    """The backend for ``--model`` (tests replace this with a scripted backend)."""
-    from prism_edge.backends.llama_cpp import LlamaCppBackend
-    from prism_edge.models import resolve_model
-
-    return LlamaCppBackend(resolve_model(model), n_ctx=n_ctx)
-
-
 @contextlib.contextmanager
 def reporting_errors(debug: bool) -> Iterator[None]:
     """Known errors become one line on stderr and exit 1; ``--debug`` shows the traceback."""
@@ -190,37 +177,42 @@ def reporting_errors(debug: bool) -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def load_schema(task: TaskName | None, schema_file: Path | None) -> Schema:
-    if schema_file is not None:
-        text = schema_file.read_text(encoding="utf-8")
-        if schema_file.suffix.lower() == ".json":
-            try:
-                document = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ValueError(
-                    f"{schema_file}: not valid JSON ({exc.msg}, line {exc.lineno})"
-                ) from None
-            return from_json_schema(document)
+def read_schema(schema_file: Path) -> Schema:
+    """A user's schema file: dataclass source (.py) or JSON Schema (.json)."""
+    text = schema_file.read_text(encoding="utf-8")
+    if schema_file.suffix.lower() == ".json":
         try:
-            return from_source(text)
-        except PrismError as exc:
-            raise type(exc)(f"{schema_file}: {exc}") from None
-    if task == TaskName.auto:
-        raise ValueError("--task auto generates its schema in `run`")
-    return TASKS[(task or TaskName.summarize).value].schema
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(
+                f"{schema_file}: not valid JSON ({exc.msg}, line {exc.lineno})"
+            ) from None
+        return from_json_schema(document)
+    try:
+        return from_source(text)
+    except PrismError as exc:
+        raise type(exc)(f"{schema_file}: {exc}") from None
 
 
-def question_for(task: TaskName | None, query: str | None) -> tuple[str, str, str]:
-    """Question, answering instruction and example; a task without a default needs --query."""
+def task_for(task: TaskName | None, schema_file: Path | None, query: str | None) -> Task | None:
+    """The task of a command: a preset, a user's schema, or None for ``--task auto`` (its
+    schema is generated later); argument combinations that cannot work are refused here."""
+    if task is not None and schema_file is not None:
+        raise ValueError("use either --task or --schema, not both")
+    if schema_file is not None:
+        if not query:
+            raise ValueError("--schema needs --query")
+        return Task.for_schema(read_schema(schema_file))
     if task == TaskName.auto:
         if not query:
             raise ValueError("--task auto needs --query (the schema is generated for it)")
-        return query, "Answer the question.", ""
-    preset = TASKS[(task or TaskName.summarize).value]
-    question = query or preset.default_question
-    if not question:
-        raise ValueError(f"--task {preset.name} needs --query (what to look for)")
-    return question, preset.answer_instruction, preset.example
+        return None
+    return TASKS[(task or TaskName.summarize).value]
+
+
+def warn(console: Console, warnings: list[str]) -> None:
+    for warning in warnings:
+        console.print(f"warning: {warning}", markup=False)
 
 
 @app.command()
@@ -334,56 +326,33 @@ def run(
     """Read INPUTS chunk by chunk, revise a structured memory, answer from it."""
     console = err_console()
     with reporting_errors(debug):
-        if task is not None and schema_file is not None:
-            raise ValueError("use either --task or --schema, not both")
-        if schema_file is not None and not query:
-            raise ValueError("--schema needs --query")
-        auto = task == TaskName.auto
-        schema = None if auto else load_schema(task, schema_file)
-        question, instruction, example = question_for(task, query)
-        preset = (
-            None if auto or schema_file is not None else TASKS[(task or TaskName.summarize).value]
-        )
-        # a user's schema gets neither the preset's example (it shows another schema), its
-        # answer choices nor its kind of keys
-        choices = preset.answer_choices if preset else None
-        grounding: GroundingKind = preset.grounding if preset else "words"
-        outline = preset.answer_outline if preset else None
-        if schema_file is not None:
-            example = ""
+        chosen = task_for(task, schema_file, query)
         if parallel is not None and parallel > 1 and server is None:
             raise ValueError(
                 "--parallel above 1 needs --server: a local model runs one document at a time"
             )
+        if server is not None and model is not None:
+            raise ValueError("use either --model or --server, not both")
         collected = collect(inputs)
-        for warning in collected.warnings:
-            console.print(f"warning: {warning}", markup=False)
-        if server is not None:
-            if model is not None:
-                raise ValueError("use either --model or --server, not both")
-            backend = connect_server(
-                server,
-                api_key=api_key,
-                model=server_model,
-                n_ctx=ctx,
-                grammar_field=grammar_field.value,
-                retries=retries,
-            )
-        else:
-            backend = load_backend(model, ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE)
-        if schema is None:
-            schema = _auto_schema(backend, run_dir, domain, question, resume, quiet, console)
-        config = PrismConfig(
-            question=question,
+        warn(console, collected.warnings)
+        backend = backends.open_backend(
+            model,
+            server=server,
+            n_ctx=ctx if server else ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE,
+            server_model=server_model,
+            api_key=api_key,
+            grammar_field=grammar_field.value,
+            retries=retries,
+        )
+        if chosen is None:
+            schema = _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
+            chosen = Task.for_schema(schema)
+        config = chosen.configure(
+            query,
             encoding=memory.value,
             add_only=add_only,
             grounded=grounded,
-            grounding=grounding,
-            answer_outline=outline,
             style=style.value,
-            answer_instruction=instruction,
-            answer_choices=choices,
-            example=example,
             max_tokens=max_tokens,
             answer_max_tokens=answer_tokens,
             max_revisions=max_revisions,
@@ -391,102 +360,70 @@ def run(
             seed=seed,
             min_chunk_tokens=min(128, chunk_tokens),
         )
-        count = _counter(backend)
-        settings = digest(
-            [
-                config.model_dump_json(),
-                prompt_text(schema),
-                backend.name,
-                str(backend.n_ctx),
-                str(chunk_tokens),
-            ]
-        )
+        identity = (config.model_dump_json(), prompt_text(chosen.schema), backend.name)
+        settings = digest([*identity, str(backend.n_ctx), str(chunk_tokens)])
         if parallel is not None:
-            failed = run_each(
-                backend,
-                schema,
-                config,
-                collected.documents,
-                EachSettings(chunk_tokens, parallel, run_dir, settings, resume),
-                emit=typer.echo,
-                note=None if quiet else lambda line: console.print(line, markup=False),
-            )
-            if failed:
+            each = EachSettings(chunk_tokens, parallel, run_dir, settings, resume)
+            note = None if quiet else lambda line: console.print(line, markup=False)
+            docs = collected.documents
+            if run_each(backend, chosen.schema, config, docs, each, emit=typer.echo, note=note):
                 raise typer.Exit(1)
             return
-        chunks = [
-            c
-            for d in collected.documents
-            for c in chunk_document(d.name, d.text, d.kind, chunk_tokens, count)
-        ]
-        sizes = [count(c) for c in chunks]
-        total = sum(sizes)
-        runner = PrismRunner(backend, schema, config)
-        static = backend.count_tokens(runner.prompts.revise([], ""))
-        folder = RunFolder(run_dir, settings, digest(chunks))
+        session = Session.of_documents(
+            backend, chosen.schema, config, collected.documents, chunk_tokens, run_dir, settings
+        )
         if resume:
-            state = folder.load()
-            folder.restore(runner, schema, state)
-        needed = static + min(max(sizes, default=0), config.min_chunk_tokens) + max_tokens
-        if needed > backend.n_ctx:
-            raise ValueError(
-                f"context too small: {static} static + {config.min_chunk_tokens} "
-                f"chunk + {max_tokens} output = {needed} tokens > n_ctx "
-                f"{backend.n_ctx}; raise --ctx or lower --max-tokens"
-            )
+            session.resume()
+        session.check_context()
         if not quiet:
-            done = f", resuming after step {runner.result.steps}" if resume else ""
-            console.print(
-                f"plan: model {backend.name}, n_ctx {backend.n_ctx}, "
-                f"{len(chunks)} chunks, {total} input tokens, static prompt {static} "
-                f"tokens, memory {memory.value}"
-                + (", add-only" if add_only else "")
-                + (
-                    ""
-                    if getattr(backend, "prefix_reuse", True)
-                    else ", no prefix reuse (recurrent or hybrid model)"
-                )
-                + done,
-                markup=False,
-            )
-        if not (resume and runner.result.answer is not None):
-            if not resume:
-                kept = folder.set_aside()
-                if kept is not None and not quiet:
-                    console.print(
-                        f"note: the previous run's state was kept as {kept}", markup=False
-                    )
-            try:
-                _drive(runner, chunks, sizes, console, quiet, folder)
-            except BudgetExceeded as exc:
-                _write_memory(memory_out, exc.result.memory.data)
-                raise
-            folder.save(runner, finished=True)
-        result = runner.result
-        _write_memory(memory_out, result.memory.data)
-        if as_json:
-            payload: dict[str, Any] = {**result.to_dict(), "chunks": len(chunks)}
-            typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        else:
-            typer.echo(result.answer or "")
-        if not quiet:
-            m = result.metrics
-            console.print(
-                f"done: {result.steps} steps, {result.applied} revisions applied, "
-                f"{result.rejected} rejected"
-                + (f" ({result.reasked} re-asked)" if result.reasked else "")
-                + f", {result.duplicates} repeats and "
-                f"{result.cut} cut lines dropped; {m.prompt_tokens} prompt tokens, "
-                + (
-                    f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
-                    if m.reuse_known
-                    else "reused unknown (not reported by the server), "
-                )
-                + f"{m.net_tokens} net, "
-                f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, "
-                f"{m.wall_s:.1f} s",
-                markup=False,
-            )
+            console.print(plan_line(session, memory.value, add_only), markup=False)
+        kept = None if resume else session.start_afresh()
+        if kept is not None and not quiet:
+            console.print(f"note: the previous run's state was kept as {kept}", markup=False)
+        try:
+            _drive(session, console, quiet)
+        except BudgetExceeded as exc:
+            _write_memory(memory_out, exc.result.memory.data)
+            raise
+        _write_memory(memory_out, session.result.memory.data)
+        _print_result(session, as_json, quiet, console)
+
+
+def plan_line(session: Session, memory: str, add_only: bool) -> str:
+    backend, plan = session.backend, session.plan
+    return (
+        f"plan: model {backend.name}, n_ctx {backend.n_ctx}, {len(plan.chunks)} chunks, "
+        f"{plan.total} input tokens, static prompt {plan.static_tokens} tokens, memory {memory}"
+        + (", add-only" if add_only else "")
+        + ("" if backend.prefix_reuse else ", no prefix reuse (recurrent or hybrid model)")
+        + (f", resuming after step {session.result.steps}" if session.resumed else "")
+    )
+
+
+def _print_result(session: Session, as_json: bool, quiet: bool, console: Console) -> None:
+    result = session.result
+    if as_json:
+        payload: dict[str, Any] = {**result.to_dict(), "chunks": len(session.plan.chunks)}
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(result.answer or "")
+    if quiet:
+        return
+    m = result.metrics
+    reused = (
+        f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
+        if m.reuse_known
+        else "reused unknown (not reported by the server), "
+    )
+    console.print(
+        f"done: {result.steps} steps, {result.applied} revisions applied, "
+        f"{result.rejected} rejected"
+        + (f" ({result.reasked} re-asked)" if result.reasked else "")
+        + f", {result.duplicates} repeats and {result.cut} cut lines dropped; "
+        f"{m.prompt_tokens} prompt tokens, {reused}{m.net_tokens} net, "
+        f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s",
+        markup=False,
+    )
 
 
 def _auto_schema(
@@ -516,18 +453,8 @@ def _write_memory(path: Path | None, data: dict[str, Any]) -> None:
         path.write_text(dumps(data) + "\n", encoding="utf-8")
 
 
-def _counter(backend: Backend) -> Any:
-    return lambda text: len(backend.tokenize(text))
-
-
-def _drive(
-    runner: PrismRunner,
-    chunks: list[str],
-    sizes: list[int],
-    console: Console,
-    quiet: bool,
-    folder: RunFolder,
-) -> None:
+def _drive(session: Session, console: Console, quiet: bool) -> None:
+    plan = session.plan
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -538,20 +465,16 @@ def _drive(
         transient=False,
     )
     with progress:
-        bar = progress.add_task(f"chunk 0/{len(chunks)}", total=sum(sizes) or 1, stats="")
-        for event in runner.run(chunks):
+        bar = progress.add_task(f"chunk 0/{len(plan.chunks)}", total=plan.total or 1, stats="")
+        for event in session.events():
             _render(event, progress, bar, console, quiet)
             if isinstance(event, StepDone):
-                folder.save(runner)
-                done = sum(sizes[: runner.position.consumed]) - sum(
-                    len(runner.backend.tokenize(p)) for p in runner.position.pending
-                )
-                m = runner.metrics
+                m = session.runner.metrics
                 call_s = sum(c.seconds for c in m.calls) or 1e-9
                 progress.update(
                     bar,
-                    completed=done,
-                    description=f"chunk {runner.position.consumed}/{len(chunks)}",
+                    completed=session.tokens_read(),
+                    description=f"chunk {session.runner.position.consumed}/{len(plan.chunks)}",
                     stats=f"{m.decoded_tokens / call_s:.0f} tok/s out, "
                     f"cache {m.cache_hit:.0%}, memory {event.memory_tokens} tok",
                 )
@@ -624,131 +547,74 @@ def bench(
     quality measures (entity recall, needle accuracy, PRISM's faithfulness proxy)."""
     console = err_console()
     with reporting_errors(debug):
-        preset = TASKS[task.value]
         needle_list = load_needles(needles) if needles else []
         # with needles, each one's description is the question (no --query needed)
         asked = query or (needle_list[0].query if needle_list else None)
-        question, instruction, example = question_for(task, asked)
-        key_entities = tuple(load_entities(entities)) if entities else ()
+        preset = TASKS[task.value]
+        bench_task = BenchTask(
+            preset, preset.question(asked), tuple(load_entities(entities)) if entities else ()
+        )
         sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
         collected = collect(inputs)
-        for warning in collected.warnings:
-            console.print(f"warning: {warning}", markup=False)
+        warn(console, collected.warnings)
         largest = max([chunk_tokens, *sizes])
-        backend = load_backend(model, ctx or largest * 2 + max_tokens + STATIC_ESTIMATE)
-        count = _counter(backend)
-        bench_task = BenchTask(
-            preset.schema,
-            question,
-            instruction,
-            example,
-            preset.answer_choices,
-            preset.grounding,
-            preset.answer_outline,
-            summarize=task == TaskName.summarize,
-            entities=key_entities,
+        backend = backends.open_backend(
+            model, n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE
         )
-        default_methods = NEEDLE_METHODS if needle_list else METHODS
-        chosen = tuple(m.strip() for m in methods.split(",")) if methods else default_methods
+        default = NEEDLE_METHODS if needle_list else METHODS
+        chosen = tuple(m.strip() for m in methods.split(",")) if methods else default
         full = "\n\n".join(d.text for d in collected.documents)
-
-        def chunks_of(size: int) -> list[str]:
-            return [
-                c
-                for d in collected.documents
-                for c in chunk_document(d.name, d.text, d.kind, size, count)
-            ]
-
-        chunks = chunks_of(chunk_tokens)
+        chunks = chunk_documents(collected.documents, chunk_tokens, counter(backend))
         console.print(
             f"bench: {len(chunks)} chunks of up to {chunk_tokens} tokens, "
             f"{len(chosen)} methods, model {backend.name}, n_ctx {backend.n_ctx}",
             markup=False,
         )
+        budgets = {"max_tokens": max_tokens, "answer_tokens": answer_tokens}
         if needle_list:
-            needle_rows = run_needles(
-                backend,
-                bench_task,
-                chunks,
-                full,
-                needle_list,
-                methods=chosen,
-                max_tokens=max_tokens,
-                answer_tokens=answer_tokens,
+            rows = run_needles(
+                backend, bench_task, chunks, full, needle_list, methods=chosen, **budgets
             )
-            needle_payload = needle_report(needle_rows, needle_list)
-            if json_out is not None:
-                json_out.write_text(json.dumps(needle_payload, ensure_ascii=False, indent=2))
-            if as_json:
-                typer.echo(json.dumps(needle_payload, ensure_ascii=False, indent=2))
-            else:
-                typer.echo(needle_table(needle_rows, needle_list))
+            payload = needle_report(rows, needle_list)
+            _emit(payload, json_out, as_json, needle_table(rows, needle_list))
             return
         # speed by KV depth, up to the context the methods may fill (the bound's rates)
-        calibrate = getattr(backend, "calibrate", None)
-        calibration = calibrate() if calibrate is not None else None
+        calibration = backend.calibrate()
         if calibration is not None:
             console.print(f"calibration: {calibration.describe()}", markup=False)
-        rows = run_methods(
-            backend,
-            bench_task,
-            chunks,
-            full,
-            max_tokens=max_tokens,
-            answer_tokens=answer_tokens,
-            methods=chosen,
-        )
-        payload: dict[str, Any] = {
-            "methods": [r.to_dict(calibration) for r in rows],
+        table = run_methods(backend, bench_task, chunks, full, methods=chosen, **budgets)
+        payload = {
+            "methods": [r.to_dict(calibration) for r in table],
             "calibration": None if calibration is None else calibration.to_dict(),
             "chunks": len(chunks),
             "chunk_tokens": chunk_tokens,
         }
+        text = markdown_table(table, calibration)
         if sizes:
             # the table is saved (and shown) before the sweep, which can take as long again
-            if json_out is not None:
-                json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-            console.print(markdown_table(rows, calibration), markup=False)
-            points = []
-            swept = "PRISM amendments add-only"
-            done = {r.name: r for r in rows}
-            for size in sizes:
-                if size == chunk_tokens and swept in done:
-                    row = done[swept]  # the table already ran it on these very chunks
-                else:
-                    row = run_methods(
-                        backend,
-                        bench_task,
-                        chunks_of(size),
-                        full,
-                        max_tokens=max_tokens,
-                        answer_tokens=answer_tokens,
-                        methods=(swept,),
-                    )[0]
-                point = {"chunk_tokens": size, **row.to_dict(calibration)}
-                points.append(point)
+            _emit(payload, json_out, False, None)
+            console.print(text, markup=False)
+            swept = next((row for row in table if row.name == SWEPT), None)
+            done = {} if swept is None else {chunk_tokens: swept}
+            points = sweep(
+                backend, bench_task, collected.documents, sizes, done,
+                calibration=calibration, **budgets,
+            )  # fmt: skip
             plot_sweep(points, plot)
-            payload["sweep"] = points
-            payload["plot"] = str(plot)
-        if json_out is not None:
-            json_out.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-        if as_json:
-            typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        else:
-            typer.echo(markdown_table(rows, calibration))
-            if sizes:
-                typer.echo("")
-                typer.echo(
-                    "| chunk tokens | net tokens | decoded tokens | cost index | cache hit % |"
-                )
-                typer.echo("|---|---|---|---|---|")
-                for p in payload["sweep"]:
-                    typer.echo(
-                        f"| {p['chunk_tokens']} | {p['net_tokens']} | "
-                        f"{p['decoded_tokens']} | {p['cost_index']} | "
-                        f"{100 * (p['cache_hit'] or 0):.0f} |"
-                    )
-                typer.echo(f"figure: {plot}")
+            payload.update(sweep=points, plot=str(plot))
+            text += f"\n\n{sweep_table(points)}\nfigure: {plot}"
+        _emit(payload, json_out, as_json, text)
+
+
+def _emit(payload: dict[str, Any], json_out: Path | None, as_json: bool, text: str | None) -> None:
+    """Write the JSON report to ``json_out`` (if given); print it, or ``text``."""
+    rendered = json.dumps(payload, ensure_ascii=False, indent=2)
+    if json_out is not None:
+        json_out.write_text(rendered + "\n", encoding="utf-8")
+    if as_json:
+        typer.echo(rendered)
+    elif text is not None:
+        typer.echo(text)
 
 
 def load_tokenizer(model: str | None) -> Any:
@@ -783,7 +649,13 @@ def inspect(
                 (write_grammars / name).write_text(text, encoding="utf-8")
                 typer.echo(f"wrote {write_grammars / name}")
             return
-        schema = load_schema(task, schema_file)
+        if task == TaskName.auto:
+            raise ValueError("--task auto generates its schema in `run`")
+        schema = (
+            read_schema(schema_file)
+            if schema_file is not None
+            else TASKS[(task or TaskName.summarize).value].schema
+        )
         if grammar:
             typer.echo(revision_grammar(schema, schema.empty_memory(), add_only=add_only), nl=False)
             return
@@ -793,18 +665,13 @@ def inspect(
             typer.echo(f"{template.template}  ->  {type_label(template.type)}")
         if inputs:
             collected = collect(inputs)
-            for warning in collected.warnings:
-                err_console().print(f"warning: {warning}", markup=False)
+            warn(err_console(), collected.warnings)
             tokenizer = load_tokenizer(model)
 
             def count(text: str) -> int:
                 return len(tokenizer.tokenize(text))
 
-            sizes = [
-                count(c)
-                for d in collected.documents
-                for c in chunk_document(d.name, d.text, d.kind, chunk_tokens, count)
-            ]
+            sizes = [count(c) for c in chunk_documents(collected.documents, chunk_tokens, count)]
             typer.echo("")
             typer.echo(
                 f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {chunk_tokens} "
@@ -864,7 +731,7 @@ def schema_generate(
 ) -> None:
     """Have the model write a memory schema (the paper's few-shot prompt, grammar-constrained)."""
     with reporting_errors(debug):
-        backend = load_backend(model, 4096)
+        backend = backends.open_backend(model, n_ctx=4096)
         generated = generate_schema(backend, domain, example_query, seed=seed)
         if output is not None:
             output.write_text(generated.source, encoding="utf-8")

@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.backends import Backend
-from prism_edge.checkpoint import RunFolder, digest
-from prism_edge.chunking import chunk_document
 from prism_edge.errors import PrismError
 from prism_edge.inputs import Document
-from prism_edge.runner import PrismConfig, PrismRunner, StepDone
+from prism_edge.runner import PrismConfig
 from prism_edge.schema import Schema
+from prism_edge.session import Session
 
 
 @dataclass(frozen=True)
@@ -59,13 +58,10 @@ def run_each(
     lock = threading.Lock()
     failed = 0
 
-    def count(text: str) -> int:
-        return len(backend.tokenize(text))
-
     def one(index: int, document: Document) -> None:
         nonlocal failed
         try:
-            line = _run_document(backend, schema, config, index, document, settings, count)
+            line = _run_document(backend, schema, config, index, document, settings)
         except (PrismError, ValueError, OSError) as exc:
             line = {"document": document.name, "error": str(exc)}
         with lock:
@@ -89,22 +85,20 @@ def _run_document(
     index: int,
     document: Document,
     settings: EachSettings,
-    count: Callable[[str], int],
 ) -> dict[str, Any]:
-    chunks = list(
-        chunk_document(document.name, document.text, document.kind, settings.chunk_tokens, count)
+    session = Session.of_documents(
+        backend,
+        schema,
+        config,
+        [document],
+        settings.chunk_tokens,
+        settings.run_dir / folder_name(index, document.name),
+        settings.settings_hash,
     )
-    runner = PrismRunner(backend, schema, config)
-    folder = RunFolder(
-        settings.run_dir / folder_name(index, document.name), settings.settings_hash, digest(chunks)
-    )
-    if settings.resume and folder.state_file.is_file():
-        folder.restore(runner, schema, folder.load())
+    assert session.folder is not None
+    if settings.resume and session.folder.state_file.is_file():
+        session.resume()
     else:
-        folder.set_aside()
-    if runner.result.answer is None:
-        for event in runner.run(chunks):
-            if isinstance(event, StepDone):
-                folder.save(runner)
-        folder.save(runner, finished=True)
-    return {"document": document.name, **runner.result.to_dict()}
+        session.start_afresh()
+    result = session.run()
+    return {"document": document.name, **result.to_dict()}

@@ -23,11 +23,22 @@ their characters.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from prism_edge.gbnf import (
+    Rules,
+    bounded_complement,
+    choice,
+    class_char,
+    complement,
+    literal,
+    repeat_lines,
+    rule_name,
+)
 from prism_edge.grounding import Grounding
+from prism_edge.revisions import ADD_HEADER, UPDATE_HEADER
 from prism_edge.schema import (
     MISSING,
     ClassT,
@@ -49,8 +60,6 @@ LIST_ITEMS = 4
 """Items a list value of one revision holds at most (more can be appended by later lines)."""
 TRIE_DEPTH = 48
 """Characters of stored strings the grammar spells out to exclude repeats (keys: all)."""
-UPDATE_LINE = "[OBJECTS FOR UPDATE]\n"
-ADD_LINE = "[OBJECTS FOR ADD]\n"
 
 
 @dataclass(frozen=True)
@@ -63,45 +72,6 @@ class GrammarLimits:
     """Items per list (or dict) value at most."""
     max_key: int = 64
     """Characters of a new dict key at most."""
-
-
-def literal(text: str) -> str:
-    """A GBNF string literal."""
-    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return '"' + out.replace("\r", "\\r").replace("\t", "\\t") + '"'
-
-
-def _class_char(ch: str) -> str:
-    """A character inside a GBNF character class: ASCII punctuation as a hex escape."""
-    if ch.isascii() and not ch.isalnum():
-        return f"\\x{ord(ch):02X}"
-    return ch
-
-
-class Rules:
-    """A registry of named rules: same body, same name; stable output order."""
-
-    def __init__(self) -> None:
-        self._by_name: dict[str, str] = {}
-        self._by_body: dict[str, str] = {}
-        self._count: dict[str, int] = {}
-
-    def add(self, name: str, body: str) -> str:
-        if body in self._by_body:
-            return self._by_body[body]
-        unique, n = name, self._count.get(name, 1)
-        while unique in self._by_name:
-            n += 1
-            unique = f"{name}-{n}"
-        self._count[name] = n
-        self._by_name[unique] = body
-        self._by_body[body] = unique
-        return unique
-
-    def text(self, root: str) -> str:
-        lines = [f"root ::= {root}"]
-        lines += [f"{name} ::= {body}" for name, body in sorted(self._by_name.items())]
-        return "\n".join(lines) + "\n"
 
 
 # --- values ------------------------------------------------------------------------------------
@@ -196,7 +166,7 @@ class _Values:
                 )
             sep = "" if i == 0 else f'"," {self.ws} '
             parts.append(f"{sep}{literal(json.dumps(f.name) + ':')} {self.ws} {value}")
-        return self.rules.add(_name(node.name), '"{" ' + " ".join(parts) + ' "}"')
+        return self.rules.add(rule_name(node.name), '"{" ' + " ".join(parts) + ' "}"')
 
     def _prim(self, kind: str) -> str:
         if kind == "str":
@@ -209,11 +179,6 @@ class _Values:
         return self.rules.add(
             "number", f'{integer} ("." [0-9]{{1,17}})? ([eE] [-+]? [0-9]{{1,3}})?'
         )
-
-
-def _name(text: str) -> str:
-    out = "".join(ch.lower() if ch.isalnum() else "-" for ch in text).strip("-")
-    return out or "rule"
 
 
 # --- paths -------------------------------------------------------------------------------------
@@ -260,122 +225,6 @@ def _path_literal(segments: tuple[Segment, ...]) -> str:
     return literal(json.dumps(format_path(segments), ensure_ascii=False)[1:-1])
 
 
-def _trie(words: Iterable[str]) -> dict[str, Any]:
-    """A character trie of ``words``: each node maps a character to its child, and holds
-    ``""`` where a word ends."""
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-    return trie
-
-
-def _complement(
-    rules: Rules,
-    name: str,
-    words: list[str],
-    follows: Callable[[str], bool],
-    leave: Callable[[list[str], int], list[str]],
-    anything: str,
-    depth_limit: int = TRIE_DEPTH,
-) -> str:
-    """A non-empty string that is none of ``words``: a trie of the words in which every node
-    also lets the string leave on a character no word continues with (``leave``), or end where
-    no word ends. ``follows`` says which characters the trie may spell out literally.
-
-    The trie is spelled out to ``depth_limit`` characters; past that, ``anything`` (a rule for
-    any rest, empty included) takes over, so a string sharing that long a prefix with a word is
-    let through and left to the applier, which refuses exact repeats too.
-    """
-    trie = _trie(words)
-
-    def build(node: dict[str, Any], depth: int) -> str:
-        if depth >= depth_limit:  # stop spelling out; still never end on a word's last char
-            if "" not in node:
-                return anything
-            return rules.add(f"{name}-past", " | ".join(leave([], depth)))
-        children = sorted(c for c in node if c and follows(c))
-        options = leave(children, depth)
-        options += [f"{literal(ch)} {build(node[ch], depth + 1)}" for ch in children]
-        if depth > 0 and "" not in node:
-            options.append('""')
-        return rules.add(f"{name}-{depth}", " | ".join(options))
-
-    return build(trie, 0)
-
-
-def bounded_complement(
-    rules: Rules,
-    name: str,
-    exclude: Iterable[str],
-    longest: int,
-    char_class: Callable[[int, str], str],
-    spells: Callable[[int, str], bool],
-) -> str:
-    """A rule for a string of 1 to ``longest`` characters that is none of ``exclude``.
-
-    Exact, and bounded on every path: a trie of the excluded words (those short enough to be
-    written) in which every node lets the string leave on a character no word continues
-    with, or end where no word ends. ``char_class(depth, excluded)`` is the GBNF class of the
-    characters allowed at ``depth`` minus ``excluded`` ("" when none is left);
-    ``spells(depth, ch)`` says whether ``ch`` is allowed there. Excluded characters are passed
-    as themselves, not escaped.
-    """
-
-    def tail(room: int) -> str:
-        """Up to ``room`` more characters: a chain of rules, one a length, shared."""
-        if room <= 0:
-            return '""'
-        return rules.add(f"{name}-tail-{room}", f'{char_class(1, "")} {tail(room - 1)} | ""')
-
-    trie = _trie(w for w in exclude if 0 < len(w) <= longest)
-
-    def build(node: dict[str, Any], depth: int) -> str | None:
-        children = sorted(c for c in node if c and spells(depth, c))
-        options = []
-        if depth < longest:
-            leave = char_class(depth, "".join(children))
-            if leave:
-                options.append(f"{leave} {tail(longest - depth - 1)}")
-            for ch in children:
-                after = build(node[ch], depth + 1)
-                if after is not None:
-                    options.append(f"{literal(ch)} {after}")
-        if depth > 0 and "" not in node:
-            options.append('""')
-        return rules.add(f"{name}-{depth}", " | ".join(options)) if options else None
-
-    root = build(trie, 0)
-    if root is None:
-        raise ValueError(f"every {name} is excluded")
-    return root
-
-
-def choice(rules: Rules, name: str, options: Iterable[str]) -> str | None:
-    """A rule for exactly one of ``options`` (non-empty strings), as a radix trie: a node per
-    branching point, shared prefixes spelled once. None when there are no options."""
-    trie = _trie(w for w in options if w)
-    if not trie:
-        return None
-
-    def build(node: dict[str, Any]) -> str:
-        alternatives = ['""'] if "" in node else []
-        for ch in sorted(c for c in node if c):
-            run, child = ch, node[ch]
-            while len(child) == 1 and "" not in child:  # a chain: one literal
-                ((nxt, child),) = child.items()
-                run += nxt
-            if list(child) == [""]:
-                alternatives.append(literal(run))
-            else:
-                alternatives.append(f"{literal(run)} {build(child)}")
-        return rules.add(f"{name}-node", " | ".join(alternatives))
-
-    return build(trie)
-
-
 _KEY_BANNED = "'\"\\\\{}\\[\\]$\\x00-\\x1f"
 
 
@@ -385,30 +234,13 @@ def _new_key(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
     new key cannot grow by extending an old one step after step."""
 
     def char_class(depth: int, excluded: str) -> str:
-        escaped = "".join(_class_char(c) for c in excluded)
+        escaped = "".join(class_char(c) for c in excluded)
         return f"[^{_KEY_BANNED}{escaped}{' ' if depth == 0 else ''}]"
 
     def spells(depth: int, ch: str) -> bool:
         return ch not in "'\"\\{}[]$" and ord(ch) >= 0x20 and (depth > 0 or ch != " ")
 
     return bounded_complement(rules, "new-key", existing, limits.max_key + 1, char_class, spells)
-
-
-def identifier(
-    rules: Rules, name: str, exclude: Iterable[str], first: str, rest: str, longest: int
-) -> str:
-    """A rule for an identifier of 1 to ``longest`` characters, starting with one of ``first``
-    and going on with ``rest``, that is none of ``exclude``."""
-
-    def char_class(depth: int, excluded: str) -> str:
-        allowed = first if depth == 0 else rest
-        kept = "".join(_class_char(c) for c in sorted(allowed) if c not in excluded)
-        return f"[{kept}]" if kept else ""
-
-    def spells(depth: int, ch: str) -> bool:
-        return ch in (first if depth == 0 else rest)
-
-    return bounded_complement(rules, name, exclude, longest, char_class, spells)
 
 
 def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str:
@@ -431,13 +263,13 @@ def _new_string(rules: Rules, existing: list[str], limits: GrammarLimits) -> str
         return rules.add("string", f'"\\"" {char}{{1,{limits.max_string}}} "\\""')
 
     def leave(children: list[str], depth: int) -> list[str]:
-        excluded = "".join(_class_char(c) for c in children)
+        excluded = "".join(class_char(c) for c in children)
         return [
             f'[^"\\\\\\x00-\\x1f{excluded}] {rest}',
             f'"\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {rest}',
         ]
 
-    inner = _complement(rules, "new-string", plain, lambda c: True, leave, rest)
+    inner = complement(rules, "new-string", plain, lambda c: True, leave, rest, TRIE_DEPTH)
     return rules.add("new-string", f'"\\"" {inner} "\\""')
 
 
@@ -516,12 +348,12 @@ def revision_grammar(
     n = limits.max_revisions
     parts: list[str] = []
     if section == "start" and not add_only:
-        parts.append(literal(UPDATE_LINE))
+        parts.append(literal(UPDATE_HEADER + "\n"))
     if section in ("start", "update") and not add_only:
-        parts.append(_repeat(rules, "update", updates, n - used if section == "update" else n))
+        parts.append(repeat_lines(rules, "update", updates, n - used if section == "update" else n))
     if section != "add":
-        parts.append(literal(ADD_LINE))
-    parts.append(_repeat(rules, "add", adds, n - used if section == "add" else n))
+        parts.append(literal(ADD_HEADER + "\n"))
+    parts.append(repeat_lines(rules, "add", adds, n - used if section == "add" else n))
     return rules.text(" ".join(p for p in parts if p != '""') or '""')
 
 
@@ -553,17 +385,6 @@ def _new_key_rule(
     if grounding is None:
         return _new_key(rules, sorted(value), limits)
     return choice(rules, "new-key", _new_keys(value, grounding, limits))
-
-
-def _repeat(rules: Rules, name: str, options: list[str], times: int) -> str:
-    """Up to ``times`` lines of the given alternatives ("" when none are possible)."""
-    if not options or times <= 0:
-        return '""'
-    return f'({_alt(rules, name, options)} "\\n"){{0,{times}}}'
-
-
-def _alt(rules: Rules, name: str, options: list[str]) -> str:
-    return rules.add(f"{name}-lines", " | ".join(dict.fromkeys(options)))
 
 
 def _line(
@@ -696,69 +517,3 @@ def preset_grammars() -> dict[str, str]:
         out[f"{name}.gbnf"] = revision_grammar(task.schema, empty)
         out[f"{name}.add-only.gbnf"] = revision_grammar(task.schema, empty, add_only=True)
     return out
-
-
-@dataclass
-class StepGrammar:
-    """The grammar of one revision step, rebuilt after every line it lets through.
-
-    A grammar fixed for the whole step cannot see what the step's own earlier lines did: a key
-    added on line 1 may not be added again on line 2, and may now be updated. This object keeps
-    a scratch copy of the memory, applies each finished line to it, and hands the backend the
-    grammar of the rest of the output. It ends the step (returns None) when a line repeats what
-    is stored (a model caught in a loop) or when the tokens left could not hold another line.
-    """
-
-    schema: Schema
-    data: dict[str, Any]
-    add_only: bool = False
-    limits: GrammarLimits = field(default_factory=GrammarLimits)
-    section: Section = "start"
-    used: int = 0
-    longest_line: int = 0
-    stopped: str | None = None
-    """Why the step was ended early: ``repeat`` or ``budget`` (None: it was not)."""
-    closing_reserve: int = 0
-    """Tokens kept to close an open line (0: derived from the schema)."""
-    grounding: Grounding | None = None
-    """The chunk's words and spans, when what is stored must come from it."""
-
-    def __post_init__(self) -> None:
-        self.data = json.loads(json.dumps(self.data))  # a scratch copy
-        self.closing_reserve = self.closing_reserve or closing_reserve(self.schema)
-
-    def initial(self) -> str:
-        return self._grammar()
-
-    def after_line(self, line: str, line_tokens: int, tokens_left: int) -> str | None:
-        from prism_edge.revisions import ADD_HEADER, UPDATE_HEADER, apply_all, parse_output
-
-        text = line.strip()
-        if text == UPDATE_HEADER:
-            self.section, self.used = "update", 0
-        elif text == ADD_HEADER:
-            self.section, self.used = "add", 0
-        else:
-            parsed = parse_output(text)
-            report = apply_all(self.schema, self.data, parsed.revisions, add_only=self.add_only)
-            if parsed.rejected or report.rejected:
-                self.stopped = "repeat"
-                return None
-            self.used += 1
-            self.longest_line = max(self.longest_line, line_tokens)
-        header = 16 if self.section == "update" else 0
-        if tokens_left < max(self.longest_line, 24, self.closing_reserve) + header:
-            self.stopped = "budget"
-            return None
-        return self._grammar()
-
-    def _grammar(self) -> str:
-        return revision_grammar(
-            self.schema,
-            self.data,
-            add_only=self.add_only,
-            limits=self.limits,
-            section=self.section,
-            used=self.used,
-            grounding=self.grounding,
-        )

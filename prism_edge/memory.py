@@ -137,14 +137,3 @@ def _record(text: str) -> tuple[str, Op, Any]:
             if op in ("add", "update"):
                 return path, op, value
     raise ValueError(f"not an amendment record: {text[:80]!r}")
-
-
-def resolve(schema: Schema, base: dict[str, Any], records: Iterable[str]) -> dict[str, Any]:
-    """Resolve an amendments rendering's base and records to the logical memory."""
-    memory = Memory(schema, "in-place", base)
-    for record in records:
-        path, op, value = _record(record)
-        report = memory.revise([Revision(path, parse_path(path), op, value)])
-        if report.rejected:
-            raise ValueError(f"amendment does not apply: {report.rejected[0]}")
-    return memory.data

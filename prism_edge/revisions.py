@@ -425,10 +425,6 @@ class ApplyReport:
     applied: list[Revision] = field(default_factory=list)
     rejected: list[RevisionError] = field(default_factory=list)
 
-    def extend(self, other: ApplyReport) -> None:
-        self.applied.extend(other.applied)
-        self.rejected.extend(other.rejected)
-
 
 def apply_all(
     schema: Schema, data: dict[str, Any], revisions: Iterable[Revision], *, add_only: bool = False

@@ -24,12 +24,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from prism_edge.backends import Backend, Completion, Grammar
+from prism_edge.backends import Backend, Completion, Grammar, Sampling
 from prism_edge.chunking import split_to_fit
 from prism_edge.errors import ContextOverflow, RevisionError
 from prism_edge.grammar import (
     GrammarLimits,
-    StepGrammar,
     answer_grammar,
     outline_grammar,
     prose_grammar,
@@ -41,6 +40,7 @@ from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style, reask_prompt
 from prism_edge.revisions import Revision, parse_output
 from prism_edge.schema import Schema, prompt_text
+from prism_edge.step_grammar import StepGrammar
 
 GrammarFor = Callable[[Memory, str], "Grammar | None"]
 """The grammar of a revision step, from the memory and the chunk the step reads."""
@@ -188,6 +188,10 @@ class RunResult:
         }
 
 
+COUNTS = ("steps", "applied", "rejected", "duplicates", "cut", "reasked")
+"""The revision counts of a :class:`RunResult` a checkpoint carries."""
+
+
 @dataclass(frozen=True)
 class Finished:
     result: RunResult
@@ -266,6 +270,18 @@ class PrismRunner:
         self.result = RunResult(None, self.memory, self.metrics)
         self.position = Position()
 
+    def snapshot(self) -> dict[str, Any]:
+        """What :meth:`restore` needs to continue this run, as JSON-able data: the place in the
+        input, the memory, the metrics, the counts and the answer."""
+        result = self.result
+        return {
+            "position": {"consumed": self.position.consumed, "pending": self.position.pending},
+            "memory": self.memory.state(),
+            "metrics": self.metrics.state(),
+            "counts": {name: getattr(result, name) for name in COUNTS},
+            "answer": result.answer,
+        }
+
     def restore(
         self,
         memory: Memory,
@@ -280,7 +296,7 @@ class PrismRunner:
         self.memory = self.result.memory = memory
         self.metrics = self.result.metrics = metrics
         self.position = position
-        for name in ("steps", "applied", "rejected", "duplicates", "cut", "reasked"):
+        for name in COUNTS:
             setattr(self.result, name, int(counts.get(name, 0)))
         self.result.answer = answer
 
@@ -501,14 +517,10 @@ class PrismRunner:
     def _call(
         self, prompt: Prompt, grammar: Grammar | None, max_tokens: int, repeat_penalty: float
     ) -> Completion:
-        return self.backend.complete(
-            prompt,
-            grammar=grammar,
-            max_tokens=max_tokens,
-            temperature=self.config.temperature,
-            seed=self.config.seed,
-            repeat_penalty=repeat_penalty,
+        sampling = Sampling(
+            max_tokens, self.config.temperature, self.config.seed, repeat_penalty=repeat_penalty
         )
+        return self.backend.complete(prompt, grammar=grammar, sampling=sampling)
 
     def _record(self, kind: str, completion: Completion) -> CallMetrics:
         call = CallMetrics(

@@ -25,7 +25,7 @@ import math
 import tokenize
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -111,30 +111,6 @@ class Schema:
     @property
     def name(self) -> str:
         return self.root.name
-
-    def classes(self) -> list[ClassT]:
-        """Every class of the hierarchy, each once, depth-first from the root."""
-        seen: dict[str, ClassT] = {}
-
-        def walk(node: TypeNode) -> None:
-            if isinstance(node, ClassT):
-                if node.name in seen:
-                    return
-                seen[node.name] = node
-                for f in node.fields:
-                    walk(f.type)
-            elif isinstance(node, OptionalT):
-                walk(node.inner)
-            elif isinstance(node, ListT):
-                walk(node.item)
-            elif isinstance(node, DictT):
-                walk(node.value)
-            elif isinstance(node, TupleT):
-                for item in node.items:
-                    walk(item)
-
-        walk(self.root)
-        return list(seen.values())
 
     def empty_memory(self) -> dict[str, Any]:
         """The memory m_1: the root with empty containers, other fields not yet known."""
@@ -899,13 +875,6 @@ def _type_from_hint(hint: Any, building: set[type], owner: str, name: str) -> Ty
         f"{owner}.{name}: unsupported type {hint!r}; use str, int, float, bool, "
         "Optional, list, dict, tuple or a model class"
     )
-
-
-def iter_fields(node: TypeNode) -> Iterator[Field]:
-    """The fields of a class node (nothing for other nodes)."""
-    node = unwrap(node)
-    if isinstance(node, ClassT):
-        yield from node.fields
 
 
 # --------------------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ import keyword
 import string
 from dataclasses import dataclass, field
 
-from prism_edge.backends import Backend, Grammar
+from prism_edge.backends import Backend, Grammar, Sampling
 from prism_edge.errors import PrismError, SchemaError
-from prism_edge.grammar import Rules, identifier, literal
+from prism_edge.gbnf import Rules, identifier, literal
 from prism_edge.prompts import Part, Prompt, render
 from prism_edge.schema import Schema, from_source
 
@@ -219,13 +219,8 @@ def generate_schema(
         temperature = 0.0 if attempt == 1 else 0.7
         if backend.supports_grammar:
             grammar = SchemaLineGrammar()
-        out = backend.complete(
-            prompt,
-            grammar=grammar,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            seed=None if seed is None else seed + attempt,
-        )
+        sampling = Sampling(max_tokens, temperature, None if seed is None else seed + attempt)
+        out = backend.complete(prompt, grammar=grammar, sampling=sampling)
         text = out.text
         source = strip_fences(text)
         try:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from prism_edge.grounding import GroundingKind
+from prism_edge.runner import PrismConfig
 from prism_edge.schema import Schema, from_source
 
 BOOK_SUMMARY = '''
@@ -81,13 +83,13 @@ ship_id,name,tonnage
 
 @dataclass(frozen=True)
 class Task:
+    """A kind of question over long inputs: its memory schema and how a run answers it."""
+
     name: str
     schema_source: str
     default_question: str | None
     """None when the user must supply the question (``--query``)."""
     answer_instruction: str
-    content: str
-    """What the inputs are: ``prose``, ``code`` or ``table`` (chooses the chunker)."""
     example: str = ""
     """A short worked example for the compact prompt, on invented text."""
     answer_choices: str | None = None
@@ -97,10 +99,41 @@ class Task:
     grounding: GroundingKind = "words"
     """What a grounded run may store: a summary keeps the chunk's sentences under its names
     (characters and places), so what is stored reads well and the answer can name them."""
+    given_schema: Schema | None = None
+    """A schema given as an object (a user's file, a generated one) instead of source."""
 
     @cached_property
     def schema(self) -> Schema:
-        return from_source(self.schema_source)
+        return self.given_schema or from_source(self.schema_source)
+
+    @classmethod
+    def for_schema(cls, schema: Schema) -> Task:
+        """A user's (or a generated) schema: the question is theirs, no preset's example,
+        answer choices or kind of keys."""
+        return cls("custom", "", None, "Answer the question.", given_schema=schema)
+
+    def question(self, query: str | None) -> str:
+        """The question a run answers: ``query``, else the preset's; a ValueError when the
+        task needs one."""
+        question = query or self.default_question
+        if not question:
+            flag = "--query" if self.name != "custom" else "--query (what to ask of the schema)"
+            raise ValueError(f"--task {self.name} needs {flag}")
+        return question
+
+    def configure(self, query: str | None = None, **settings: Any) -> PrismConfig:
+        """The run's config: the question, answering instruction, worked example, answer
+        grammar (choices or outline) and kind of grounding this task brings, with ``settings``
+        (memory encoding, budgets, sampling...) on top."""
+        return PrismConfig(
+            question=self.question(query),
+            answer_instruction=self.answer_instruction,
+            example=self.example,
+            answer_choices=self.answer_choices,
+            answer_outline=self.answer_outline,
+            grounding=self.grounding,
+            **settings,
+        )
 
 
 TASKS: dict[str, Task] = {
@@ -110,7 +143,6 @@ TASKS: dict[str, Task] = {
         "Summarize this text: its main characters and their motivations, the main plot and "
         "events, the setting and background, and the main theme.",
         "Write the summary as a few paragraphs of prose that follow the story in order.",
-        "prose",
         SUMMARY_EXAMPLE,
         answer_outline="attributes",
         grounding="extractive",
@@ -121,7 +153,6 @@ TASKS: dict[str, Task] = {
         None,
         "Reply with the exact name of the one function in the memory that best matches the "
         "description, and nothing else.",
-        "code",
         CODE_EXAMPLE,
         "candidate_functions",
     ),
@@ -130,14 +161,6 @@ TASKS: dict[str, Task] = {
         RELEVANT_TABLE_INFO,
         None,
         "Reply with the answer only: a number, a name or a short list, without explanation.",
-        "table",
         TABLE_EXAMPLE,
     ),
 }
-
-
-def get_task(name: str) -> Task:
-    try:
-        return TASKS[name]
-    except KeyError:
-        raise KeyError(f"unknown task {name!r}; choose one of {', '.join(TASKS)}") from None

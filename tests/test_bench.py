@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -35,7 +36,7 @@ def responder(prompt: Prompt) -> str:
 def test_every_method_runs_side_by_side():
     backend = ScriptedBackend(responder=responder, n_ctx=4096)
     task = TASKS["summarize"]
-    bench_task = BenchTask(task.schema, task.default_question or "", task.answer_instruction)
+    bench_task = BenchTask(task, task.default_question or "")
     rows = run_methods(
         backend, bench_task, CHUNKS, "".join(CHUNKS), max_tokens=64, answer_tokens=32
     )
@@ -51,7 +52,7 @@ def test_every_method_runs_side_by_side():
 def test_retrieval_tasks_skip_hierarchical_and_long_context_can_be_too_long():
     backend = ScriptedBackend(responder=responder, n_ctx=900)
     task = TASKS["code-search"]
-    bench_task = BenchTask(task.schema, "find it", summarize=False)
+    bench_task = BenchTask(task, "find it")
     rows = run_methods(
         backend,
         bench_task,
@@ -86,7 +87,7 @@ def test_table_arithmetic_and_bound():
 def test_unknown_method_is_an_error():
     with pytest.raises(ValueError, match="unknown method"):
         run_methods(
-            ScriptedBackend(), BenchTask(TASKS["summarize"].schema, "q"), [], "", methods=("magic",)
+            ScriptedBackend(), BenchTask(TASKS["summarize"], "q"), [], "", methods=("magic",)
         )
 
 
@@ -94,7 +95,7 @@ def test_quality_measures_join_the_table():
     backend = ScriptedBackend(responder=responder, n_ctx=4096)
     task = TASKS["summarize"]
     entities = (Entity("Mowgli"), Entity("Baloo"), Entity("Bagheera"))
-    bench_task = BenchTask(task.schema, "Summarize.", entities=entities)
+    bench_task = BenchTask(task, "Summarize.", entities=entities)
     rows = run_methods(
         backend,
         bench_task,
@@ -128,7 +129,7 @@ def test_needle_accuracy_runs_each_query_on_each_method():
 
     backend = ScriptedBackend(responder=answers, n_ctx=4096)
     task = TASKS["code-search"]
-    bench_task = BenchTask(task.schema, "unused", summarize=False)
+    bench_task = BenchTask(task, "unused")
     needles = [Needle("round a number", "do_round"), Needle("count words", "do_wordcount")]
     rows = run_needles(
         backend,
@@ -155,7 +156,7 @@ class GrammarScripted(ScriptedBackend):
 
 def test_grounded_variants_run_when_named(grammar_checker):
     backend = GrammarScripted(responder=responder, n_ctx=4096)
-    bench_task = BenchTask(TASKS["summarize"].schema, "Summarize.")
+    bench_task = BenchTask(replace(TASKS["summarize"], grounding="words"), "Summarize.")
     rows = run_methods(
         backend,
         bench_task,
@@ -179,9 +180,7 @@ def test_a_task_s_grounding_and_outline_reach_the_grounded_variants(grammar_chec
     backend = GrammarScripted(responder=responder, n_ctx=4096)
     task = TASKS["summarize"]
     assert (task.grounding, task.answer_outline) == ("extractive", "attributes")
-    bench_task = BenchTask(
-        task.schema, "Summarize.", grounding=task.grounding, answer_outline=task.answer_outline
-    )
+    bench_task = BenchTask(task, "Summarize.")
     run_methods(
         backend,
         bench_task,

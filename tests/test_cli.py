@@ -15,6 +15,7 @@ from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.backends.server import ServerBackend
 from prism_edge.models import ModelNotFound
 from prism_edge.prompts import Prompt
+from prism_edge.runner import PrismRunner
 from tests.fake_server import FakeServer
 
 NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
@@ -43,7 +44,9 @@ class Harness:
         self.requests: list[tuple[str | None, int | None]] = []
         self.n_ctx = n_ctx
 
-        def load_backend(model: str | None, n_ctx: int | None) -> ScriptedBackend:
+        def open_backend(
+            model: str | None = None, *, n_ctx: int | None = None, **options: Any
+        ) -> ScriptedBackend:
             self.requests.append((model, n_ctx))
             if model == "missing-model":
                 raise ModelNotFound("unknown model 'missing-model'")
@@ -51,7 +54,7 @@ class Harness:
             self.backends.append(backend)
             return backend
 
-        monkeypatch.setattr(cli, "load_backend", load_backend)
+        monkeypatch.setattr(cli.backends, "open_backend", open_backend)
         monkeypatch.setattr(cli, "load_tokenizer", lambda model: ScriptedBackend())
 
     @property
@@ -271,7 +274,7 @@ def test_schema_files(harness, story, tmp_path):
             "either --task or --schema",
         ),
         (["run", "{story}", "-m", "missing-model"], "unknown model 'missing-model'"),
-        (["run", "{story}", "-c", "400"], "context too small"),
+        (["run", "{story}", "-c", "400"], "but the context holds 400"),
         (["run", "{story}", "--resume"], "nothing to resume"),
     ],
 )
@@ -352,7 +355,7 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
     assert state["finished"] is True
     partial_dir = tmp_path / "partial"
     calls: list[int] = []
-    original = cli.PrismRunner.run
+    original = PrismRunner.run
 
     def crashing_run(self, chunks):  # type: ignore[no-untyped-def]
         for event in original(self, chunks):
@@ -363,7 +366,7 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
                     raise KeyboardInterrupt
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cli.PrismRunner, "run", crashing_run)
+        mp.setattr(PrismRunner, "run", crashing_run)
         crashed = invoke(*args[:-1], str(partial_dir))
     assert crashed.exit_code != 0  # click turns the interrupt into "Aborted!"
     saved = json.loads((partial_dir / "state.json").read_text())
@@ -507,11 +510,21 @@ def text_reviser(text: str) -> str | None:
 def fake_server(monkeypatch: pytest.MonkeyPatch) -> FakeServer:
     server = FakeServer(responder=text_reviser)
 
-    def connect(url: str, **options: Any) -> ServerBackend:
-        options["retries"] = 0
-        return ServerBackend(url, transport=httpx.MockTransport(server), **options)
+    def connect(model: str | None = None, *, server: str, **options: Any) -> ServerBackend:
+        if model is not None:
+            raise ValueError("use either --model or --server, not both")
+        return ServerBackend(
+            server,
+            transport=httpx.MockTransport(server_fake),
+            api_key=options["api_key"],
+            model=options["server_model"],
+            n_ctx=options["n_ctx"],
+            grammar_field=options["grammar_field"],
+            retries=0,
+        )
 
-    monkeypatch.setattr(cli, "connect_server", connect)
+    server_fake = server
+    monkeypatch.setattr(cli.backends, "open_backend", connect)
     return server
 
 

@@ -9,14 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from prism_edge.gbnf import Rules, choice, identifier, literal
 from prism_edge.grammar import (
     PARAGRAPH_WORDS,
     GrammarLimits,
-    Rules,
     answer_grammar,
-    choice,
-    identifier,
-    literal,
     outline_grammar,
     preset_grammars,
     prose_grammar,
@@ -259,7 +256,7 @@ def test_checked_in_grammars_do_not_drift(name, text):
 
 
 def test_step_grammar_follows_the_lines_of_its_step(grammar_checker):
-    from prism_edge.grammar import StepGrammar
+    from prism_edge.step_grammar import StepGrammar
 
     step = StepGrammar(BOOK, {"attributes": {}})
     first = step.initial()
@@ -277,7 +274,7 @@ def test_step_grammar_follows_the_lines_of_its_step(grammar_checker):
 
 
 def test_step_grammar_ends_on_repeats_and_low_budget():
-    from prism_edge.grammar import StepGrammar
+    from prism_edge.step_grammar import StepGrammar
 
     memory = {"attributes": {"Kaa": ["a python"]}}
     step = StepGrammar(BOOK, memory)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prism_edge.memory import AMENDMENTS_HEADER, Memory, dumps, resolve
+from prism_edge.memory import AMENDMENTS_HEADER, Memory, dumps
 from prism_edge.revisions import Revision, parse_path
 from prism_edge.tasks import TASKS
 
@@ -65,9 +65,12 @@ def test_both_encodings_resolve_to_the_same_memory(revs):
     assert in_place.data == amended.data
     SCHEMA.validate(amended.data)
     # the amendments text alone is enough to rebuild the memory
-    assert (
-        resolve(SCHEMA, json.loads(amended.render_parts()[0]), amended.amendments) == in_place.data
-    )
+    state = {
+        "encoding": "amendments",
+        "base": json.loads(amended.render_parts()[0]),
+        "records": amended.amendments,
+    }
+    assert Memory.from_state(SCHEMA, state).data == in_place.data
     assert json.loads(in_place.render()) == in_place.data
 
 

@@ -1,5 +1,10 @@
 """The backend contract: tokenize, and complete a prompt (optionally under a grammar).
 
+:class:`Backend` is the one abstract base: three methods to implement (``tokenize``,
+``count_tokens``, ``generate``), its capabilities declared as attributes with defaults, and
+sampling settings carried by one :class:`Sampling`. :func:`open_backend` opens the backend of
+every command: a local GGUF model or an inference server.
+
 A backend turns a :class:`~prism_edge.prompts.Prompt` into tokens part by part, so a static
 prefix tokenizes identically on every call and a grown memory shares its token prefix with the
 previous one. Reused tokens follow llama.cpp's rule: the longest common prefix with the tokens
@@ -9,10 +14,12 @@ evaluated again to produce logits).
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Protocol, runtime_checkable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Protocol
 
+from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
 
@@ -45,33 +52,72 @@ class LineGrammar(Protocol):
 Grammar = str | LineGrammar
 
 
-@runtime_checkable
-class Backend(Protocol):
+@dataclass(frozen=True)
+class Sampling:
+    """How a call samples: the output budget and the sampler's settings, as one object."""
+
+    max_tokens: int = 512
+    temperature: float = 0.0
+    """0: greedy; above: top-k 40 with this temperature."""
+    seed: int | None = None
+    repeat_penalty: float = 1.0
+    """Above 1 discourages tokens generated in the last 64 (1.0: off)."""
+
+
+class Backend(abc.ABC):
+    """What runs a model: tokenize, and generate from a prompt (optionally under a grammar).
+
+    What a backend can do is declared here, each capability with its default, and overridden
+    by the backends that have it; callers read these, never probe for methods.
+    """
+
     name: str
     n_ctx: int
-    supports_grammar: ClassVar[bool]
-    reports_reused_tokens: ClassVar[bool]
+    supports_grammar: ClassVar[bool] = False
+    """Generation follows a GBNF grammar (else the output is validated after the fact)."""
+    reports_reused_tokens: bool = False
+    """Each completion says how many prompt tokens came from the cache (else: unknown)."""
+    prefix_reuse: bool = True
+    """Consecutive calls reuse the KV cache of a shared prompt prefix (not: recurrent models)."""
+    can_reset_cache: ClassVar[bool] = False
+    """:meth:`reset_cache` forgets the cache (benchmarks start each method cold)."""
+    can_calibrate: ClassVar[bool] = False
+    """:meth:`calibrate` measures this machine's speed by KV depth (the physical bound)."""
 
+    @abc.abstractmethod
     def tokenize(self, text: str) -> list[int]:
         """Tokens of plain text (special tokens never parsed)."""
-        ...
 
+    @abc.abstractmethod
     def count_tokens(self, prompt: Prompt) -> int:
         """Tokens the prompt occupies in the context, chat template included."""
-        ...
+
+    @abc.abstractmethod
+    def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
+        """One completion of ``prompt``."""
 
     def complete(
         self,
         prompt: Prompt,
         *,
         grammar: Grammar | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        repeat_penalty: float = 1.0,
+        sampling: Sampling | None = None,
+        **settings: Any,
     ) -> Completion:
-        """``repeat_penalty`` > 1 discourages tokens generated in the last 64 (1.0: off)."""
-        ...
+        """:meth:`generate` with ``sampling``, or with one built from keyword settings
+        (``max_tokens=64, temperature=0.7``...)."""
+        if sampling is None:
+            sampling = Sampling(**settings)
+        elif settings:
+            sampling = replace(sampling, **settings)
+        return self.generate(prompt, sampling, grammar)
+
+    def reset_cache(self) -> None:  # noqa: B027 -- a capability's default, not abstract
+        """Forget the KV cache (a backend that cannot: nothing to do)."""
+
+    def calibrate(self) -> SpeedProfile | None:
+        """Prefill and decode speed by KV depth on this machine (None: cannot measure)."""
+        return None
 
 
 def reused_prefix(cached: Sequence[int], prompt: Sequence[int]) -> int:
@@ -84,3 +130,35 @@ def reused_prefix(cached: Sequence[int], prompt: Sequence[int]) -> int:
     if n and n == len(prompt):
         n -= 1  # the last prompt token is evaluated again to get logits
     return n
+
+
+def open_backend(
+    model: str | None = None,
+    *,
+    server: str | None = None,
+    n_ctx: int | None = None,
+    server_model: str | None = None,
+    api_key: str | None = None,
+    grammar_field: str = "auto",
+    retries: int = 4,
+) -> Backend:
+    """The backend a command asked for: an OpenAI-compatible ``server`` (its ``server_model``,
+    ``api_key``, how it takes grammars, how often to retry) or the local GGUF ``model`` (a
+    path, a catalog name, ``hf:...``; None: the embedded one)."""
+    if server is not None:
+        if model is not None:
+            raise ValueError("use either --model or --server, not both")
+        from prism_edge.backends.server import ServerBackend
+
+        return ServerBackend(
+            server,
+            api_key=api_key,
+            model=server_model,
+            n_ctx=n_ctx,
+            grammar_field=grammar_field,  # type: ignore[arg-type]
+            retries=retries,
+        )
+    from prism_edge.backends.llama_cpp import LlamaCppBackend
+    from prism_edge.models import resolve_model
+
+    return LlamaCppBackend(resolve_model(model), n_ctx=n_ctx)

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from prism_edge.backends import Completion, Grammar, native, reused_prefix
+from prism_edge.backends import Backend, Completion, Grammar, Sampling, native, reused_prefix
 from prism_edge.errors import BackendError, ContextOverflow
 from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
@@ -109,11 +109,13 @@ class LlamaTokenizer:
         return list(self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
 
-class LlamaCppBackend:
+class LlamaCppBackend(Backend):
     """One model instance for a whole run; its KV cache carries over between calls."""
 
     supports_grammar: ClassVar[bool] = True
-    reports_reused_tokens: ClassVar[bool] = True
+    reports_reused_tokens = True
+    can_reset_cache: ClassVar[bool] = True
+    can_calibrate: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -266,16 +268,8 @@ class LlamaCppBackend:
 
     # --- generation -------------------------------------------------------------------------
 
-    def complete(
-        self,
-        prompt: Prompt,
-        *,
-        grammar: Grammar | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        repeat_penalty: float = 1.0,
-    ) -> Completion:
+    def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
+        max_tokens = sampling.max_tokens
         tokens = self.prompt_tokens(prompt)
         if len(tokens) + max_tokens > self.n_ctx:
             raise ContextOverflow(
@@ -285,7 +279,11 @@ class LlamaCppBackend:
         reused = self._prefill(tokens)
         try:
             out, finish = self._decode(
-                grammar, max_tokens, temperature, seed, repeat_penalty=repeat_penalty
+                grammar,
+                max_tokens,
+                sampling.temperature,
+                sampling.seed,
+                repeat_penalty=sampling.repeat_penalty,
             )
         except (RuntimeError, ValueError) as exc:
             raise BackendError(f"generation failed: {exc}") from None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from prism_edge.backends import Completion, Grammar, reused_prefix
+from prism_edge.backends import Backend, Completion, Grammar, Sampling, reused_prefix
 from prism_edge.errors import BackendError
 from prism_edge.prompts import Prompt
 
@@ -33,11 +33,11 @@ class Call:
     repeat_penalty: float = 1.0
 
 
-class ScriptedBackend:
+class ScriptedBackend(Backend):
     """Returns queued outputs (``enqueue``) or what ``responder(prompt)`` computes."""
 
-    supports_grammar: ClassVar[bool] = False
-    reports_reused_tokens: ClassVar[bool] = True
+    reports_reused_tokens = True
+    can_reset_cache: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -73,17 +73,9 @@ class ScriptedBackend:
     def reset_cache(self) -> None:
         self._cache = []
 
-    def complete(
-        self,
-        prompt: Prompt,
-        *,
-        grammar: Grammar | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        repeat_penalty: float = 1.0,
-    ) -> Completion:
+    def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
         start = time.perf_counter()
+        max_tokens = sampling.max_tokens
         tokens = self.prompt_tokens(prompt)
         if len(tokens) + max_tokens > self.n_ctx:
             raise BackendError(
@@ -108,6 +100,14 @@ class ScriptedBackend:
         )
         text_grammar = grammar if grammar is None or isinstance(grammar, str) else grammar.initial()
         self.calls.append(
-            Call(prompt, text_grammar, max_tokens, completion, temperature, seed, repeat_penalty)
+            Call(
+                prompt,
+                text_grammar,
+                max_tokens,
+                completion,
+                sampling.temperature,
+                sampling.seed,
+                sampling.repeat_penalty,
+            )
         )
         return completion

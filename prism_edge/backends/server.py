@@ -35,7 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from prism_edge.backends import Completion, Grammar
+from prism_edge.backends import Backend, Completion, Grammar, Sampling
 from prism_edge.errors import BackendError
 from prism_edge.prompts import Prompt
 
@@ -102,12 +102,10 @@ def retry_after(response: httpx.Response) -> float | None:
     return max(0.0, min(MAX_RETRY_AFTER, seconds))
 
 
-class ServerBackend:
+class ServerBackend(Backend):
     """PRISM's calls against an OpenAI-compatible server at ``url``."""
 
     supports_grammar: ClassVar[bool] = True
-    reports_reused_tokens: ClassVar[bool] = False
-    """Per server: see :attr:`reuse_known`."""
 
     def __init__(
         self,
@@ -154,7 +152,7 @@ class ServerBackend:
         self.grammar_field: GrammarField = (
             _GRAMMAR_OF[self.flavor] if grammar_field == "auto" else grammar_field
         )
-        self.reuse_known = self.flavor in ("llama.cpp", "vllm")
+        self.reports_reused_tokens = self.flavor in ("llama.cpp", "vllm")
         self._template_tokens = self._measure_template()
 
     # -- discovery
@@ -239,23 +237,16 @@ class ServerBackend:
             body["cache_prompt"] = True
         return body
 
-    def complete(
-        self,
-        prompt: Prompt,
-        *,
-        grammar: Grammar | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        repeat_penalty: float = 1.0,
-    ) -> Completion:
+    def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
         text = "".join(_sent_parts(prompt))
-        body = self._chat_body(text, max_tokens=max_tokens, temperature=temperature)
-        if seed is not None:
-            body["seed"] = seed
-        if repeat_penalty != 1.0:
+        body = self._chat_body(
+            text, max_tokens=sampling.max_tokens, temperature=sampling.temperature
+        )
+        if sampling.seed is not None:
+            body["seed"] = sampling.seed
+        if sampling.repeat_penalty != 1.0:
             key = "repeat_penalty" if self.flavor.startswith("llama") else "repetition_penalty"
-            body[key] = repeat_penalty
+            body[key] = sampling.repeat_penalty
         if grammar is not None and self.grammar_field != "none":
             rules = grammar if isinstance(grammar, str) else grammar.initial()
             if self.grammar_field == "structured_outputs":

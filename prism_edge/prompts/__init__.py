@@ -119,11 +119,6 @@ class PromptBuilder:
             parts.append(Part(tail))
         return Prompt(tuple(parts))
 
-    def revise_overhead(self) -> tuple[str, ...]:
-        """The static texts of a revision prompt (for budgeting before any call)."""
-        head, middle, tail = self._revise_pieces
-        return (head, middle, tail)
-
     def final(self, memory_parts: list[str]) -> Prompt:
         head, middle, _ = self._revise_pieces
         tail = render(

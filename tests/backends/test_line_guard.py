@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend, _load, embedded_model_path
-from prism_edge.grammar import GrammarLimits, StepGrammar
+from prism_edge.grammar import GrammarLimits
 from prism_edge.grounding import Grounding
 from prism_edge.memory import Memory
 from prism_edge.revisions import parse_output
+from prism_edge.step_grammar import StepGrammar
 from prism_edge.tasks import TASKS
 
 pytestmark = pytest.mark.model

@@ -14,11 +14,12 @@ from prism_edge.backends.llama_cpp import (
     physical_cores,
 )
 from prism_edge.errors import BackendError, ContextOverflow
-from prism_edge.grammar import GrammarLimits, StepGrammar, revision_grammar
+from prism_edge.grammar import GrammarLimits, revision_grammar
 from prism_edge.memory import Memory
 from prism_edge.prompts import Part, Prompt, PromptBuilder
 from prism_edge.revisions import parse_output
 from prism_edge.schema import prompt_text
+from prism_edge.step_grammar import StepGrammar
 from prism_edge.tasks import TASKS
 
 pytestmark = pytest.mark.model

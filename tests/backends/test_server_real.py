@@ -110,7 +110,7 @@ def test_prism_through_a_real_server(server: Server) -> None:
     with ServerBackend(server.url, n_ctx=CTX) as backend:
         assert backend.grammar_field == "grammar"
         result = run_prism(backend, task.schema, config, CHUNKS)
-        reuse_known = backend.reuse_known
+        reuse_known = backend.reports_reused_tokens
     assert result.steps == 3 and result.answer
     assert result.rejected == 0 and result.applied > 0
     task.schema.validate(result.memory.data)  # nothing invalid reached the memory
