@@ -8,6 +8,7 @@ decoded token charged at the speed measured at its KV depth, in the same run
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 from prism_edge.backends import Backend
 from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
 from prism_edge.chunking import chunk_documents
+from prism_edge.codesearch import Formulation, SearchConfig, bm25_search, definition_search
 from prism_edge.inputs import Document
 from prism_edge.metrics import RunMetrics, SpeedProfile
 from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
@@ -35,10 +37,21 @@ GROUNDED_VARIANTS = {
     "PRISM in-place grounded": ("in-place", False, True),
 }
 """Beyond the paper: what is stored must come from the chunk (``--grounded``)."""
+DEFINITION_VARIANTS: dict[str, tuple[Formulation, int]] = {
+    "PRISM definitions": ("likelihood", 0),
+    "PRISM definitions yes-no": ("yes-no", 0),
+    "PRISM definitions + BM25 shortlist": ("likelihood", 8),
+}
+"""Code search in which the model scores the chunks' own definitions (formulation, BM25
+shortlist; a shortlist makes it a separately named method)."""
+BM25 = "BM25 definitions"
+"""What a user would pick instead for code search: BM25 over the same definitions."""
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
 """The paper's Table 2, the default."""
-ALL_METHODS = (*METHODS, *GROUNDED_VARIANTS)
-NEEDLE_METHODS = ("incremental", "PRISM amendments")
+ALL_METHODS = (*METHODS, *GROUNDED_VARIANTS, BM25, *DEFINITION_VARIANTS)
+NEEDLE_METHODS = ("incremental", BM25, "PRISM amendments", "PRISM definitions")
+"""Needle accuracy runs every method once per needle: the baselines (BM25 included), the
+paper's PRISM and the best measured one (benchmarks/results/definition-search-*.txt)."""
 SWEPT = "PRISM amendments add-only"
 """The method the chunk-size sweep runs (the paper's figure)."""
 """Needle accuracy runs every method once per needle: by default the paper's pair."""
@@ -124,6 +137,8 @@ def run_methods(
         backend.reset_cache()
         if name == "hierarchical" and not task.summarize:
             rows.append(MethodRow(name, None, not_applicable="summaries only (as in the paper)"))
+        elif name == BM25 or name in DEFINITION_VARIANTS:
+            rows.append(_definitions(backend, task, chunks, name))
         elif name in ("long context", "incremental", "hierarchical"):
             if name == "long context":
                 result = long_context(
@@ -153,6 +168,25 @@ def run_methods(
         if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
             rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
     return rows
+
+
+def _definitions(backend: Backend, task: BenchTask, chunks: Sequence[str], name: str) -> MethodRow:
+    """BM25 or definition-grounded PRISM (code search only)."""
+    if task.task.name != "code-search":
+        return MethodRow(name, None, not_applicable="code search only")
+    if name == BM25:
+        start = time.perf_counter()
+        ranking = bm25_search(chunks, task.question)
+        metrics = RunMetrics(wall_s=time.perf_counter() - start)
+        return MethodRow(name, metrics, ranking[0][0] if ranking else "", 0)
+    if not backend.can_score:
+        return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
+    formulation, shortlist = DEFINITION_VARIANTS[name]
+    config = SearchConfig(task.question, formulation, shortlist=shortlist)
+    result = definition_search(backend, task.task.schema, config, chunks)
+    return MethodRow(
+        name, result.metrics, result.answer, result.rejected, memory=result.memory.data
+    )
 
 
 def _prism(

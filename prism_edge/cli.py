@@ -37,10 +37,11 @@ from prism_edge.bench import (
 )
 from prism_edge.checkpoint import digest
 from prism_edge.chunking import chunk_documents
+from prism_edge.codesearch import SearchConfig, SearchResult, definition_search
 from prism_edge.each import EachSettings, run_each
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
-from prism_edge.inputs import collect
+from prism_edge.inputs import Document, collect
 from prism_edge.memory import dumps
 from prism_edge.quality import load_entities, load_needles
 from prism_edge.runner import (
@@ -49,6 +50,7 @@ from prism_edge.runner import (
     ChunkCut,
     Event,
     MemoryFolded,
+    PrismConfig,
     StepDone,
 )
 from prism_edge.schema import (
@@ -91,6 +93,12 @@ class GrammarFieldChoice(str, Enum):
     guided_grammar = "guided_grammar"
     ebnf = "ebnf"
     none = "none"
+
+
+class MethodChoice(str, Enum):
+    auto = "auto"
+    definitions = "definitions"
+    revisions = "revisions"
 
 
 class StyleChoice(str, Enum):
@@ -311,6 +319,14 @@ def run(
         int,
         typer.Option(min=0, help="Retries of a failed server call.", rich_help_panel="Server"),
     ] = 4,
+    method: Annotated[
+        MethodChoice,
+        typer.Option(
+            help="code-search: the model scores each chunk's own definitions (definitions) or "
+            "writes revisions (revisions); auto: definitions on a local model "
+            "(benchmarks/results/definition-search-*.txt)."
+        ),
+    ] = MethodChoice.auto,
     parallel: Annotated[
         int | None,
         typer.Option(
@@ -362,6 +378,11 @@ def run(
         )
         identity = (config.model_dump_json(), prompt_text(chosen.schema), backend.name)
         settings = digest([*identity, str(backend.n_ctx), str(chunk_tokens)])
+        if chosen.name == "code-search" and parallel is None and _scores(method, backend):
+            docs = collected.documents
+            result = _run_definitions(backend, chosen, config, docs, chunk_tokens, as_json)
+            _write_memory(memory_out, result.memory.data)
+            return
         if parallel is not None:
             each = EachSettings(chunk_tokens, parallel, run_dir, settings, resume)
             note = None if quiet else lambda line: console.print(line, markup=False)
@@ -387,6 +408,42 @@ def run(
             raise
         _write_memory(memory_out, session.result.memory.data)
         _print_result(session, as_json, quiet, console)
+
+
+def _scores(method: MethodChoice, backend: Backend) -> bool:
+    """Whether code search runs by scoring definitions (the measured best where it can)."""
+    if method == MethodChoice.definitions and not backend.can_score:
+        raise ValueError(
+            f"--method definitions needs a model that can score ({backend.name} cannot)"
+        )
+    return method == MethodChoice.definitions or (method == MethodChoice.auto and backend.can_score)
+
+
+def _run_definitions(
+    backend: Backend,
+    task: Task,
+    config: PrismConfig,
+    documents: list[Document],
+    chunk_tokens: int,
+    as_json: bool,
+) -> SearchResult:
+    """Code search by scoring each chunk's definitions; the answer is the best stored one."""
+    chunks = chunk_documents(documents, chunk_tokens, counter(backend))
+    search = SearchConfig(config.question, encoding=config.encoding)
+    result = definition_search(backend, task.schema, search, chunks)
+    if as_json:
+        payload = {**result.to_dict(), "chunks": len(chunks), "ranking": result.ranking}
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        best = result.ranking[0][1] if result.ranking else None
+        typer.echo(result.answer or "")
+        if best is not None:
+            err_console().print(
+                f"score {best:.2f} (log-probability of the description given it); next: "
+                + ", ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
+                markup=False,
+            )
+    return result
 
 
 def plan_line(session: Session, memory: str, add_only: bool) -> str:

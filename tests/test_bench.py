@@ -121,6 +121,42 @@ def test_quality_measures_join_the_table():
     assert incremental.to_dict(None)["memory"] is None
 
 
+PAIR = ("incremental", "PRISM amendments")
+
+
+def test_needle_defaults_hold_the_baselines_and_the_best_prism():
+    assert NEEDLE_METHODS == (
+        "incremental",
+        "BM25 definitions",
+        "PRISM amendments",
+        "PRISM definitions",
+    )
+
+
+def test_definition_methods_run_on_code_and_say_why_not_elsewhere():
+    code = [
+        'File path: f.py\nContent:\ndef do_round(x):\n    """Round a number."""\n    return x\n',
+        'File path: f.py\nContent:\ndef do_upper(s):\n    """Upper-case a string."""\n    return s\n',
+        'File path: f.py\nContent:\ndef do_join(xs):\n    """Join strings."""\n    return xs\n',
+        'File path: f.py\nContent:\ndef do_trim(s):\n    """Strip a string."""\n    return s\n',
+    ]
+
+    def scorer(prompt: Prompt, text: str) -> float:
+        return 0.0 if "round" in prompt.of_kind("document").lower() else -5.0
+
+    backend = ScriptedBackend(scorer=scorer)
+    task = BenchTask(TASKS["code-search"], "round a number")
+    rows = run_methods(backend, task, code, "", methods=("BM25 definitions", "PRISM definitions"))
+    assert [r.answer for r in rows] == ["do_round", "do_round"]
+    assert rows[0].metrics is not None and not rows[0].metrics.calls  # BM25: no model call
+    summary = run_methods(
+        backend, BenchTask(TASKS["summarize"], "q"), code, "", methods=("BM25 definitions",)
+    )
+    assert summary[0].not_applicable == "code search only"
+    plain = run_methods(ScriptedBackend(), task, code, "", methods=("PRISM definitions",))
+    assert "cannot score" in (plain[0].not_applicable or "")
+
+
 def test_needle_accuracy_runs_each_query_on_each_method():
     def answers(prompt: Prompt) -> str:
         if "[ANSWER]" in prompt.text or "Answer:" in prompt.text:
@@ -137,11 +173,11 @@ def test_needle_accuracy_runs_each_query_on_each_method():
         CHUNKS,
         "".join(CHUNKS),
         needles,
-        methods=NEEDLE_METHODS,
+        methods=PAIR,
         max_tokens=64,
         answer_tokens=32,
     )
-    assert [r.name for r in rows] == list(NEEDLE_METHODS)
+    assert [r.name for r in rows] == list(PAIR)
     assert all(r.hits == [True, False] and r.accuracy == 0.5 for r in rows)
     asked = [c.prompt.text for c in backend.calls]
     assert sum("round a number" in t for t in asked) > 0

@@ -484,7 +484,9 @@ def test_bench_quality_options(harness, story, tmp_path):
     assert found.exit_code == 0, found.output
     payload = json.loads(found.stdout)
     assert json.loads(saved.read_text()) == payload
-    assert [m["name"] for m in payload["methods"]] == ["incremental", "PRISM amendments"]
+    # the scripted backend cannot score, so "PRISM definitions" says so and has no accuracy
+    names = [m["name"] for m in payload["methods"]]
+    assert names == ["incremental", "BM25 definitions", "PRISM amendments"]
     assert all(len(m["hits"]) == 1 for m in payload["methods"])
     needles.write_text("not json\n", encoding="utf-8")
     bad = invoke("bench", str(story), "--needles", str(needles))
@@ -612,3 +614,30 @@ def test_version_names_the_build_and_the_guard():
     assert lines[0].startswith("prism-edge ") and lines[1].startswith("llama-cpp-python ")
     assert any(line.startswith("llama.cpp system info: ") for line in lines)
     assert any(line.startswith("AMX guard: ") for line in lines)
+
+
+def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_path):
+    code = tmp_path / "util.py"
+    code.write_text(
+        'def clamp(v, lo, hi):\n    """Limit a number to a range."""\n    return v\n\n\n'
+        'def shout(s):\n    """Upper-case a text."""\n    return s.upper()\n',
+        encoding="utf-8",
+    )
+
+    def scorer(prompt: Prompt, text: str) -> float:
+        return 0.0 if "range" in prompt.of_kind("document") else -4.0
+
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    out = tmp_path / "memory.json"
+    args = ["run", str(code), "--task", "code-search", "--query", "keep a number within bounds"]
+    result = invoke(*args, "--memory-out", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "clamp" and "score 0.00" in result.stderr
+    assert set(json.loads(out.read_text())["candidate_functions"]) == {"clamp", "shout"}
+    as_json = json.loads(invoke(*args, "--json").stdout)
+    assert as_json["ranking"][0][0] == "clamp" and as_json["answer"] == "clamp"
+    plain = ScriptedBackend(outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]", "clamp"])
+    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: plain)
+    refused = invoke(*args, "--method", "definitions")
+    assert refused.exit_code == 1 and "needs a model that can score" in refused.stderr

@@ -53,6 +53,23 @@ Grammar = str | LineGrammar
 
 
 @dataclass(frozen=True)
+class Scored:
+    """How likely a continuation is after a prompt: the sum of its tokens' log-probabilities."""
+
+    logprob: float
+    tokens: int
+    prompt_tokens: int
+    reused_tokens: int | None
+    """Prompt tokens served from the cache (the prompt is evaluated once for all candidates)."""
+    seconds: float
+
+    @property
+    def mean(self) -> float:
+        """Length-normalised: the mean log-probability of a token."""
+        return self.logprob / self.tokens if self.tokens else 0.0
+
+
+@dataclass(frozen=True)
 class Sampling:
     """How a call samples: the output budget and the sampler's settings, as one object."""
 
@@ -83,6 +100,8 @@ class Backend(abc.ABC):
     """:meth:`reset_cache` forgets the cache (benchmarks start each method cold)."""
     can_calibrate: ClassVar[bool] = False
     """:meth:`calibrate` measures this machine's speed by KV depth (the physical bound)."""
+    can_score: bool = False
+    """:meth:`score` gives each candidate continuation's log-probability after a prompt."""
 
     @abc.abstractmethod
     def tokenize(self, text: str) -> list[int]:
@@ -111,6 +130,14 @@ class Backend(abc.ABC):
         elif settings:
             sampling = replace(sampling, **settings)
         return self.generate(prompt, sampling, grammar)
+
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
+        """Each continuation's log-probability after ``prompt``, the prompt evaluated once.
+
+        Small models rank options they are shown better than they write; this is how they are
+        asked. A backend that cannot (``can_score`` False) raises :class:`NotImplementedError`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot score continuations")
 
     def reset_cache(self) -> None:  # noqa: B027 -- a capability's default, not abstract
         """Forget the KV cache (a backend that cannot: nothing to do)."""

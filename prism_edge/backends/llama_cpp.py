@@ -17,12 +17,20 @@ import importlib.metadata
 import os
 import string
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from prism_edge.backends import Backend, Completion, Grammar, Sampling, native, reused_prefix
+from prism_edge.backends import (
+    Backend,
+    Completion,
+    Grammar,
+    Sampling,
+    Scored,
+    native,
+    reused_prefix,
+)
 from prism_edge.errors import BackendError, ContextOverflow
 from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
@@ -116,6 +124,7 @@ class LlamaCppBackend(Backend):
     reports_reused_tokens = True
     can_reset_cache: ClassVar[bool] = True
     can_calibrate: ClassVar[bool] = True
+    can_score = True
 
     def __init__(
         self,
@@ -289,6 +298,60 @@ class LlamaCppBackend(Backend):
             raise BackendError(f"generation failed: {exc}") from None
         text = self.llama.detokenize(out).decode("utf-8", errors="replace")
         return Completion(text, len(tokens), reused, len(out), time.perf_counter() - start, finish)
+
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
+        """Log-probabilities of each continuation: the prompt is evaluated once (reusing the
+        cache), then each continuation from the prompt's end, with logits for all its tokens."""
+        import numpy as np
+
+        tokens = self.prompt_tokens(prompt)
+        out: list[Scored] = []
+        for text in continuations:
+            start = time.perf_counter()
+            wanted = self._tokenize(text, special=False)
+            if len(tokens) + len(wanted) > self.n_ctx:
+                raise ContextOverflow(
+                    len(tokens) + len(wanted), self.n_ctx, "a prompt and a candidate to score"
+                )
+            reused = self._prefill(tokens)  # after the first candidate: all but the last token
+            rows = [self._last_logits()]
+            if len(wanted) > 1:
+                rows.extend(self._eval_all_logits(wanted[:-1]))
+            logprob = 0.0
+            for row, token in zip(rows, wanted, strict=True):
+                shifted = row.astype(np.float64) - row.max()
+                logprob += float(shifted[token] - np.log(np.exp(shifted).sum()))
+            seconds = time.perf_counter() - start
+            out.append(Scored(logprob, len(wanted), len(tokens), reused, seconds))
+        return out
+
+    def _last_logits(self) -> Any:
+        import llama_cpp
+        import numpy as np
+
+        pointer = llama_cpp.llama_get_logits_ith(self.llama.ctx, -1)
+        return np.ctypeslib.as_array(pointer, shape=(self.llama.n_vocab(),)).copy()
+
+    def _eval_all_logits(self, tokens: list[int]) -> list[Any]:
+        """Evaluate ``tokens`` after the cached ones, keeping the logits of every one (what
+        ``Llama.eval`` does, with logits requested for the whole batch)."""
+        import numpy as np
+
+        llama = self.llama
+        llama._ctx.kv_cache_seq_rm(-1, llama.n_tokens, -1)
+        rows: list[Any] = []
+        for i in range(0, len(tokens), llama.n_batch):
+            batch = tokens[i : i + llama.n_batch]
+            n_past = llama.n_tokens
+            llama._batch.set_batch(batch=batch, n_past=n_past, logits_all=True)
+            llama._ctx.decode(llama._batch)
+            logits = np.ctypeslib.as_array(
+                llama._ctx.get_logits(), shape=(len(batch), llama.n_vocab())
+            )
+            rows.extend(row.copy() for row in logits)
+            llama.input_ids[n_past : n_past + len(batch)] = batch
+            llama.n_tokens += len(batch)
+        return rows
 
     def _prefill(self, tokens: list[int]) -> int:
         """Evaluate the prompt, reusing the longest cached prefix; return the reused count."""

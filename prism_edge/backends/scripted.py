@@ -10,16 +10,18 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from prism_edge.backends import Backend, Completion, Grammar, Sampling, reused_prefix
+from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored, reused_prefix
 from prism_edge.errors import BackendError
 from prism_edge.prompts import Prompt
 
 _TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
 Responder = Callable[[Prompt], str]
+Scorer = Callable[[Prompt, str], float]
+"""The log-probability a scripted model gives a continuation after a prompt."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ class Call:
 
 
 class ScriptedBackend(Backend):
-    """Returns queued outputs (``enqueue``) or what ``responder(prompt)`` computes."""
+    """Returns queued outputs (``enqueue``) or what ``responder(prompt)`` computes; scores
+    continuations with ``scorer(prompt, continuation)`` when one is given."""
 
     reports_reused_tokens = True
     can_reset_cache: ClassVar[bool] = True
@@ -44,6 +47,7 @@ class ScriptedBackend(Backend):
         outputs: Iterable[str] = (),
         *,
         responder: Responder | None = None,
+        scorer: Scorer | None = None,
         n_ctx: int = 8192,
         name: str = "scripted",
     ) -> None:
@@ -51,6 +55,10 @@ class ScriptedBackend(Backend):
         self.n_ctx = n_ctx
         self._queue: deque[str] = deque(outputs)
         self._responder = responder
+        self._scorer = scorer
+        self.can_score = scorer is not None
+        self.evaluated = 0
+        """Prompt tokens evaluated (not served from the cache), over all calls and scores."""
         self._vocab: dict[str, int] = {}
         self._cache: list[int] = []
         self.calls: list[Call] = []
@@ -73,6 +81,23 @@ class ScriptedBackend(Backend):
     def reset_cache(self) -> None:
         self._cache = []
 
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
+        if self._scorer is None:
+            return super().score(prompt, continuations)
+        tokens = self.prompt_tokens(prompt)
+        out = []
+        for text in continuations:
+            start = time.perf_counter()
+            reused = reused_prefix(self._cache, tokens)
+            wanted = self.tokenize(text)
+            self.evaluated += len(tokens) - reused + max(0, len(wanted) - 1)
+            self._cache = tokens + wanted[:-1]
+            logprob = self._scorer(prompt, text)
+            out.append(
+                Scored(logprob, len(wanted), len(tokens), reused, time.perf_counter() - start)
+            )
+        return out
+
     def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
         start = time.perf_counter()
         max_tokens = sampling.max_tokens
@@ -94,6 +119,7 @@ class ScriptedBackend(Backend):
             text, finish = "".join(pieces[:max_tokens]), "length"
         decoded = min(len(pieces), max_tokens)
         reused = reused_prefix(self._cache, tokens)
+        self.evaluated += len(tokens) - reused
         self._cache = tokens + self.tokenize(text)
         completion = Completion(
             text, len(tokens), reused, decoded, time.perf_counter() - start, finish

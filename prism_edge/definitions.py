@@ -1,0 +1,175 @@
+"""The definitions a piece of code holds (functions, methods, classes), found by a real parser.
+
+Code search stores only what the code defines: the names here are the only keys a grounded
+code-search memory may hold, and what it stores about each comes from that definition's own
+lines (its docstring, parameters, returns and first statements), never from a model's pen.
+
+Python is read with :mod:`ast`. A chunk may begin inside a class, so when the whole chunk does
+not parse, each top-level or indented ``def``/``class`` block is dedented and parsed on its
+own. Other languages: not yet (their chunks hold no definitions here).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+from dataclasses import dataclass
+
+CONTENT = "Content:\n"
+"""Code chunks start with ``File path: <name>`` and this line (see chunking.py)."""
+MAX_SOURCE_CHARS = 800
+"""Characters of a definition's source shown when it is scored (its head: signature, docstring,
+first statements)."""
+
+_BLOCK = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+\w", re.M)
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    """``function``, ``Class`` or ``Class.method``."""
+    kind: str
+    """``function``, ``method`` or ``class``."""
+    source: str
+    """The definition's own lines (its head, up to :data:`MAX_SOURCE_CHARS`)."""
+    purpose: str
+    inputs: str
+    output: str
+    procedure: str
+
+    def describe(self) -> dict[str, str]:
+        """The code-search memory's description of it: each field from its own lines."""
+        return {
+            "purpose": self.purpose,
+            "input": self.inputs,
+            "output": self.output,
+            "procedure": self.procedure,
+        }
+
+
+def code_of(chunk: str) -> tuple[str, str]:
+    """(file path, code) of a code chunk; ("", chunk) when it has no header."""
+    if chunk.startswith("File path: ") and CONTENT in chunk:
+        head, _, code = chunk.partition(CONTENT)
+        return head.removeprefix("File path: ").strip(), code
+    return "", chunk
+
+
+def python_definitions(code: str) -> list[Definition]:
+    """Every function, method and class in ``code``, in source order, each once."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return _piecewise(code)
+    last: dict[str, Definition] = {}
+    for definition in _walk(tree, code, ""):
+        last[definition.name] = definition  # @overload stubs first, the implementation last
+    return list(last.values())
+
+
+def _piecewise(code: str) -> list[Definition]:
+    """Definitions of code that does not parse as a whole (a chunk cut inside a class)."""
+    starts = [m.start() for m in _BLOCK.finditer(code)]
+    found: dict[str, Definition] = {}
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(code)
+        lines = code[start:end].splitlines(keepends=True)
+        for n in range(len(lines), 0, -1):  # drop a cut-off or foreign tail line by line
+            piece = textwrap.dedent("".join(lines[:n]))
+            try:
+                tree = ast.parse(piece)
+            except (SyntaxError, ValueError):
+                continue
+            for definition in _walk(tree, piece, ""):
+                found.setdefault(definition.name, definition)
+            break
+    return list(found.values())
+
+
+def _walk(tree: ast.AST, code: str, owner: str) -> list[Definition]:
+    found: list[Definition] = []
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            name = f"{owner}.{node.name}" if owner else node.name
+            found.append(_function(node, code, name, "method" if owner else "function"))
+        elif isinstance(node, ast.ClassDef):
+            name = f"{owner}.{node.name}" if owner else node.name
+            found.append(_class(node, code, name))
+            found.extend(_walk(node, code, name))
+    return found
+
+
+def _source(node: ast.AST, code: str) -> str:
+    text = ast.get_source_segment(code, node) or ""
+    return text[:MAX_SOURCE_CHARS]
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    match = re.match(r"(.+?[.!?])(\s|$)", text)
+    return (match.group(1) if match else text)[:300]
+
+
+def _body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, code: str) -> str:
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    lines = []
+    for statement in body[:3]:
+        segment = ast.get_source_segment(code, statement) or ""
+        lines.append(" ".join(segment.split()))
+    return "; ".join(lines)[:300] or "pass"
+
+
+def _function(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, code: str, name: str, kind: str
+) -> Definition:
+    doc = ast.get_docstring(node) or ""
+    args = node.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if args.vararg:
+        params.append("*" + args.vararg.arg)
+    if args.kwarg:
+        params.append("**" + args.kwarg.arg)
+    exits = sorted(
+        (n for n in ast.walk(node) if isinstance(n, ast.Return | ast.Yield) and n.value),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    returns = [
+        " ".join((ast.get_source_segment(code, n.value) or "").split())
+        for n in exits
+        if n.value is not None
+    ]
+    first_line = (ast.get_source_segment(code, node) or f"def {node.name}(...)").splitlines()[0]
+    return Definition(
+        name,
+        kind,
+        _source(node, code),
+        _first_sentence(doc) or first_line.strip(),
+        ", ".join(params) or "no parameters",
+        "; ".join(dict.fromkeys(returns))[:300] or "None",
+        _body_lines(node, code),
+    )
+
+
+def _class(node: ast.ClassDef, code: str, name: str) -> Definition:
+    doc = ast.get_docstring(node) or ""
+    bases = ", ".join(ast.get_source_segment(code, b) or "" for b in node.bases)
+    return Definition(
+        name,
+        "class",
+        _source(node, code),
+        _first_sentence(doc) or f"class {node.name}",
+        bases or "no base classes",
+        f"a {node.name} object",
+        _body_lines(node, code),
+    )
+
+
+def definitions_in(chunk: str) -> list[Definition]:
+    """The definitions a chunk holds (code chunks of Python files; others: none yet)."""
+    path, code = code_of(chunk)
+    if path and not path.endswith((".py", ".pyi")):
+        return []
+    return python_definitions(code)

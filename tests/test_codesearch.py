@@ -1,0 +1,99 @@
+"""Definition-grounded code search on a scripted scorer: the model chooses among the chunk's
+definitions; the memory holds only real names, described by their own lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.backends import Scored
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.codesearch import SearchConfig, bm25_search, definition_search, words
+from prism_edge.errors import BackendError
+from prism_edge.prompts import Part, Prompt
+from prism_edge.tasks import TASKS
+
+CHUNKS = [
+    "File path: m.py\nContent:\n"
+    "def wrap(text, width):\n    '''Break text into lines of a width.'''\n    return text\n\n"
+    "def count(text):\n    '''Count the words of a text.'''\n    return len(text.split())\n",
+    "File path: m.py\nContent:\n"
+    "def shout(text):\n    '''Make text upper case.'''\n    return text.upper()\n",
+]
+
+
+def scorer(prompt: Prompt, continuation: str) -> float:
+    """A model that likes whatever mentions words: candidates naming them score higher."""
+    shown = prompt.of_kind("document")
+    if continuation in ("Yes", "No"):
+        fits = "words" in shown
+        return -0.1 if fits == (continuation == "Yes") else -3.0
+    return -10.0 + 5.0 * ("words" in shown) + 1.0 * ("lines" in shown)
+
+
+@pytest.mark.parametrize("formulation", ["likelihood", "yes-no"])
+def test_the_best_scored_definition_is_the_answer(formulation: str) -> None:
+    backend = ScriptedBackend(scorer=scorer)
+    config = SearchConfig("How many words are in a text?", formulation, keep=2)  # type: ignore[arg-type]
+    result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
+    memory = result.memory.data["candidate_functions"]
+    assert set(memory) == {"wrap", "count", "shout"}  # only the chunks' own definitions
+    assert memory["count"] == {
+        "purpose": "Count the words of a text.",
+        "input": "text",
+        "output": "len(text.split())",
+        "procedure": "return len(text.split())",
+    }
+    assert result.answer == "count" and result.ranking[0][0] == "count"
+    assert result.steps == 2 and result.applied == 3
+    assert all(call.kind == "score" for call in result.metrics.calls)
+
+
+def test_only_the_best_few_of_a_chunk_enter_the_memory() -> None:
+    backend = ScriptedBackend(scorer=scorer)
+    config = SearchConfig("words", keep=1)
+    result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
+    assert set(result.memory.data["candidate_functions"]) == {"count", "shout"}
+
+
+def test_scoring_evaluates_the_shared_prompt_once() -> None:
+    backend = ScriptedBackend(scorer=lambda prompt, text: -float(len(text)))
+    prompt = Prompt((Part("a long shared prompt " * 20),))
+    scored = backend.score(prompt, ["yes", "no thanks", "maybe not at all"])
+    assert [s.logprob for s in scored] == [-3.0, -9.0, -16.0]
+    assert scored[0].reused_tokens == 0
+    assert all(s.reused_tokens == s.prompt_tokens - 1 for s in scored[1:])
+    prompt_tokens = scored[0].prompt_tokens
+    assert backend.evaluated == prompt_tokens + 2 + 2 + 6  # the prompt once, then 1 + the rest
+    assert isinstance(scored[0], Scored) and scored[1].mean == -9.0 / scored[1].tokens
+
+
+def test_a_backend_that_cannot_score_is_a_clear_error() -> None:
+    with pytest.raises(BackendError, match="cannot score"):
+        definition_search(ScriptedBackend(), TASKS["code-search"].schema, SearchConfig("q"), CHUNKS)
+    with pytest.raises(NotImplementedError, match="cannot score"):
+        ScriptedBackend().score(Prompt((Part("x"),)), ["y"])
+    with pytest.raises(ValueError, match="candidate_functions"):
+        definition_search(
+            ScriptedBackend(scorer=scorer), TASKS["summarize"].schema, SearchConfig("q"), CHUNKS
+        )
+
+
+def test_bm25_ranks_the_definitions_by_their_words() -> None:
+    ranking = bm25_search(CHUNKS, "count the words of a text")
+    assert ranking[0][0] == "count"
+    assert words("do_wordCount HTMLParser x2") == [
+        "do",
+        "word",
+        "count",
+        "html",
+        "parser",
+        "x",
+        "2",
+    ]
+
+
+def test_a_bm25_shortlist_limits_what_the_model_scores() -> None:
+    backend = ScriptedBackend(scorer=scorer)
+    config = SearchConfig("break text into lines of a width", shortlist=1)
+    result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
+    assert set(result.memory.data["candidate_functions"]) == {"wrap"}
