@@ -136,7 +136,7 @@ def test_needle_defaults_hold_the_baselines_and_the_best_prism():
 def test_definition_methods_run_on_code_and_say_why_not_elsewhere():
     code = [
         'File path: f.py\nContent:\ndef do_round(x):\n    """Round a number."""\n    return x\n',
-        'File path: f.py\nContent:\ndef do_upper(s):\n    """Upper-case a string."""\n    return s\n',
+        'File path: f.py\nContent:\ndef do_upper(s):\n    """Upper-case text."""\n    return s\n',
         'File path: f.py\nContent:\ndef do_join(xs):\n    """Join strings."""\n    return xs\n',
         'File path: f.py\nContent:\ndef do_trim(s):\n    """Strip a string."""\n    return s\n',
     ]
