@@ -430,25 +430,31 @@ PARAGRAPH_WORDS = 40
 """Words a paragraph of an outlined answer holds at most after its key."""
 
 
-def outline_grammar(keys: list[str], words: Iterable[str], max_words: int) -> str | None:
-    """Prose in paragraphs that each open with one of ``keys`` (a memory's names), in their
-    order, each at most once, followed by ``words`` as in :func:`prose_grammar`: an answer
-    that walks the memory entry by entry, skipping what it likes, to the last one (the story's
-    end; a small model otherwise stops after an entry or two). None when there are no keys or
-    words."""
+WORDS_PER_TOKEN = 0.5
+"""Words an answer's token budget holds under the grammar, on the safe side (a word and its
+separator take one to three tokens)."""
+
+
+def outline_grammar(keys: list[str], words: Iterable[str], max_tokens: int) -> str | None:
+    """Prose in paragraphs, one for each of ``keys`` (a memory's names) in their order, each
+    opening with its key and followed by ``words`` as in :func:`prose_grammar`: an answer that
+    gives every stored name its place. The output budget is shared: each paragraph holds at
+    most its share of the budget's words (and :data:`PARAGRAPH_WORDS`); when the budget cannot
+    give every key three words, only the first keys that it can are kept (order keys most
+    important first). None when there are no keys or words."""
     rules = Rules()
     word = choice(rules, "word", words)
     keys = list(dict.fromkeys(k for k in keys if k))
     if word is None or not keys:
         return None
+    budget = int(max_tokens * WORDS_PER_TOKEN)
+    keys = keys[: max(1, budget // 4)]
+    share = max(3, budget // len(keys))
     sep = rules.add("separator", _SEPARATOR)
-    more = max(1, min(PARAGRAPH_WORDS, max_words) - 1)
+    more = max(1, min(PARAGRAPH_WORDS, share) - 1 - max(len(k.split()) for k in keys))
     rest = rules.add("paragraph-rest", f"({sep} {word}){{1,{more}}} [.!?]?")
-    tail = f"{literal(keys[-1])} {rest}"
-    for key in reversed(keys[:-1]):  # this key's paragraph then the later ones, or skip it
-        later = rules.add("outline", tail)
-        tail = f"{literal(key)} {rest} {literal(PARAGRAPH_BREAK)} {later} | {later}"
-    return rules.text(tail)
+    paragraphs = [f"{literal(key)} {rest}" for key in keys]
+    return rules.text(f" {literal(PARAGRAPH_BREAK)} ".join(paragraphs))
 
 
 def _addable_types(schema: Schema) -> list[TypeNode]:

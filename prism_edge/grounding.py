@@ -76,16 +76,17 @@ def _sentence_start(text: str, start: int, previous_end: int) -> bool:
     return previous_end < 0 or bool(_SENTENCE_END.search(text, previous_end, start))
 
 
-def names_of(text: str) -> list[str]:
+def names_of(text: str, min_mentions: int = 1) -> list[str]:
     """The names in ``text``, first seen first: runs of up to SPAN_WORDS capitalised words
     ("Shere Khan", "Rikki-tikki-tavi", "Council Rock"; the shorter runs of a longer one), made
     of words that some occurrence writes capitalised other than at a sentence's or a
     paragraph's start, so "Then" or "The" opening sentences are no names, and "Mowgli's"
     names "Mowgli". Single letters ("O Chief") and words in capitals longer than four letters
-    (shouting) are no names. A heuristic for any language that capitalises names, with no
-    model or word list."""
+    (shouting) are no names. With ``min_mentions`` above 1, a word must be written capitalised
+    mid-sentence that often (an interjection, a header word seen once is no name). A heuristic
+    for any language that capitalises names, with no model or word list."""
     capitalised: list[tuple[re.Match[str], str]] = []
-    mid_sentence: set[str] = set()
+    seen_mid: dict[str, int] = {}
     previous_end = -1
     for m in _NAME_TOKEN.finditer(text):
         word = _POSSESSIVE.sub("", m.group())
@@ -93,8 +94,9 @@ def names_of(text: str) -> list[str]:
         if word[:1].isupper() and len(word) > 1 and not shouted and not _function_word(word):
             capitalised.append((m, word))
             if not _sentence_start(text, m.start(), previous_end):
-                mid_sentence.add(word)
+                seen_mid[word] = seen_mid.get(word, 0) + 1
         previous_end = m.end()
+    mid_sentence = {word for word, n in seen_mid.items() if n >= min_mentions}
     names: dict[str, None] = {}
     run: list[str] = []
 
@@ -174,7 +176,9 @@ class Grounding:
         words for strings when it has no sentences."""
         words = case_variants(WORD.findall(text)) | set(extra_words)
         if kind == "extractive":
-            names = names_of(text)[:MAX_SPANS]
+            # names written twice mid-sentence (not an interjection or a header word seen
+            # once); in a chunk that has none, those seen once
+            names = (names_of(text, min_mentions=2) or names_of(text))[:MAX_SPANS]
             sentences = tuple(sentences_of(text, max_chars))
             if names:
                 return cls(frozenset(words), frozenset(names), sentences)

@@ -34,7 +34,14 @@ from prism_edge.grammar import (
     prose_grammar,
     string_slots,
 )
-from prism_edge.grounding import FUNCTION_WORDS, Grounding, GroundingKind, case_variants, words_of
+from prism_edge.grounding import (
+    FUNCTION_WORDS,
+    Grounding,
+    GroundingKind,
+    case_variants,
+    whole_word,
+    words_of,
+)
 from prism_edge.memory import Encoding, Memory, dumps
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, Style, reask_prompt
@@ -463,7 +470,8 @@ class PrismRunner:
             words = self._answer_words()
             outline = self.memory.data.get(self.config.answer_outline or "")
             if isinstance(outline, dict) and outline:
-                grammar = outline_grammar(list(outline), words, self.config.answer_max_tokens)
+                keys = by_mentions(outline, self.memory.data)
+                grammar = outline_grammar(keys, words, self.config.answer_max_tokens)
             else:
                 grammar = prose_grammar(words, self.config.answer_max_tokens)
         completion = self._call(
@@ -532,6 +540,14 @@ class PrismRunner:
         )
         self.metrics.add(call)
         return call
+
+
+def by_mentions(entries: dict[str, Any], memory: dict[str, Any]) -> list[str]:
+    """The keys of ``entries``, most mentioned in the whole memory first (ties: stored order):
+    how often each name stands, as a whole word, in what the memory holds."""
+    said = json.dumps(memory, ensure_ascii=False)
+    counts = {key: len(whole_word(key).findall(said)) for key in entries}
+    return sorted(entries, key=lambda key: -counts[key])
 
 
 def run_prism(

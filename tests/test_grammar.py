@@ -493,17 +493,30 @@ def test_extractive_grammar_files_sentences_under_the_names_they_name(
     assert grammar_checker(grammar, text) is accepted, text
 
 
-def test_outline_grammar_walks_the_keys_in_order_once_each_to_the_last(grammar_checker):
+def test_outline_grammar_gives_every_key_its_paragraph_in_order(grammar_checker):
     words = {"met", "the", "python", "slept", "Kaa", "Mowgli"}
-    grammar = outline_grammar(["Mowgli", "Kaa", "Baloo"], words, 100)
+    grammar = outline_grammar(["Mowgli", "Kaa", "Baloo"], words, 200)
     assert grammar is not None
     assert grammar_checker(grammar, "Mowgli met the python.\n\nKaa slept.\n\nBaloo slept.")
-    assert grammar_checker(grammar, "Baloo slept.")  # keys may be skipped
-    assert grammar_checker(grammar, "Mowgli met Kaa.\n\nBaloo slept.")
-    assert not grammar_checker(grammar, "Mowgli met Kaa.\n\nKaa slept.")  # not to the last
+    assert not grammar_checker(grammar, "Baloo slept.")  # no key is skipped
+    assert not grammar_checker(grammar, "Mowgli met Kaa.\n\nBaloo slept.")
     assert not grammar_checker(grammar, "Kaa slept.\n\nMowgli met Kaa.\n\nBaloo met Kaa.")
-    assert not grammar_checker(grammar, "Kaa slept.\n\nKaa met Mowgli.\n\nBaloo slept.")
     assert not grammar_checker(grammar, "The python slept.")  # a paragraph opens with a key
-    assert not grammar_checker(grammar, "Baloo met Bagheera.")  # the words only
-    assert not grammar_checker(grammar, "Baloo" + " met" * PARAGRAPH_WORDS)  # too long
+    assert not grammar_checker(grammar, "Mowgli met.\n\nKaa met.\n\nBaloo met Bagheera.")
+    # 200 tokens hold 100 words: 33 a paragraph, less the key and one for its end
+    full = "Mowgli" + " met" * 31 + ".\n\nKaa slept.\n\nBaloo slept."
+    assert grammar_checker(grammar, full)
+    assert not grammar_checker(grammar, full.replace(" met" * 31, " met" * 32))
+
+
+def test_a_small_answer_budget_keeps_the_first_keys_it_can(grammar_checker):
+    words = {"slept"}
+    grammar = outline_grammar([f"K{i}" for i in range(20)], words, 16)  # 8 words: 2 keys
+    assert grammar is not None
+    assert grammar_checker(grammar, "K0 slept.\n\nK1 slept.")
+    assert not grammar_checker(grammar, "K0 slept.\n\nK1 slept.\n\nK2 slept.")
+
+
+def test_outline_grammar_without_keys_or_words_is_none():
+    words = {"met"}
     assert outline_grammar([], words, 10) is None and outline_grammar(["Kaa"], [], 10) is None

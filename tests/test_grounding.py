@@ -83,7 +83,10 @@ def test_sentences_are_whole_joined_and_cut_at_a_word():
 
 def test_an_extractive_grounding_keys_names_and_stores_sentences():
     g = Grounding.of(STORY, kind="extractive")
-    assert g.spans == frozenset(names_of(STORY))
+    assert g.spans == frozenset(names_of(STORY, min_mentions=2))
+    assert names_of(STORY, min_mentions=2) and set(names_of(STORY, min_mentions=2)) < set(
+        names_of(STORY)
+    )
     assert g.sentences == tuple(sentences_of(STORY, 400))
     assert g.about("Father Wolf") == (
         '"Mowgli," said Bagheera, "go to Father Wolf\'s cave."',
@@ -97,3 +100,12 @@ def test_an_extractive_grounding_keys_names_and_stores_sentences():
         "the rain fell on the hills all night.",
     )
     assert Grounding.of(STORY).sentences == ()  # a words grounding has none
+
+
+def test_names_seen_once_mid_sentence_give_way_to_names_seen_twice():
+    text = "Then Mowgli ran, and Oh the night fell. Later Mowgli and Akela sat, and Akela slept."
+    assert names_of(text) == ["Mowgli", "Oh", "Akela"]
+    assert names_of(text, min_mentions=2) == ["Mowgli", "Akela"]
+    assert Grounding.of(text, kind="extractive").spans == frozenset({"Mowgli", "Akela"})
+    once = "He saw Father Wolf."
+    assert Grounding.of(once, kind="extractive").spans == frozenset({"Father Wolf"})
