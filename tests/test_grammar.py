@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from prism_edge.gbnf import Rules, choice, identifier, literal
 from prism_edge.grammar import (
-    PARAGRAPH_WORDS,
     GrammarLimits,
     answer_grammar,
     outline_grammar,
