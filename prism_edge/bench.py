@@ -49,7 +49,13 @@ BM25 = "BM25 definitions"
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
 """The paper's Table 2, the default."""
 ALL_METHODS = (*METHODS, *GROUNDED_VARIANTS, BM25, *DEFINITION_VARIANTS)
-NEEDLE_METHODS = ("incremental", BM25, "PRISM amendments", "PRISM definitions")
+NEEDLE_METHODS = (
+    "incremental",
+    BM25,
+    "PRISM amendments",
+    "PRISM definitions",
+    "PRISM definitions + BM25 shortlist",
+)
 """Needle accuracy runs every method once per needle: the baselines (BM25 included), the
 paper's PRISM and the best measured one (benchmarks/results/definition-search-*.txt)."""
 SWEPT = "PRISM amendments add-only"

@@ -50,7 +50,6 @@ from prism_edge.runner import (
     ChunkCut,
     Event,
     MemoryFolded,
-    PrismConfig,
     StepDone,
 )
 from prism_edge.schema import (
@@ -327,6 +326,14 @@ def run(
             "(benchmarks/results/definition-search-*.txt)."
         ),
     ] = MethodChoice.auto,
+    shortlist: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="code-search by definitions: score only BM25's best N definitions "
+            "(0: all of them).",
+        ),
+    ] = 8,
     parallel: Annotated[
         int | None,
         typer.Option(
@@ -380,7 +387,8 @@ def run(
         settings = digest([*identity, str(backend.n_ctx), str(chunk_tokens)])
         if chosen.name == "code-search" and parallel is None and _scores(method, backend):
             docs = collected.documents
-            result = _run_definitions(backend, chosen, config, docs, chunk_tokens, as_json)
+            search = SearchConfig(config.question, encoding=config.encoding, shortlist=shortlist)
+            result = _run_definitions(backend, chosen.schema, search, docs, chunk_tokens, as_json)
             _write_memory(memory_out, result.memory.data)
             return
         if parallel is not None:
@@ -421,16 +429,15 @@ def _scores(method: MethodChoice, backend: Backend) -> bool:
 
 def _run_definitions(
     backend: Backend,
-    task: Task,
-    config: PrismConfig,
+    schema: Schema,
+    search: SearchConfig,
     documents: list[Document],
     chunk_tokens: int,
     as_json: bool,
 ) -> SearchResult:
     """Code search by scoring each chunk's definitions; the answer is the best stored one."""
     chunks = chunk_documents(documents, chunk_tokens, counter(backend))
-    search = SearchConfig(config.question, encoding=config.encoding)
-    result = definition_search(backend, task.schema, search, chunks)
+    result = definition_search(backend, schema, search, chunks)
     if as_json:
         payload = {**result.to_dict(), "chunks": len(chunks), "ranking": result.ranking}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))

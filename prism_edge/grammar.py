@@ -430,9 +430,9 @@ PARAGRAPH_WORDS = 40
 """Words a paragraph of an outlined answer holds at most after its key."""
 
 
-WORDS_PER_TOKEN = 0.5
+WORDS_PER_TOKEN = 0.35
 """Words an answer's token budget holds under the grammar, on the safe side (a word and its
-separator take one to three tokens)."""
+separator take one to three tokens, a name more); a cut answer keeps its whole words."""
 
 
 def outline_grammar(keys: list[str], words: Iterable[str], max_tokens: int) -> str | None:

@@ -16,6 +16,7 @@ the run stop with :class:`BudgetExceeded`, which carries the numbers and the mem
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -478,7 +479,10 @@ class PrismRunner:
             prompt, grammar, self.config.answer_max_tokens, self.config.answer_repeat_penalty
         )
         call = self._record("answer", completion)
-        self.result.answer = completion.text.strip()
+        text = completion.text
+        if grammar is not None and completion.finish_reason == "length":
+            text = _whole_words(text)  # the budget ran out inside a word: drop its head
+        self.result.answer = text.strip()
         yield Answered(self.result.answer, call)
 
     def _answer_words(self) -> set[str]:
@@ -540,6 +544,13 @@ class PrismRunner:
         )
         self.metrics.add(call)
         return call
+
+
+def _whole_words(text: str) -> str:
+    """``text`` up to its last whole word (a grounded answer cut by its budget says only
+    words the memory holds)."""
+    match = re.search(r"[\s,.;:!?()\-]+\S*$", text)
+    return text[: match.start()] if match else ""
 
 
 def by_mentions(entries: dict[str, Any], memory: dict[str, Any]) -> list[str]:

@@ -130,6 +130,7 @@ def test_needle_defaults_hold_the_baselines_and_the_best_prism():
         "BM25 definitions",
         "PRISM amendments",
         "PRISM definitions",
+        "PRISM definitions + BM25 shortlist",
     )
 
 

@@ -354,3 +354,11 @@ def test_ungrounded_answers_are_free_prose(book_schema, grammar_checker):
     assert backend.calls[0].grammar is not None
     assert grammar_checker(backend.calls[0].grammar, line)
     assert backend.calls[1].grammar is None
+
+
+def test_an_answer_cut_by_its_budget_keeps_only_whole_words():
+    from prism_edge.runner import _whole_words
+
+    assert _whole_words("Kaa met the python. Baloo sl") == "Kaa met the python. Baloo"
+    assert _whole_words("Tabaqui-Not: A most unt") == "Tabaqui-Not: A most"
+    assert _whole_words("one") == ""
