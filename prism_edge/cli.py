@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
@@ -68,7 +69,7 @@ app = typer.Typer(
     name="prism-edge",
     help="Answer questions about inputs far longer than a small local model's context (PRISM).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 
@@ -217,6 +218,13 @@ def task_for(task: TaskName | None, schema_file: Path | None, query: str | None)
     return TASKS[(task or TaskName.summarize).value]
 
 
+def piped_stdin() -> list[str]:
+    """No input named: standard input when something is piped in (as llm reads it)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise ValueError("no input: name files or folders, use -, or pipe text in")
+    return ["-"]
+
+
 def warn(console: Console, warnings: list[str]) -> None:
     for warning in warnings:
         console.print(f"warning: {warning}", markup=False)
@@ -224,7 +232,10 @@ def warn(console: Console, warnings: list[str]) -> None:
 
 @app.command()
 def run(
-    inputs: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.")],
+    inputs: Annotated[
+        list[str] | None,
+        typer.Argument(help="Files, folders, or - for stdin (read when piped and none named)."),
+    ] = None,
     task: Annotated[
         TaskName | None, typer.Option(help="A preset (paper appendix A schemas).")
     ] = None,
@@ -356,7 +367,7 @@ def run(
             )
         if server is not None and model is not None:
             raise ValueError("use either --model or --server, not both")
-        collected = collect(inputs)
+        collected = collect(inputs or piped_stdin())
         warn(console, collected.warnings)
         backend = backends.open_backend(
             model,

@@ -641,3 +641,27 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
     monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: plain)
     refused = invoke(*args, "--method", "definitions")
     assert refused.exit_code == 1 and "needs a model that can score" in refused.stderr
+
+
+def test_piped_text_is_read_when_no_input_is_named(harness, monkeypatch):
+    result = invoke("run", "--task", "summarize", stdin=STORY)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "Mowgli grows up among wolves."
+    monkeypatch.setattr(cli, "piped_stdin", lambda: (_ for _ in ()).throw(ValueError("no input")))
+    alone = invoke("run", "--task", "summarize")
+    assert alone.exit_code == 1 and "no input" in alone.stderr
+
+
+def test_no_input_at_a_terminal_is_a_one_line_error(harness, monkeypatch):
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(cli.sys, "stdin", Terminal())
+    with pytest.raises(ValueError, match="pipe text in"):
+        cli.piped_stdin()
+
+
+def test_shell_completion_is_offered():
+    result = invoke("--help")
+    assert "--install-completion" in result.stdout
