@@ -392,7 +392,8 @@ class LlamaCppBackend(Backend):
         n_vocab = llama.n_vocab()
         constraint = Constraint(vocab, grammar, self._token_bytes) if grammar is not None else None
         rng = np.random.default_rng(seed)
-        guard = _LineGuard(self, constraint) if constraint is not None else None
+        per_line = constraint is not None and constraint.per_line
+        guard = _LineGuard(self, constraint) if per_line else None
         out: list[int] = []
         try:
             for _ in range(max_tokens):
@@ -406,13 +407,14 @@ class LlamaCppBackend(Backend):
                 if constraint is not None and not constraint.allows(token):
                     self.grammar_fallbacks += 1
                     token = _constrained_pick(logits, constraint, temperature, rng)
+                eog = bool(llama_cpp.llama_vocab_is_eog(vocab, token))
                 if guard is not None:
-                    eog = bool(llama_cpp.llama_vocab_is_eog(vocab, token))
                     kept = guard.check(token, max_tokens - len(out), eog)
                     if kept is None:
                         return out, "stop"  # no whole line fits what is left
+                    eog = eog and kept == token  # a forced token is never the end
                     token = kept
-                if stop_at_eog and llama_cpp.llama_vocab_is_eog(vocab, token):
+                if stop_at_eog and eog:
                     return out, "stop"
                 out.append(token)
                 if constraint is not None:
