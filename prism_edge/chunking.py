@@ -4,16 +4,44 @@ A chunk never exceeds its token budget as counted by the model's own tokenizer. 
 are tried coarse to fine -- paragraphs, lines, sentences (BooookScore splits prose at sentence
 punctuation), words, and finally any character -- and a coarser boundary is kept when it fills
 at least half the budget, so chunks stay large without cutting sentences.
+
+Code in a language with a tree-sitter grammar (``syntax.py``) is cut where top-level
+definitions start, then where members start; other code by the regular expressions below.
+Tables are read by the :mod:`csv` module, so a chunk holds whole records, a quoted field with
+newlines included.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import re
-from collections.abc import Callable, Iterable, Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
+from prism_edge import syntax
 from prism_edge.inputs import Document
 
 Counter = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """Boundaries known by position (character offsets into the whole text) rather than by a
+    pattern. A ``strict`` set is never passed over for a finer one while any of its cuts fits:
+    a table is cut inside a record only when not one whole record fits."""
+
+    positions: Sequence[int]
+    strict: bool = False
+
+    def within(self, offset: int, length: int) -> list[int]:
+        lo = bisect_right(self.positions, offset)
+        hi = bisect_left(self.positions, offset + length)
+        return [p - offset for p in self.positions[lo:hi]]
+
+
+Boundary = re.Pattern[str] | Cuts
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _LINE = re.compile(r"\n")
@@ -31,11 +59,16 @@ ROWS = (_LINE, _WORD)
 
 
 def split_to_fit(
-    text: str, max_tokens: int, count: Counter, boundaries: tuple[re.Pattern[str], ...] = PROSE
+    text: str,
+    max_tokens: int,
+    count: Counter,
+    boundaries: tuple[Boundary, ...] = PROSE,
+    offset: int = 0,
 ) -> tuple[str, str]:
     """Split ``text`` into (head, rest) with ``count(head) <= max_tokens``, at the best boundary.
 
-    ``head`` is never empty when ``text`` is not; ``head + rest == text``.
+    ``head`` is never empty when ``text`` is not; ``head + rest == text``. ``offset`` is where
+    ``text`` starts in the text that :class:`Cuts` positions refer to.
     """
     if max_tokens < 1:
         raise ValueError("max_tokens must be at least 1")
@@ -43,12 +76,18 @@ def split_to_fit(
     if len(window) == len(text) and count(text) <= max_tokens:
         return text, ""
     best = 0
-    for pattern in boundaries:
-        cuts = [m.end() for m in pattern.finditer(window) if 0 < m.end() < len(text)]
+    for boundary in boundaries:
+        if isinstance(boundary, Cuts):
+            ends = boundary.within(offset, len(window))
+        else:
+            ends = [m.end() for m in boundary.finditer(window)]
+        cuts = [end for end in ends if 0 < end < len(text)]
         pos = _largest_fitting(cuts, text, max_tokens, count)
         if pos > best:
             best = pos
-        if best and count(text[:best]) * 2 >= max_tokens:
+        if best and (
+            count(text[:best]) * 2 >= max_tokens or (isinstance(boundary, Cuts) and boundary.strict)
+        ):
             return text[:best], text[best:]
     if best:
         return text[:best], text[best:]
@@ -82,7 +121,7 @@ def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter
 
 
 def chunk_text(
-    text: str, max_tokens: int, count: Counter, boundaries: tuple[re.Pattern[str], ...] = PROSE
+    text: str, max_tokens: int, count: Counter, boundaries: tuple[Boundary, ...] = PROSE
 ) -> Iterator[str]:
     """Cut ``text`` into consecutive chunks of at most ``max_tokens`` tokens each.
 
@@ -92,7 +131,7 @@ def chunk_text(
     start = 0
     while start < len(text):
         window = _window(text, max_tokens, count, start)
-        head, _ = split_to_fit(window, max_tokens, count, boundaries)
+        head, _ = split_to_fit(window, max_tokens, count, boundaries, start)
         yield head
         start += len(head)
 
@@ -104,19 +143,21 @@ def chunk_document(
 
     * ``code``: each chunk starts with ``File path: <name>`` as in the paper's prompt and is
       cut before definitions where possible;
-    * ``table`` (CSV/TSV): each chunk starts with ``Table: <name>`` and the header row,
-      and holds whole rows;
+    * ``table`` (CSV/TSV): each chunk starts with ``Table: <name>`` and the header record,
+      and holds whole records;
     * ``prose``: paragraphs, then sentences.
     """
     if kind == "code":
         header = f"File path: {name}\nContent:\n"
         body = text
-        boundaries: tuple[re.Pattern[str], ...] = CODE
+        boundaries = code_boundaries(text, name)
     elif kind == "table":
-        first, _, body = text.partition("\n")
+        ends = record_ends(text, name)
+        first_end = ends[0] if ends else len(text)
+        first, body = text[:first_end], text[first_end:]
         stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        header = f"Table: {stem}\n{first}\n"
-        boundaries = ROWS
+        header = f"Table: {stem}\n{first.rstrip(chr(10) + chr(13))}\n"
+        boundaries = (Cuts([end - first_end for end in ends[1:]], strict=True), *ROWS)
     else:
         yield from chunk_text(text, max_tokens, count)
         return
@@ -130,6 +171,43 @@ def chunk_document(
         return
     for piece in chunk_text(body, room, count, boundaries):
         yield header + piece
+
+
+def code_boundaries(code: str, name: str) -> tuple[Boundary, ...]:
+    """Definition starts from the file's tree-sitter grammar, or the regular expressions.
+
+    Definition starts are strict: a chunk ends where a definition starts whenever one fits, so a
+    definition is split only when it alone is longer than a chunk."""
+    if syntax.language_of(name) is None:
+        return CODE
+    top, members = syntax.cut_points(code, name)
+    return (Cuts(top, strict=True), Cuts(members, strict=True), _PARAGRAPH, _LINE, _WORD)
+
+
+def record_ends(text: str, name: str) -> list[int]:
+    """Offsets just after each record of a CSV/TSV text, read by :mod:`csv` (quoted fields may
+    hold newlines). A text the module cannot read (a NUL byte, a field over its size limit)
+    counts each line as a record."""
+    sample = text[:65536]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, ",\t;|")
+    except csv.Error:
+        dialect = csv.excel_tab if name.lower().endswith(".tsv") else csv.excel
+    ends: list[int] = []
+    position = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal position
+        for line in io.StringIO(text, newline=""):
+            position += len(line)
+            yield line
+
+    try:
+        for _ in csv.reader(lines(), dialect):
+            ends.append(position)
+    except csv.Error:
+        return [m.end() for m in _LINE.finditer(text)] + ([len(text)] if text else [])
+    return ends
 
 
 def chunk_documents(documents: Iterable[Document], max_tokens: int, count: Counter) -> list[str]:

@@ -6,7 +6,9 @@ lines (its docstring, parameters, returns and first statements), never from a mo
 
 Python is read with :mod:`ast`. A chunk may begin inside a class, so when the whole chunk does
 not parse, each top-level or indented ``def``/``class`` block is dedented and parsed on its
-own. Other languages: not yet (their chunks hold no definitions here).
+own. C, Java, JavaScript, TypeScript, Go and Rust are read by their tree-sitter grammars
+(``syntax.py``): the comment above a definition, its parameters, its return type (or what it
+returns) and its first statements describe it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ import ast
 import re
 import textwrap
 from dataclasses import dataclass
+from typing import Any
+
+from prism_edge import syntax
 
 CONTENT = "Content:\n"
 """Code chunks start with ``File path: <name>`` and this line (see chunking.py)."""
@@ -168,8 +173,118 @@ def _class(node: ast.ClassDef, code: str, name: str) -> Definition:
 
 
 def definitions_in(chunk: str) -> list[Definition]:
-    """The definitions a chunk holds (code chunks of Python files; others: none yet)."""
+    """The definitions a chunk holds: Python by :mod:`ast`, the languages ``syntax.py`` has a
+    grammar for by tree-sitter, others none. A chunk without a file header is read as Python."""
     path, code = code_of(chunk)
-    if path and not path.endswith((".py", ".pyi")):
+    if not path or path.endswith((".py", ".pyi")):
+        return python_definitions(code)
+    if syntax.language_of(path) is None:
         return []
-    return python_definitions(code)
+    found: dict[str, Definition] = {}
+    for span in syntax.definitions(code, path):
+        found.setdefault(span.name, _from_tree(span, code))  # declarations before bodies
+    return list(found.values())
+
+
+_RETURN_FIELDS = ("return_type", "result", "type")
+
+
+def _from_tree(span: syntax.Span, code: str) -> Definition:
+    node = span.node
+    head = code[span.start : span.end][:MAX_SOURCE_CHARS]
+    signature = syntax.text_of(node).split("{", 1)[0]
+    signature = " ".join(signature.split())[:300]
+    doc = _comment_above(node)
+    body = node.child_by_field_name("body")
+    value = node.child_by_field_name("value")
+    if body is None and value is not None:  # const f = (a) => ... : the arrow's body
+        body = value.child_by_field_name("body")
+    first = _first_statements(body)
+    if span.kind == "class":
+        heritage = [
+            syntax.text_of(c)
+            for c in node.named_children
+            if c.type in {"superclass", "super_interfaces", "class_heritage", "extends_clause"}
+        ]
+        short = span.name.rsplit(".", 1)[-1]
+        return Definition(
+            span.name,
+            "class",
+            head,
+            _first_sentence(doc) or signature,
+            " ".join(" ".join(heritage).split()) or "no base types",
+            f"a {short} value",
+            first,
+        )
+    params = _parameters(node)
+    returns = (
+        next(
+            (
+                syntax.text_of(node.child_by_field_name(f))
+                for f in _RETURN_FIELDS
+                if node.child_by_field_name(f) is not None
+            ),
+            "",
+        )
+        .lstrip(":->")
+        .strip()
+    )
+    if not returns and body is not None:
+        returned = [
+            " ".join(syntax.text_of(n).removeprefix("return").strip(" ;").split())
+            for n in _nodes(body)
+            if n.type in {"return_statement", "return_expression"}
+        ]
+        returns = "; ".join(dict.fromkeys(r for r in returned if r))
+    return Definition(
+        span.name,
+        span.kind,
+        head,
+        _first_sentence(doc) or signature,
+        params or "no parameters",
+        returns[:300] or "nothing",
+        first,
+    )
+
+
+def _nodes(node: Any) -> list[Any]:
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(reversed(current.named_children))
+    return found
+
+
+def _parameters(node: Any) -> str:
+    params = node.child_by_field_name("parameters")
+    if params is None:  # C: the parameters sit in the function declarator
+        declarators = [n for n in _nodes(node) if n.type == "function_declarator"]
+        params = declarators[0].child_by_field_name("parameters") if declarators else None
+    if params is None:  # JavaScript: const f = (a, b) => ...
+        value = node.child_by_field_name("value")
+        params = value.child_by_field_name("parameters") if value is not None else None
+    text = " ".join(syntax.text_of(params).split())
+    return text.removeprefix("(").removesuffix(")").strip()[:300]
+
+
+def _first_statements(body: Any) -> str:
+    if body is None:
+        return "no body"
+    if not body.type.endswith(("block", "body", "list")):  # an arrow's expression body
+        return " ".join(syntax.text_of(body).split())[:300]
+    parts = [
+        " ".join(syntax.text_of(c).split()).rstrip(";")
+        for c in body.named_children
+        if c.type not in {"comment", "line_comment", "block_comment"}
+    ]
+    return "; ".join(parts[:3])[:300] or "empty"
+
+
+def _comment_above(node: Any) -> str:
+    """The comment block right above a definition (or its ``export``/attributes), unmarked."""
+    lines = syntax.leading(node)[1]
+    text = "\n".join(lines)
+    cleaned = re.sub(r"^\s*(?:/\*\*?|\*/|\*|///?|!|#)\s?", "", text, flags=re.M)
+    return re.sub(r"\*/\s*$", "", cleaned, flags=re.M).strip()

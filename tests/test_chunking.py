@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.chunking import chunk_text, split_to_fit
+from prism_edge.chunking import chunk_document, chunk_text, record_ends, split_to_fit
 
 COUNT = ScriptedBackend().tokenize
 
@@ -67,3 +70,112 @@ def test_chunking_work_grows_linearly_with_the_text(one_line):
     small, large = work(50_000), work(500_000)
     counted = [small, large]
     assert large < 12 * small, counted
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+C_SOURCE = """#include <stdio.h>
+
+/* Adds two numbers. */
+static int add(int a, int b)
+{
+    int sum = a + b;
+    return sum;
+}
+
+char *
+name_of(struct person *p)
+{
+    if (p == NULL)
+        return "";
+    return p->name;
+}
+
+int main(void)
+{
+    printf("%d\\n", add(1, 2));
+    return 0;
+}
+"""
+
+JAVA_SOURCE = """package shop;
+
+/** A basket of items. */
+public class Basket {
+    private final List<Item> items = new ArrayList<>();
+
+    /** Adds an item. */
+    @Override
+    public void add(Item item) {
+        items.add(item);
+        total += item.price();
+    }
+
+    public int total() {
+        int sum = 0;
+        for (Item item : items) { sum += item.price(); }
+        return sum;
+    }
+}
+"""
+
+
+def _bodies(chunks: list[str]) -> list[str]:
+    return [c.split("Content:\n", 1)[1] for c in chunks]
+
+
+def test_c_code_is_cut_where_functions_start() -> None:
+    for budget in (26, 30, 40):
+        chunks = list(chunk_document("src/add.c", C_SOURCE, "code", budget, words))
+        bodies = _bodies(chunks)
+        assert len(chunks) >= 2 and "".join(bodies) == C_SOURCE
+        assert all(words(c) <= budget for c in chunks)
+        # every cut falls where a function (with its comment) starts, never inside one
+        starts = {b.splitlines()[0] for b in bodies[1:]}
+        assert starts <= {"/* Adds two numbers. */", "char *", "int main(void)"}, starts
+
+
+def test_java_methods_are_cut_at_their_comments_and_annotations() -> None:
+    chunks = list(chunk_document("shop/Basket.java", JAVA_SOURCE, "code", 30, words))
+    bodies = _bodies(chunks)
+    assert "".join(bodies) == JAVA_SOURCE
+    starts = [b.splitlines()[0].strip() for b in bodies[1:]]
+    allowed = {"/** A basket of items. */", "/** Adds an item. */", "public int total() {"}
+    assert starts and set(starts) <= allowed, starts
+
+
+def test_code_without_a_grammar_keeps_the_pattern_rules() -> None:
+    ruby = "def a\n  1\nend\n\ndef b\n  2\nend\n" * 4
+    chunks = list(chunk_document("lib/x.rb", ruby, "code", 20, words))
+    assert "".join(_bodies(chunks)) == ruby
+
+
+def test_a_quoted_csv_field_with_newlines_stays_whole() -> None:
+    note = '"line one\nline two\nline three of a long note"'
+    rows = [f"{i},name {i},{note}\n" for i in range(12)]
+    text = "id,name,note\n" + "".join(rows)
+    chunks = list(chunk_document("data/notes.csv", text, "table", 30, words))
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert chunk.startswith("Table: notes\nid,name,note\n")
+        body = chunk.split("id,name,note\n", 1)[1]
+        parsed = list(csv.reader(io.StringIO(body)))
+        assert parsed and all(len(row) == 3 and row[2].count("\n") == 2 for row in parsed)
+    assert "".join(c.split("id,name,note\n", 1)[1] for c in chunks) == "".join(rows)
+
+
+def test_record_ends_follow_the_csv_module_and_tsv_dialect() -> None:
+    text = 'a\tb\n1\t"x\ny"\n2\tz\n'
+    assert record_ends(text, "t.tsv") == [4, 12, 16]
+    # a header record that itself spans lines is kept whole as the header
+    chunks = list(chunk_document("t.csv", '"a\nb",c\n1,2\n', "table", 50, words))
+    assert chunks == ['Table: t\n"a\nb",c\n1,2\n']
+
+
+def test_a_record_longer_than_the_budget_is_still_cut_within_it() -> None:
+    text = "k,v\n1," + "word " * 200 + "\n2,short\n"
+    chunks = list(chunk_document("big.csv", text, "table", 40, words))
+    assert all(words(c) <= 40 for c in chunks)
+    assert "".join(c.split("k,v\n", 1)[1] for c in chunks) == text.split("\n", 1)[1]
