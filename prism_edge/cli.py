@@ -7,10 +7,11 @@ goes to stdout; the plan, progress, warnings and errors go to stderr.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,6 +43,7 @@ from prism_edge.codesearch import SearchConfig, SearchResult, definition_search
 from prism_edge.each import EachSettings, run_each
 from prism_edge.errors import PrismError
 from prism_edge.grammar import preset_grammars, revision_grammar
+from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_inputs, now
 from prism_edge.inputs import Document, collect
 from prism_edge.memory import dumps
 from prism_edge.quality import load_entities, load_needles
@@ -51,12 +53,14 @@ from prism_edge.runner import (
     ChunkCut,
     Event,
     MemoryFolded,
+    RunResult,
     StepDone,
 )
 from prism_edge.schema import (
     Schema,
     from_json_schema,
     from_source,
+    json_schema,
     path_templates,
     prompt_text,
     type_label,
@@ -354,6 +358,9 @@ def run(
             rich_help_panel="Server",
         ),
     ] = None,
+    no_log: Annotated[
+        bool, typer.Option("--no-log", help="Keep this run out of the run history.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
@@ -396,17 +403,46 @@ def run(
         )
         identity = (config.model_dump_json(), prompt_text(chosen.schema), backend.name)
         settings = digest([*identity, str(backend.n_ctx), str(chunk_tokens)])
-        if chosen.name == "code-search" and parallel is None and _scores(method, backend):
-            docs = collected.documents
+        docs = collected.documents
+        by_scores = chosen.name == "code-search" and parallel is None and _scores(method, backend)
+        log = RunLog(
+            None if no_log else History(),
+            Entry(
+                "run",
+                chosen.name,
+                config.question,
+                backend.name,
+                method="definitions" if by_scores else "revisions",
+                inputs=describe_inputs(docs),
+                schema=json_schema(chosen.schema),
+                settings={
+                    "config": config.model_dump(),
+                    "chunk_tokens": chunk_tokens,
+                    "n_ctx": backend.n_ctx,
+                    "model": model,
+                    "server": server,
+                    "server_model": server_model,
+                    "shortlist": shortlist if by_scores else None,
+                },
+            ),
+            console,
+        )
+        if by_scores:
             search = SearchConfig(config.question, encoding=config.encoding, shortlist=shortlist)
-            result = _run_definitions(backend, chosen.schema, search, docs, chunk_tokens, as_json)
+            with log.recording(lambda: None) as done:
+                result = _run_definitions(backend, chosen.schema, search, docs, chunk_tokens)
+                done(result)
             _write_memory(memory_out, result.memory.data)
+            _print_definitions(result, as_json, quiet, log.entry.id)
             return
         if parallel is not None:
             each = EachSettings(chunk_tokens, parallel, run_dir, settings, resume)
             note = None if quiet else lambda line: console.print(line, markup=False)
-            docs = collected.documents
-            if run_each(backend, chosen.schema, config, docs, each, emit=typer.echo, note=note):
+            failed = run_each(
+                backend, chosen.schema, config, docs, each, emit=typer.echo, note=note,
+                record=log.each_document,
+            )  # fmt: skip
+            if failed:
                 raise typer.Exit(1)
             return
         session = Session.of_documents(
@@ -420,13 +456,59 @@ def run(
         kept = None if resume else session.start_afresh()
         if kept is not None and not quiet:
             console.print(f"note: the previous run's state was kept as {kept}", markup=False)
-        try:
-            _drive(session, console, quiet)
-        except BudgetExceeded as exc:
-            _write_memory(memory_out, exc.result.memory.data)
-            raise
+        with log.recording(lambda: session.result) as done:
+            try:
+                _drive(session, console, quiet)
+            except BudgetExceeded as exc:
+                _write_memory(memory_out, exc.result.memory.data)
+                raise
+            done(session.result)
         _write_memory(memory_out, session.result.memory.data)
-        _print_result(session, as_json, quiet, console)
+        _print_result(session, as_json, quiet, console, log.entry.id)
+
+
+class RunLog:
+    """Records a command in the run history when it ends: answered, failed (with the memory it
+    had) or interrupted. A history that cannot be written costs a warning, never the run."""
+
+    def __init__(self, history: History | None, entry: Entry, console: Console) -> None:
+        self.history = history
+        self.entry = entry
+        self.console = console
+
+    def save(self, entry: Entry) -> None:
+        if self.history is None:
+            return
+        try:
+            self.history.record(entry)
+        except HistoryError as exc:
+            self.console.print(f"warning: not logged: {exc}", markup=False)
+
+    @contextlib.contextmanager
+    def recording(self, partial: Callable[[], Any]) -> Iterator[Callable[[Any], None]]:
+        """Yields ``done(result)``; an exception records ``partial()`` as failed or
+        interrupted and goes on up."""
+        finished: list[Any] = []
+        try:
+            yield finished.append
+        except KeyboardInterrupt:
+            self.entry.finish(partial(), "interrupted", "interrupted by the user")
+            self.save(self.entry)
+            raise
+        except Exception as exc:
+            self.entry.finish(partial(), "failed", str(exc) or type(exc).__name__)
+            self.save(self.entry)
+            raise
+        self.entry.finish(finished[-1] if finished else partial())
+        self.save(self.entry)
+
+    def each_document(self, document: Document, result: Any, error: str | None) -> None:
+        """``--parallel``: every document its own entry."""
+        entry = dataclasses.replace(
+            self.entry, inputs=describe_inputs([document]), id=None, started=self.entry.started
+        )
+        entry.finish(result, "failed" if error else "done", error)
+        self.save(entry)
 
 
 def _scores(method: MethodChoice, backend: Backend) -> bool:
@@ -444,24 +526,32 @@ def _run_definitions(
     search: SearchConfig,
     documents: list[Document],
     chunk_tokens: int,
-    as_json: bool,
 ) -> SearchResult:
     """Code search by scoring each chunk's definitions; the answer is the best stored one."""
     chunks = chunk_documents(documents, chunk_tokens, counter(backend))
     result = definition_search(backend, schema, search, chunks)
-    if as_json:
-        payload = {**result.to_dict(), "chunks": len(chunks), "ranking": result.ranking}
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-    else:
-        best = result.ranking[0][1] if result.ranking else None
-        typer.echo(result.answer or "")
-        if best is not None:
-            err_console().print(
-                f"score {best:.2f} (log-probability of the description given it); next: "
-                + ", ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
-                markup=False,
-            )
+    result.chunks = len(chunks)
     return result
+
+
+def _print_definitions(
+    result: SearchResult, as_json: bool, quiet: bool = False, log_id: int | None = None
+) -> None:
+    if as_json:
+        payload = {**result.to_dict(), "chunks": result.chunks, "ranking": result.ranking}
+        if log_id is not None:
+            payload["log_id"] = log_id
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    typer.echo(result.answer or "")
+    best = result.ranking[0][1] if result.ranking else None
+    if best is not None and not quiet:
+        err_console().print(
+            f"score {best:.2f} (log-probability of the description given it); next: "
+            + ", ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4])
+            + (f"; logged as run {log_id}" if log_id is not None else ""),
+            markup=False,
+        )
 
 
 def plan_line(session: Session, memory: str, add_only: bool) -> str:
@@ -475,15 +565,23 @@ def plan_line(session: Session, memory: str, add_only: bool) -> str:
     )
 
 
-def _print_result(session: Session, as_json: bool, quiet: bool, console: Console) -> None:
+def _print_result(
+    session: Session, as_json: bool, quiet: bool, console: Console, log_id: int | None = None
+) -> None:
     result = session.result
     if as_json:
         payload: dict[str, Any] = {**result.to_dict(), "chunks": len(session.plan.chunks)}
+        if log_id is not None:
+            payload["log_id"] = log_id
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         typer.echo(result.answer or "")
     if quiet:
         return
+    _print_done(result, console, log_id)
+
+
+def _print_done(result: RunResult, console: Console, log_id: int | None) -> None:
     m = result.metrics
     reused = (
         f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
@@ -496,7 +594,8 @@ def _print_result(session: Session, as_json: bool, quiet: bool, console: Console
         + (f" ({result.reasked} re-asked)" if result.reasked else "")
         + f", {result.duplicates} repeats and {result.cut} cut lines dropped; "
         f"{m.prompt_tokens} prompt tokens, {reused}{m.net_tokens} net, "
-        f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s",
+        f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s"
+        + (f"; logged as run {log_id}" if log_id is not None else ""),
         markup=False,
     )
 
@@ -754,6 +853,149 @@ def inspect(
             )
             for i, size in enumerate(sizes, start=1):
                 typer.echo(f"  {i:>4}  {size} tokens")
+
+
+logs_app = typer.Typer(
+    help="The run history: every run and ask, with its answer, memory and metrics "
+    f"(SQLite in the user data folder; {LOGS_ENV} moves it, run --no-log keeps a run out)."
+)
+app.add_typer(logs_app, name="logs")
+
+
+@logs_app.callback(invoke_without_command=True)
+def logs_list(
+    ctx: typer.Context,
+    count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON array.")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """The latest runs, newest first (the default when no sub-command is given)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with reporting_errors(debug):
+        entries = History().recent(count)
+        if as_json:
+            typer.echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False, indent=2))
+            return
+        if not entries:
+            err_console().print(f"no runs recorded yet ({History().path})", markup=False)
+            return
+        for e in entries:
+            answer = " ".join((e.answer or e.error or "").split())
+            answer = answer if len(answer) <= 60 else answer[:59] + "…"
+            names = ", ".join(Path(i.get("name", "?")).name for i in e.inputs[:2]) + (
+                f" +{len(e.inputs) - 2}" if len(e.inputs) > 2 else ""
+            )
+            where = f"ask {e.parent}" if e.command == "ask" else names
+            where = where if len(where) <= 24 else "…" + where[-23:]
+            typer.echo(
+                f"{e.id:>5}  {e.started[:19].replace('T', ' ')}  {e.status:<11} "
+                f"{e.task:<11} {where:<24}  {answer}"
+            )
+
+
+@logs_app.command("show")
+def logs_show(
+    run_id: Annotated[int, typer.Argument(help="The run's id (from prism-edge logs).")],
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            dir_okay=False,
+            help="Write one self-contained page: the memory as a tree, tokens per call.",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The whole entry as JSON.")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """One run: its answer, memory and metrics."""
+    with reporting_errors(debug):
+        entry = History().get(run_id)
+        if html is not None:
+            from prism_edge.report import entry_html
+
+            html.write_text(entry_html(entry), encoding="utf-8")
+            err_console().print(f"wrote {html}", markup=False)
+            return
+        if as_json:
+            typer.echo(json.dumps(entry.to_dict(), ensure_ascii=False, indent=2))
+            return
+        inputs = ", ".join(f"{i['name']} (sha256 {i['sha256'][:12]})" for i in entry.inputs)
+        lines = [
+            f"run {entry.id}: {entry.command} {entry.task}, {entry.status}"
+            + (f" ({entry.error})" if entry.error else ""),
+            f"question: {entry.question}",
+            f"model: {entry.model}; method: {entry.method}",
+            f"inputs: {inputs or '(memory of run ' + str(entry.parent) + ')'}",
+            f"started {entry.started}, ended {entry.ended}",
+            "",
+            "answer:",
+            entry.answer or "(none)",
+            "",
+            "memory:",
+            dumps(entry.memory),
+            "",
+            "metrics: " + json.dumps(entry.metrics),
+        ]
+        typer.echo("\n".join(lines))
+
+
+@app.command()
+def ask(
+    run_id: Annotated[int, typer.Argument(help="A recorded run (prism-edge logs).")],
+    question: Annotated[str, typer.Argument(help="The new question.")],
+    model: Annotated[
+        str | None,
+        typer.Option("--model", "-m", help="Another model (default: the run's own)."),
+    ] = None,
+    answer_tokens: Annotated[
+        int | None, typer.Option(min=1, help="Output tokens of the answer (default: the run's).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    no_log: Annotated[
+        bool, typer.Option("--no-log", help="Keep this answer out of the run history.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Answer a new question from a recorded run's memory, without reading its input again."""
+    from prism_edge.recall import ask as ask_memory
+    from prism_edge.recall import check
+
+    console = err_console()
+    with reporting_errors(debug):
+        history = History()
+        entry = history.get(run_id)
+        check(entry, question)
+        recorded = entry.settings
+        backend = backends.open_backend(
+            model or recorded.get("model"),
+            server=None if model else recorded.get("server"),
+            n_ctx=int(recorded.get("n_ctx") or 4096),
+            server_model=None if model else recorded.get("server_model"),
+        )
+        log = RunLog(
+            None if no_log else history,
+            dataclasses.replace(
+                entry, command="ask", question=question, model=backend.name, parent=entry.id,
+                id=None, inputs=[], started=now(), ended=None, status="running", error=None,
+                calls=[], metrics={},
+            ),
+            console,
+        )  # fmt: skip
+        with log.recording(lambda: None) as done:
+            result = ask_memory(backend, entry, question, answer_tokens)
+            done(result)
+        if isinstance(result, SearchResult):
+            _print_definitions(result, as_json, quiet, log.entry.id)
+            return
+        if as_json:
+            payload = {**result.to_dict(), "log_id": log.entry.id, "memory_of": entry.id}
+            typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        else:
+            typer.echo(result.answer or "")
+        if not quiet:
+            _print_done(result, console, log.entry.id)
 
 
 models_app = typer.Typer(help="The model catalog and downloads.", no_args_is_help=False)

@@ -55,6 +55,8 @@ class SearchConfig:
 class SearchResult(RunResult):
     ranking: list[tuple[str, float]] = field(default_factory=list)
     """Every stored definition with its final score, best first."""
+    chunks: int = 0
+    """Chunks read."""
 
 
 def _prompt(config: SearchConfig, candidate: str) -> tuple[Prompt, list[str]]:
@@ -133,16 +135,22 @@ def definition_search(
         report = memory.revise(_add(d) for _, d in ranked[: config.keep])
         result.applied += len(report.applied)
         result.rejected += len(report.rejected)
-    entries = memory.data.get(FIELD, {})
-    if entries:
-        texts = [entry_text(name, entry) for name, entry in entries.items()]
-        scores = score_candidates(backend, config, texts, result.metrics)
-        result.ranking = sorted(zip(entries, scores, strict=True), key=lambda p: -p[1])
-        result.answer = result.ranking[0][0]
-    else:
-        result.answer = ""
+    answer_from_memory(backend, config, result)
     result.metrics.wall_s = time.perf_counter() - start
     return result
+
+
+def answer_from_memory(backend: Backend, config: SearchConfig, result: SearchResult) -> None:
+    """The answer step: every stored entry scored for the description from the memory alone
+    (no source); the best is the answer and ``ranking`` holds them all, best first."""
+    entries = result.memory.data.get(FIELD, {})
+    if not entries:
+        result.answer = ""
+        return
+    texts = [entry_text(name, entry) for name, entry in entries.items()]
+    scores = score_candidates(backend, config, texts, result.metrics)
+    result.ranking = sorted(zip(entries, scores, strict=True), key=lambda p: -p[1])
+    result.answer = result.ranking[0][0]
 
 
 def _add(definition: Definition) -> Revision:

@@ -25,7 +25,7 @@ from typing import Any
 from prism_edge.backends import Backend
 from prism_edge.errors import PrismError
 from prism_edge.inputs import Document
-from prism_edge.runner import PrismConfig
+from prism_edge.runner import PrismConfig, RunResult
 from prism_edge.schema import Schema
 from prism_edge.session import Session
 
@@ -53,17 +53,23 @@ def run_each(
     *,
     emit: Callable[[str], Any],
     note: Callable[[str], Any] | None = None,
+    record: Callable[[Document, RunResult | None, str | None], Any] | None = None,
 ) -> int:
-    """Run every document; emit a JSON line as each finishes. Returns how many failed."""
+    """Run every document; emit a JSON line as each finishes (and ``record`` it: the document,
+    its result or None, the error or None). Returns how many failed."""
     lock = threading.Lock()
     failed = 0
 
     def one(index: int, document: Document) -> None:
         nonlocal failed
+        result: RunResult | None = None
         try:
-            line = _run_document(backend, schema, config, index, document, settings)
+            result = _run_document(backend, schema, config, index, document, settings)
+            line = {"document": document.name, **result.to_dict()}
         except (PrismError, ValueError, OSError) as exc:
             line = {"document": document.name, "error": str(exc)}
+        if record is not None:
+            record(document, result, line.get("error"))
         with lock:
             if "error" in line:
                 failed += 1
@@ -85,7 +91,7 @@ def _run_document(
     index: int,
     document: Document,
     settings: EachSettings,
-) -> dict[str, Any]:
+) -> RunResult:
     session = Session.of_documents(
         backend,
         schema,
@@ -100,5 +106,4 @@ def _run_document(
         session.resume()
     else:
         session.start_afresh()
-    result = session.run()
-    return {"document": document.name, **result.to_dict()}
+    return session.run()

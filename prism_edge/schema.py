@@ -933,7 +933,11 @@ def _from_js(node: Any, defs: Mapping[str, Any], name: str, at: str, seen: set[s
     for union in ("anyOf", "oneOf"):
         if union in node:
             listed = [_mapping(o, f"{at}.{union}") for o in _sequence(node[union], at)]
-            options = [o for o in listed if o.get("type") != "null"]
+            options = [o for o in listed if o.get("type") != "null" and o.get("const") != MISSING]
+            if len(options) == 1 and any(o.get("const") == MISSING for o in listed):
+                # json_schema's mark of a field that may be "???" (allow_missing): the field
+                # itself, as declared
+                return _from_js(options[0], defs, name, at, seen)
             if len(options) == 1 and len(options) < len(listed):
                 return OptionalT(_from_js(options[0], defs, name, at, seen))
             raise SchemaError(f"{at}: unions are only supported as Optional (T or null)")

@@ -10,6 +10,17 @@ from prism_edge.tasks import TASKS
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
+@pytest.fixture(autouse=True)
+def _own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Tests never read or write the user's history or config, nor follow their defaults."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("PRISM_EDGE_LOGS", str(home / "logs.db"))
+    monkeypatch.setenv("PRISM_EDGE_CONFIG", str(home / "config.toml"))
+    for name in ("MODEL", "TASK", "CHUNK_TOKENS", "CTX"):
+        monkeypatch.delenv(f"PRISM_EDGE_{name}", raising=False)
+    return home
+
+
 @pytest.fixture
 def book_schema() -> Schema:
     return TASKS["summarize"].schema

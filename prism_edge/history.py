@@ -1,0 +1,233 @@
+"""Run history: every run, answered or failed, kept in SQLite in the user's data folder.
+
+Each entry holds what is needed to read the run again and to ask its memory a new question
+without reading the input again (``prism-edge ask``): the inputs with their SHA-256, the task,
+question, schema (as JSON Schema), model, settings, answer, memory (its data and its replayable
+state), metrics with every call, timings, and the error of a failed run. ``PRISM_EDGE_LOGS``
+moves the database; ``--no-log`` keeps a run out of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from prism_edge.errors import PrismError
+
+LOGS_ENV = "PRISM_EDGE_LOGS"
+"""A path to the SQLite file that holds the history (instead of the user data folder's)."""
+VERSION = 1
+
+_COLUMNS = (
+    "started",
+    "ended",
+    "status",
+    "command",
+    "parent",
+    "task",
+    "method",
+    "question",
+    "model",
+    "inputs",
+    "schema",
+    "settings",
+    "answer",
+    "memory",
+    "memory_state",
+    "metrics",
+    "calls",
+    "error",
+)
+_JSON = {"inputs", "schema", "settings", "memory", "memory_state", "metrics", "calls"}
+_LOCK = threading.Lock()
+
+
+class HistoryError(PrismError):
+    hint = "prism-edge logs lists the recorded runs"
+
+
+def default_path() -> Path:
+    moved = os.environ.get(LOGS_ENV)
+    if moved:
+        return Path(moved).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path("prism-edge", appauthor=False) / "logs.db"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def describe_inputs(documents: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each input document's name, size and SHA-256 (of its text as read)."""
+    return [
+        {
+            "name": d.name,
+            "kind": d.kind,
+            "chars": len(d.text),
+            "sha256": hashlib.sha256(d.text.encode("utf-8", "surrogatepass")).hexdigest(),
+        }
+        for d in documents
+    ]
+
+
+@dataclass
+class Entry:
+    """One recorded run (or ``ask``)."""
+
+    command: str
+    """``run`` or ``ask``."""
+    task: str
+    question: str
+    model: str
+    started: str = field(default_factory=now)
+    ended: str | None = None
+    status: str = "running"
+    """``done``, ``failed`` or ``interrupted``."""
+    parent: int | None = None
+    """For ``ask``: the run whose memory answered."""
+    method: str = "revisions"
+    """How the memory was built: ``revisions`` or ``definitions`` (code search by scores)."""
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    schema: dict[str, Any] = field(default_factory=dict)
+    """The memory schema as JSON Schema (``schema.json_schema``)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The run's config (``PrismConfig``) and its chunk and context sizes."""
+    answer: str | None = None
+    memory: dict[str, Any] = field(default_factory=dict)
+    memory_state: dict[str, Any] = field(default_factory=dict)
+    """``Memory.state()``: replays to the same memory, encoding included."""
+    metrics: dict[str, Any] = field(default_factory=dict)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    """Every model call: kind, prompt, reused, net and decoded tokens, seconds."""
+    error: str | None = None
+    id: int | None = None
+
+    def finish(self, result: Any | None, status: str = "done", error: str | None = None) -> None:
+        """Fill in what a run ended with (``result``: a RunResult, or None when it had none)."""
+        self.ended = now()
+        self.status = status
+        self.error = error
+        if result is None:
+            return
+        self.answer = result.answer
+        self.memory = result.memory.data
+        self.memory_state = result.memory.state()
+        self.metrics = result.metrics.to_dict()
+        self.calls = [
+            {
+                "kind": c.kind,
+                "prompt": c.prompt_tokens,
+                "reused": c.reused_tokens,
+                "net": c.net_tokens,
+                "decoded": c.decoded_tokens,
+                "seconds": round(c.seconds, 4),
+            }
+            for c in result.metrics.calls
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class History:
+    """The run history in one SQLite file (created on first use)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, timeout=30)
+        except (OSError, sqlite3.Error) as exc:
+            raise HistoryError(f"cannot open the run history {self.path}: {exc}") from None
+        with closing(connection):
+            try:
+                with connection:
+                    self._migrate(connection)
+                    yield connection
+            except sqlite3.DatabaseError as exc:
+                raise HistoryError(f"the run history {self.path} is unreadable: {exc}") from None
+
+    @staticmethod
+    def _migrate(connection: sqlite3.Connection) -> None:
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+        if version > VERSION:
+            raise HistoryError(
+                f"the run history was written by a newer prism-edge (format {version})"
+            )
+        if version < VERSION:
+            columns = ", ".join(f"{name} TEXT" for name in _COLUMNS)
+            connection.execute(
+                f"CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, {columns})"
+            )
+            connection.execute(f"PRAGMA user_version = {VERSION}")
+
+    def record(self, entry: Entry) -> int:
+        """Store ``entry`` (insert, or update when it has an id); returns its id."""
+        values = [_encode(name, getattr(entry, name)) for name in _COLUMNS]
+        with _LOCK, self._connect() as connection:
+            if entry.id is None:
+                marks = ", ".join("?" for _ in _COLUMNS)
+                cursor = connection.execute(
+                    f"INSERT INTO runs ({', '.join(_COLUMNS)}) VALUES ({marks})", values
+                )
+                entry.id = int(cursor.lastrowid or 0)
+            else:
+                sets = ", ".join(f"{name} = ?" for name in _COLUMNS)
+                connection.execute(f"UPDATE runs SET {sets} WHERE id = ?", [*values, entry.id])
+        return entry.id
+
+    def recent(self, limit: int = 20) -> list[Entry]:
+        """The latest ``limit`` entries, newest first."""
+        with self._connect() as connection:
+            rows = connection.execute(
+                f"SELECT id, {', '.join(_COLUMNS)} FROM runs ORDER BY id DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [_entry(row) for row in rows]
+
+    def get(self, run_id: int) -> Entry:
+        with self._connect() as connection:
+            row = connection.execute(
+                f"SELECT id, {', '.join(_COLUMNS)} FROM runs WHERE id = ?", (run_id,)
+            ).fetchone()
+        if row is None:
+            raise HistoryError(f"no run {run_id} in the history ({self.path})")
+        return _entry(row)
+
+
+def _encode(name: str, value: Any) -> Any:
+    if name in _JSON:
+        return json.dumps(value, ensure_ascii=False)
+    if name == "parent":
+        return None if value is None else str(value)
+    return value
+
+
+def _entry(row: Sequence[Any]) -> Entry:
+    values: dict[str, Any] = {"id": int(row[0])}
+    for name, raw in zip(_COLUMNS, row[1:], strict=True):
+        if name in _JSON:
+            try:
+                values[name] = (
+                    json.loads(raw) if raw else ([] if name in {"inputs", "calls"} else {})
+                )
+            except json.JSONDecodeError:
+                values[name] = {}
+        elif name == "parent":
+            values[name] = int(raw) if raw else None
+        else:
+            values[name] = raw
+    return Entry(**values)

@@ -1,0 +1,102 @@
+"""Ask a recorded run's memory a new question, without reading its input again.
+
+The memory is replayed from the history (``Memory.from_state``), the schema rebuilt from its
+JSON Schema and the run's settings reused with the new question; then only the answer step
+runs: one call for a prose or choice answer, or for a code search built by scoring definitions,
+each stored definition scored for the new description.
+
+A question the memory cannot answer is refused before any call: an empty memory, or a question
+that names something (a capitalised name, an identifier, a quoted phrase) the memory never
+mentions. Generic questions ("what is it about?") are always answered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from prism_edge.backends import Backend
+from prism_edge.codesearch import SearchConfig, SearchResult, answer_from_memory
+from prism_edge.errors import PrismError
+from prism_edge.grounding import FUNCTION_WORDS
+from prism_edge.history import Entry
+from prism_edge.memory import Memory
+from prism_edge.metrics import RunMetrics
+from prism_edge.runner import Answered, PrismConfig, PrismRunner, RunResult
+from prism_edge.schema import from_json_schema
+
+_QUOTED = re.compile(r"[\"“'`]([^\"”'`]{2,60})[\"”'`]")
+_IDENTIFIER = re.compile(r"\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+
+
+class RecallError(PrismError):
+    hint = "start a new run with this --query: prism-edge run INPUTS --query ..."
+
+
+def named_in(question: str) -> list[str]:
+    """What a question names: quoted phrases, identifiers (snake_case, camelCase) and names
+    capitalised in mid-sentence."""
+    named = [m.group(1).strip() for m in _QUOTED.finditer(question)]
+    named += _IDENTIFIER.findall(question)
+    named += [n for n in _NAME.findall(question.strip()) if n.casefold() not in FUNCTION_WORDS]
+    return list(dict.fromkeys(n for n in named if n))
+
+
+def missing_names(question: str, memory: dict[str, object]) -> list[str]:
+    """The names a question asks about that the memory never mentions (case-insensitive)."""
+    said = json.dumps(memory, ensure_ascii=False).casefold()
+    return [name for name in named_in(question) if name.casefold() not in said]
+
+
+def check(entry: Entry, question: str) -> None:
+    """:class:`RecallError` when ``entry``'s memory cannot answer ``question`` (before any
+    model is loaded)."""
+    question = question.strip()
+    if not question:
+        raise RecallError("the question is empty")
+    if entry.status != "done" and not entry.memory_state:
+        raise RecallError(f"run {entry.id} ended without a memory ({entry.status})")
+    if not entry.memory or not any(entry.memory.values()):
+        raise RecallError(f"run {entry.id}'s memory is empty: there is nothing to answer from")
+    missing = missing_names(question, entry.memory)
+    if missing:
+        raise RecallError(
+            f"run {entry.id}'s memory ({entry.task}) never mentions "
+            + ", ".join(repr(m) for m in missing)
+            + ": its schema did not keep what this question needs"
+        )
+
+
+def ask(
+    backend: Backend, entry: Entry, question: str, answer_tokens: int | None = None
+) -> RunResult:
+    """Answer ``question`` from ``entry``'s memory (one answer step, or one score per stored
+    definition); :class:`RecallError` when the memory cannot hold the answer."""
+    check(entry, question)
+    question = question.strip()
+    try:
+        schema = from_json_schema(entry.schema)
+        memory = Memory.from_state(schema, entry.memory_state)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RecallError(f"run {entry.id}'s memory cannot be replayed: {exc}") from None
+    start = time.perf_counter()
+    if entry.method == "definitions":
+        search = SearchConfig(question, encoding=memory.encoding)
+        found = SearchResult(None, memory, RunMetrics())
+        answer_from_memory(backend, search, found)
+        found.metrics.wall_s = time.perf_counter() - start
+        return found
+    settings = dict(entry.settings.get("config", {}))
+    settings["question"] = question
+    if answer_tokens is not None:
+        settings["answer_max_tokens"] = answer_tokens
+    config = PrismConfig(**settings)
+    runner = PrismRunner(backend, schema, config)
+    runner.restore(memory, RunMetrics(), runner.position, {}, None)
+    for event in runner.answer():
+        if isinstance(event, Answered):
+            break
+    runner.metrics.wall_s = time.perf_counter() - start
+    return runner.result

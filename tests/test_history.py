@@ -1,0 +1,254 @@
+"""The run history: runs and asks recorded, listed, shown, asked again, and drawn as a page."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from prism_edge import cli
+from prism_edge.history import Entry, History, HistoryError
+from prism_edge.recall import RecallError, check, missing_names, named_in
+from prism_edge.report import entry_html
+from tests.test_cli import STORY, Harness, invoke
+
+
+@pytest.fixture
+def harness(monkeypatch: pytest.MonkeyPatch) -> Harness:
+    return Harness(monkeypatch)
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_two_runs_are_listed_with_their_answers(harness, tmp_path):
+    first = _write(tmp_path, "a.txt", STORY)
+    second = _write(tmp_path, "b.txt", STORY.replace("Akela", "Raksha"))
+    for path in (first, second):
+        out = invoke("run", str(path), "--run-dir", str(tmp_path / "run"), "--chunk-tokens", "64")
+        assert out.exit_code == 0, out.output
+    listed = invoke("logs", "--json")
+    entries = json.loads(listed.stdout)
+    assert [e["inputs"][0]["name"] for e in entries] == [str(second), str(first)]
+    assert all(
+        e["status"] == "done" and e["answer"] == "Mowgli grows up among wolves." for e in entries
+    )
+    assert entries[0]["memory"]["attributes"] and entries[0]["calls"]
+    assert entries[0]["inputs"][0]["sha256"] != entries[1]["inputs"][0]["sha256"]
+    table = invoke("logs", "-n", "1").stdout.splitlines()
+    assert len(table) == 1 and "b.txt" in table[0] and "Mowgli grows up" in table[0]
+    shown = invoke("logs", "show", str(entries[1]["id"])).stdout
+    assert "answer:\nMowgli grows up among wolves." in shown and '"attributes"' in shown
+
+
+def test_no_log_and_a_failed_run(harness, tmp_path, monkeypatch):
+    story = _write(tmp_path, "a.txt", STORY)
+    invoke("run", str(story), "--run-dir", str(tmp_path / "r"), "--no-log")
+    assert History().recent() == []
+
+    def broken(self, chunks):
+        yield from ()
+        raise ValueError("the disk is full")
+
+    monkeypatch.setattr(cli.Session, "events", lambda self: broken(self, None))
+    out = invoke("run", str(story), "--run-dir", str(tmp_path / "r"))
+    assert out.exit_code == 1 and "the disk is full" in out.stderr
+    (entry,) = History().recent()
+    assert entry.status == "failed" and entry.error == "the disk is full"
+
+
+def test_a_history_that_cannot_be_written_costs_a_warning_not_the_run(
+    harness, tmp_path, monkeypatch
+):
+    blocker = _write(tmp_path, "file", "x")
+    monkeypatch.setenv("PRISM_EDGE_LOGS", str(blocker / "logs.db"))
+    out = invoke("run", str(_write(tmp_path, "a.txt", STORY)), "--run-dir", str(tmp_path / "r"))
+    assert out.exit_code == 0 and out.stdout.strip() == "Mowgli grows up among wolves."
+    assert "warning: not logged: cannot open the run history" in out.stderr
+    logs = invoke("logs")
+    assert logs.exit_code == 1 and logs.stderr.startswith("error: cannot open the run history")
+
+
+def test_a_corrupt_history_is_a_one_line_error(tmp_path, monkeypatch):
+    bad = _write(tmp_path, "logs.db", "not a database " * 100)
+    monkeypatch.setenv("PRISM_EDGE_LOGS", str(bad))
+    out = invoke("logs")
+    assert out.exit_code == 1 and out.stderr.count("\n") == 1 and "unreadable" in out.stderr
+    assert invoke("logs", "show", "99").exit_code == 1
+
+
+def test_ask_answers_from_the_memory_without_reading_the_input(harness, tmp_path):
+    story = _write(tmp_path, "a.txt", STORY)
+    invoke("run", str(story), "--run-dir", str(tmp_path / "r"), "--chunk-tokens", "64")
+    (run,) = History().recent()
+    story.unlink()  # the input is gone: ask must not need it
+    out = invoke("ask", str(run.id), "Who leads the pack?", "--json")
+    assert out.exit_code == 0, out.output
+    payload = json.loads(out.stdout)
+    assert payload["answer"] == "Mowgli grows up among wolves." and payload["memory_of"] == run.id
+    asked = harness.backend.calls  # the backend ask opened
+    assert len(asked) == 1
+    prompt = asked[0].prompt
+    assert "Who leads the pack?" in prompt.text and not prompt.of_kind("document")
+    assert "Akela" in prompt.of_kind("memory")  # the run's memory, replayed
+    newest = History().recent(1)[0]
+    assert newest.command == "ask" and newest.parent == run.id and newest.inputs == []
+
+
+def test_ask_refuses_what_the_memory_cannot_hold(harness, tmp_path):
+    story = _write(tmp_path, "a.txt", STORY)
+    invoke("run", str(story), "--run-dir", str(tmp_path / "r"), "--chunk-tokens", "64")
+    (run,) = History().recent()
+    opened = len(harness.backends)
+    out = invoke("ask", str(run.id), "What does Bagheera owe to the parse_args function?")
+    assert out.exit_code == 1 and out.stderr.count("\n") == 1
+    assert "never mentions 'parse_args', 'Bagheera'" in out.stderr and "new run" in out.stderr
+    assert len(harness.backends) == opened  # refused before a model was loaded
+    missing = invoke("ask", "4242", "Who is Akela?")
+    assert missing.exit_code == 1 and "no run 4242" in missing.stderr
+
+
+def test_what_a_question_names():
+    assert named_in('Which function reads "config files" like load_config or readAll?') == [
+        "config files",
+        "load_config",
+        "readAll",
+    ]
+    assert named_in("What happens in the story? Who is Mowgli's friend Baloo?") == [
+        "Mowgli",
+        "Baloo",
+    ]
+    assert missing_names("Who is Shere Khan?", {"attributes": {"Shere Khan": ["a tiger"]}}) == []
+    empty = Entry("run", "summarize", "q", "m", status="done", memory={"attributes": {}})
+    with pytest.raises(RecallError, match="memory is empty"):
+        check(empty, "What happens?")
+
+
+def test_ask_a_code_search_by_definitions_scores_the_stored_entries(monkeypatch, tmp_path):
+    from prism_edge.backends.scripted import ScriptedBackend
+    from tests.test_cli import test_code_search_scores_definitions_where_the_model_can as run_it
+
+    run_it(monkeypatch, tmp_path)
+    run = History().recent(1)[0]
+    scored: list[str] = []
+
+    def scorer(prompt, text: str) -> float:
+        scored.append(prompt.of_kind("document"))
+        return 0.0 if "numbers" in text or "sum" in prompt.text else -1.0
+
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    assert run.method == "definitions" and run.memory["candidate_functions"]
+    out = invoke("ask", str(run.id), "Add two numbers together", "--json")
+    assert out.exit_code == 0, out.output
+    payload = json.loads(out.stdout)
+    assert payload["answer"] in run.memory["candidate_functions"] and payload["ranking"]
+    # each stored entry scored from the memory (its description), never from the source
+    assert len(scored) == len(run.memory["candidate_functions"])
+    assert all("purpose:" in text and "def " not in text for text in scored)
+
+
+def _entry_with_everything() -> Entry:
+    entry = Entry(
+        "run",
+        "summarize",
+        "Summarize <this> & that",
+        "SmolLM2",
+        status="done",
+        inputs=[{"name": "book.txt", "kind": "prose", "chars": 10, "sha256": "ab" * 32}],
+        answer="Mowgli <b>lives</b>.",
+        memory={"attributes": {"Mowgli": ["a boy", "raised by wolves"], "Akela": ["leader"]}},
+        metrics={"prompt_tokens": 300, "cost_index": 0.1},
+        calls=[
+            {"kind": "revise", "prompt": 100, "reused": 20, "net": 80, "decoded": 30},
+            {"kind": "revise", "prompt": 150, "reused": 90, "net": 60, "decoded": 20},
+            {"kind": "answer", "prompt": 50, "reused": 40, "net": 10, "decoded": 40},
+        ],
+    )
+    entry.id = 7
+    return entry
+
+
+def test_the_page_escapes_and_holds_the_tree_and_the_chart():
+    page = entry_html(_entry_with_everything())
+    assert "<b>lives</b>" not in page and "&lt;b&gt;lives&lt;/b&gt;" in page
+    assert page.count('<details class="node"') == 4  # memory, attributes, Mowgli, Akela
+    assert page.count('<rect class="bar') == 12
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_the_page_opens_in_headless_chromium(tmp_path):
+    browser = _chromium()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must have Debian's chromium for the page check (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    page = tmp_path / "run.html"
+    page.write_text(entry_html(_entry_with_everything()), encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    # the page in a frame, with a script that reports what it rendered: the tree's nodes, the
+    # open ones, the chart's bars and their drawn size, and any error
+    probe.write_text(
+        f"""<!DOCTYPE html><html><body><iframe id="f" src="{page.name}" width="1200"
+height="900"></iframe><pre id="out">pending</pre><script>
+window.onerror = (m) => {{ document.getElementById('out').textContent = 'error ' + m; }};
+document.getElementById('f').onload = () => {{
+  const d = document.getElementById('f').contentDocument;
+  const bars = [...d.querySelectorAll('rect.bar')];
+  const tall = bars.filter(b => b.getBoundingClientRect().height > 0).length;
+  const tree = d.querySelectorAll('#memory-tree details').length;
+  const open = d.querySelectorAll('#memory-tree details[open]').length;
+  const leaves = [...d.querySelectorAll('#memory-tree .leaf')].map(l => l.textContent);
+  document.getElementById('out').textContent = JSON.stringify({{
+    tree, open, bars: bars.length, tall, leaves, title: d.title,
+    answer: d.getElementById('answer').textContent }});
+}};
+</script></body></html>""",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = done.stdout.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]
+    assert not report.startswith(("error", "pending")), report
+    seen = json.loads(report.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    assert seen["tree"] == 4 and seen["open"] == 2  # the memory and its field, not the entries
+    assert seen["bars"] == 12 and seen["tall"] == 12
+    assert "[0]: a boy" in seen["leaves"] and seen["answer"] == "Mowgli <b>lives</b>."
+
+
+def test_entries_round_trip_and_ids_are_kept(tmp_path):
+    history = History(tmp_path / "h.db")
+    entry = _entry_with_everything()
+    entry.id = None
+    first = history.record(entry)
+    entry.answer = "changed"
+    assert history.record(entry) == first  # an update, not a new row
+    again = history.get(first)
+    assert again.answer == "changed" and again.memory == entry.memory and again.calls == entry.calls
+    with pytest.raises(HistoryError, match="no run 99"):
+        history.get(99)
