@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from prism_edge.backends import Backend, Sampling
 from prism_edge.errors import ContextOverflow
+from prism_edge.grounding import sentences_of
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, render_prompt
 
@@ -175,6 +176,29 @@ def _merge_level(
         needed = backend.count_tokens(prompt(level[:2])) + config.max_tokens
         raise ContextOverflow(needed, backend.n_ctx, "merging two sets of notes")
     return merged
+
+
+def lead_sentences(chunks: Sequence[str], word_budget: int) -> BaselineResult:
+    """What a user gets without a model: the lead sentence of every chunk, in order (LEAD, as
+    in news summarization, taken per chunk so the whole input is covered), cut to the answer's
+    word budget by taking every k-th chunk's lead when all of them would not fit."""
+    result = BaselineResult("lead sentences", None)
+    start = time.perf_counter()
+    leads = []
+    for chunk in chunks:
+        found = sentences_of(chunk, 400)
+        if found:
+            leads.append(found[0])
+    step = 1
+    while step < len(leads) and sum(words(s) for s in leads[::step]) > word_budget:
+        step += 1
+    chosen = leads[::step]
+    text = " ".join(chosen)
+    if words(text) > word_budget:  # one lead alone is longer than the budget
+        text = " ".join(text.split()[:word_budget])
+    result.answer = text
+    result.metrics.wall_s = time.perf_counter() - start
+    return result
 
 
 def long_context(backend: Backend, text: str, config: BaselineConfig) -> BaselineResult:

@@ -8,6 +8,7 @@ decoded token charged at the speed measured at its KV depth, in the same run
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -15,9 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.backends import Backend
-from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context
+from prism_edge.baselines import (
+    BaselineConfig,
+    hierarchical,
+    incremental,
+    lead_sentences,
+    long_context,
+)
 from prism_edge.chunking import chunk_documents
 from prism_edge.codesearch import Formulation, SearchConfig, bm25_search, definition_search
+from prism_edge.footprint import Footprint, mb, peak_rss_bytes, reset_peak
 from prism_edge.inputs import Document
 from prism_edge.metrics import RunMetrics, SpeedProfile
 from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
@@ -46,9 +54,24 @@ DEFINITION_VARIANTS: dict[str, tuple[Formulation, int]] = {
 shortlist; a shortlist makes it a separately named method)."""
 BM25 = "BM25 definitions"
 """What a user would pick instead for code search: BM25 over the same definitions."""
+LEAD = "lead sentences"
+"""What a user gets without a model for a summary: each chunk's lead sentence."""
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
-"""The paper's Table 2, the default."""
-ALL_METHODS = (*METHODS, *GROUNDED_VARIANTS, BM25, *DEFINITION_VARIANTS)
+"""The paper's Table 2."""
+ALL_METHODS = (*METHODS, LEAD, *GROUNDED_VARIANTS, BM25, *DEFINITION_VARIANTS)
+TASK_METHODS = {
+    "summarize": (*METHODS, LEAD, "PRISM amendments grounded"),
+    "code-search": (*METHODS, BM25, "PRISM definitions", "PRISM definitions + BM25 shortlist"),
+}
+"""``bench`` without ``--methods``: the paper's table, what a user would pick instead, and
+the PRISM variants that measured best for the task (benchmarks/results/jungle-quality-*,
+definition-search-*)."""
+
+
+def default_methods(task: str) -> tuple[str, ...]:
+    return TASK_METHODS.get(task, METHODS)
+
+
 NEEDLE_METHODS = (
     "incremental",
     BM25,
@@ -89,6 +112,8 @@ class MethodRow:
     faithfulness: Faithfulness | None = None
     memory: dict[str, Any] | None = None
     """PRISM's final memory (what the answer was written from), for the JSON report."""
+    peak_rss: int | None = None
+    """The process's peak resident set while the method ran (bytes; footprint.py)."""
 
     def bound_s(self, calibration: SpeedProfile | None) -> float | None:
         if calibration is None or self.metrics is None:
@@ -116,6 +141,7 @@ class MethodRow:
             if self.faithfulness is None or self.faithfulness.value is None
             else round(self.faithfulness.value, 4),
             "values_checked": None if self.faithfulness is None else self.faithfulness.total,
+            "peak_rss_mb": None if self.peak_rss is None else round(self.peak_rss / 2**20, 1),
             "memory": self.memory,
         }
 
@@ -141,8 +167,16 @@ def run_methods(
     )
     for name in methods:
         backend.reset_cache()
+        gc.collect()  # what an earlier method left is not this one's peak
+        reset_peak()
         if name == "hierarchical" and not task.summarize:
             rows.append(MethodRow(name, None, not_applicable="summaries only (as in the paper)"))
+        elif name == LEAD:
+            if not task.summarize:
+                rows.append(MethodRow(name, None, not_applicable="summaries only"))
+            else:
+                lead = lead_sentences(chunks, base.word_budget)
+                rows.append(MethodRow(name, lead.metrics, lead.answer, 0))
         elif name == BM25 or name in DEFINITION_VARIANTS:
             rows.append(_definitions(backend, task, chunks, name))
         elif name in ("long context", "incremental", "hierarchical"):
@@ -171,6 +205,7 @@ def run_methods(
                 answer_max_tokens=answer_tokens,
             )
             rows.append(_prism(backend, task, chunks, name, config))
+        rows[-1].peak_rss = peak_rss_bytes()
         if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
             rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
     return rows
@@ -330,22 +365,27 @@ def needle_table(rows: Sequence[NeedleRow], needles: Sequence[Needle]) -> str:
     return "\n".join(lines)
 
 
-def markdown_table(rows: Sequence[MethodRow], calibration: SpeedProfile | None) -> str:
-    """The paper's Table 2 with wall time and its physical bound, then the quality measures
-    that were taken (entity recall when entities were given, PRISM's faithfulness proxy)."""
+def markdown_table(
+    rows: Sequence[MethodRow],
+    calibration: SpeedProfile | None,
+    footprint: Footprint | None = None,
+) -> str:
+    """The paper's Table 2 with wall time and its physical bound, peak memory, then the quality
+    measures that were taken (entity recall when entities were given, PRISM's faithfulness
+    proxy); under it the model file's and KV cache's sizes."""
     recall = any(r.recall is not None for r in rows)
     faithful = any(r.faithfulness is not None for r in rows)
     extra = (" entity recall |" if recall else "") + (" faithful |" if faithful else "")
     lines = [
         "| method | cache hit % | total tokens | net tokens | output tokens | cost index | "
-        "wall s | bound s | rejected |" + extra,
-        "|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + faithful),
+        "wall s | bound s | rejected | peak RSS MB |" + extra,
+        "|---|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + faithful),
     ]
     for row in rows:
         m = row.metrics
         if m is None:
             lines.append(
-                f"| {row.name} | n/a: {row.not_applicable} | | | | | | | |"
+                f"| {row.name} | n/a: {row.not_applicable} | | | | | | | | |"
                 + " |" * (recall + faithful)
             )
             continue
@@ -360,6 +400,7 @@ def markdown_table(rows: Sequence[MethodRow], calibration: SpeedProfile | None) 
             f"{m.wall_s:.1f}",
             "" if bound is None else f"{bound:.1f}",
             "" if row.rejected is None else str(row.rejected),
+            mb(row.peak_rss),
         ]
         if recall:
             r = row.recall
@@ -374,6 +415,12 @@ def markdown_table(rows: Sequence[MethodRow], calibration: SpeedProfile | None) 
                 "" if f is None or f.value is None else f"{f.value:.2f} ({f.supported}/{f.total})"
             )
         lines.append(f"| {row.name}{note} | " + " | ".join(cells) + " |")
+    if footprint is not None:
+        lines.append("")
+        lines.append(
+            f"model file {mb(footprint.model_bytes)} MB, KV cache {mb(footprint.kv_bytes)} MB "
+            f"(peak RSS per method: the process's resident set while it ran)"
+        )
     return "\n".join(lines)
 
 

@@ -57,6 +57,7 @@ class CallState(_Strict):
     reused_tokens: int | None = Field(ge=0)
     decoded_tokens: int = Field(ge=0)
     seconds: float = Field(ge=0)
+    prefill_seconds: float | None = Field(None, ge=0)
 
 
 class MetricsState(_Strict):

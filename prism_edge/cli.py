@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
@@ -21,13 +22,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge import backends, defaults
-from prism_edge.backends import Backend
+from prism_edge.backends import Backend, Engine
 from prism_edge.bench import (
     ALL_METHODS,
-    METHODS,
     NEEDLE_METHODS,
     SWEPT,
     BenchTask,
+    default_methods,
     markdown_table,
     needle_report,
     needle_table,
@@ -46,6 +47,7 @@ from prism_edge.grammar import preset_grammars, revision_grammar
 from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_inputs, now
 from prism_edge.inputs import Document, collect
 from prism_edge.memory import dumps
+from prism_edge.metrics import RunMetrics
 from prism_edge.quality import load_entities, load_needles
 from prism_edge.runner import (
     Answered,
@@ -104,6 +106,11 @@ class MethodChoice(str, Enum):
     auto = "auto"
     definitions = "definitions"
     revisions = "revisions"
+
+
+class KvChoice(str, Enum):
+    f16 = "f16"
+    q8_0 = "q8_0"
 
 
 class StyleChoice(str, Enum):
@@ -381,6 +388,29 @@ def run(
             rich_help_panel="Server",
         ),
     ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
+        ),
+    ] = None,
+    batch: Annotated[
+        int,
+        typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine"),
+    ] = 512,
+    flash_attn: Annotated[
+        bool,
+        typer.Option(
+            "--flash-attn/--no-flash-attn",
+            help="llama.cpp's flash attention (faster prefill at depth, slower decoding on "
+            "CPUs: benchmarks/results/depth_rates*.txt).",
+            rich_help_panel="Engine",
+        ),
+    ] = False,
+    kv_type: Annotated[
+        KvChoice,
+        typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
+    ] = KvChoice.f16,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -411,6 +441,7 @@ def run(
             api_key=api_key,
             grammar_field=grammar_field.value,
             retries=retries,
+            engine=Engine(threads, batch, flash_attn, kv_type.value),
         )
         if chosen is None:
             schema = _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
@@ -665,20 +696,48 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
         disable=quiet,
         transient=False,
     )
+    start = time.perf_counter()
+    first = session.tokens_read()  # a resumed run has read some already
     with progress:
         bar = progress.add_task(f"chunk 0/{len(plan.chunks)}", total=plan.total or 1, stats="")
         for event in session.events():
             _render(event, progress, bar, console, quiet)
             if isinstance(event, StepDone):
-                m = session.runner.metrics
-                call_s = sum(c.seconds for c in m.calls) or 1e-9
+                read = session.tokens_read()
                 progress.update(
                     bar,
-                    completed=session.tokens_read(),
+                    completed=read,
                     description=f"chunk {session.runner.position.consumed}/{len(plan.chunks)}",
-                    stats=f"{m.decoded_tokens / call_s:.0f} tok/s out, "
-                    f"cache {m.cache_hit:.0%}, memory {event.memory_tokens} tok",
+                    stats=progress_stats(
+                        session.runner.metrics,
+                        event.memory_tokens,
+                        eta(time.perf_counter() - start, read - first, plan.total - read),
+                    ),
                 )
+
+
+def eta(elapsed_s: float, read_now: int, left: int) -> float | None:
+    """Seconds left: the input still to read at the rate this run has read it (prefill,
+    decoding and memory growth included), or None before the first step."""
+    if read_now <= 0 or elapsed_s <= 0:
+        return None
+    return left * elapsed_s / read_now
+
+
+def progress_stats(metrics: RunMetrics, memory_tokens: int, seconds_left: float | None) -> str:
+    prefill, decode = metrics.rates()
+    parts = []
+    if prefill is not None:
+        parts.append(f"prefill {prefill:.0f} tok/s")
+    if decode is not None:
+        parts.append(f"decode {decode:.0f} tok/s")
+    if metrics.reuse_known:
+        parts.append(f"cache {metrics.cache_hit:.0%}")
+    parts.append(f"memory {memory_tokens} tok")
+    if seconds_left is not None:
+        minutes, seconds = divmod(round(seconds_left), 60)
+        parts.append(f"ETA {minutes}:{seconds:02d}")
+    return ", ".join(parts)
 
 
 def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet: bool) -> None:
@@ -719,7 +778,9 @@ def bench(
         typer.Option(
             help="Comma-separated, from: "
             + ", ".join(ALL_METHODS)
-            + " (default: the paper's seven; grounded variants only when named)."
+            + " (default: the paper's seven, what a user would pick instead and the best "
+            "PRISM variants for the task: summarize adds lead sentences and PRISM amendments "
+            "grounded, code-search BM25 and PRISM definitions)."
         ),
     ] = None,
     sweep_chunks: Annotated[
@@ -742,6 +803,29 @@ def bench(
             "per method (default methods: incremental, PRISM amendments)."
         ),
     ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
+        ),
+    ] = None,
+    batch: Annotated[
+        int,
+        typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine"),
+    ] = 512,
+    flash_attn: Annotated[
+        bool,
+        typer.Option(
+            "--flash-attn/--no-flash-attn",
+            help="llama.cpp's flash attention (faster prefill at depth, slower decoding on "
+            "CPUs: benchmarks/results/depth_rates*.txt).",
+            rich_help_panel="Engine",
+        ),
+    ] = False,
+    kv_type: Annotated[
+        KvChoice,
+        typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
+    ] = KvChoice.f16,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")
@@ -764,9 +848,11 @@ def bench(
         warn(console, collected.warnings)
         largest = max([chunk_tokens, *sizes])
         backend = backends.open_backend(
-            model, n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE
+            model,
+            n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE,
+            engine=Engine(threads, batch, flash_attn, kv_type.value),
         )
-        default = NEEDLE_METHODS if needle_list else METHODS
+        default = NEEDLE_METHODS if needle_list else default_methods(preset.name)
         chosen = tuple(m.strip() for m in methods.split(",")) if methods else default
         full = "\n\n".join(d.text for d in collected.documents)
         chunks = chunk_documents(collected.documents, chunk_tokens, counter(backend))
@@ -788,13 +874,15 @@ def bench(
         if calibration is not None:
             console.print(f"calibration: {calibration.describe()}", markup=False)
         table = run_methods(backend, bench_task, chunks, full, methods=chosen, **budgets)
+        footprint = backend.footprint()
         payload = {
             "methods": [r.to_dict(calibration) for r in table],
             "calibration": None if calibration is None else calibration.to_dict(),
             "chunks": len(chunks),
             "chunk_tokens": chunk_tokens,
+            "footprint": None if footprint is None else dataclasses.asdict(footprint),
         }
-        text = markdown_table(table, calibration)
+        text = markdown_table(table, calibration, footprint)
         if sizes:
             # the table is saved (and shown) before the sweep, which can take as long again
             _emit(payload, json_out, False, None)

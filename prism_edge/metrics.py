@@ -27,6 +27,8 @@ class CallMetrics:
     """Prompt tokens whose KV activations were reused; None when the backend cannot tell."""
     decoded_tokens: int
     seconds: float
+    prefill_seconds: float | None = None
+    """Of ``seconds``, the prompt's evaluation; None when the backend cannot tell."""
 
     @property
     def net_tokens(self) -> int:
@@ -73,6 +75,19 @@ class RunMetrics:
     @property
     def cost_index(self) -> float:
         return cost_index(self.net_tokens, self.decoded_tokens)
+
+    def rates(self) -> tuple[float | None, float | None]:
+        """(prefill, decode) tokens per second over the calls that report their prefill time:
+        evaluated prompt tokens per prefill second, decoded tokens per remaining second."""
+        timed = [c for c in self.calls if c.prefill_seconds is not None]
+        prefill_s = sum(c.prefill_seconds or 0.0 for c in timed)
+        decode_s = sum(c.seconds - (c.prefill_seconds or 0.0) for c in timed)
+        net = sum(c.net_tokens for c in timed)
+        decoded = sum(c.decoded_tokens for c in timed)
+        return (
+            net / prefill_s if prefill_s > 0 and net else None,
+            decoded / decode_s if decode_s > 0 and decoded else None,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -541,6 +541,7 @@ class PrismRunner:
             completion.reused_tokens,
             completion.decoded_tokens,
             completion.seconds,
+            completion.prefill_seconds,
         )
         self.metrics.add(call)
         return call

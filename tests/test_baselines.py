@@ -79,3 +79,21 @@ def test_words():
 @pytest.mark.parametrize("bad", [0])
 def test_word_budget_derived(bad):
     assert BaselineConfig("q", max_tokens=100, words=bad).word_budget == 60
+
+
+def test_lead_sentences_cover_the_input_within_the_word_budget() -> None:
+    from prism_edge.baselines import lead_sentences
+
+    chunks = [
+        f"Chapter {i}. Mowgli met animal number {i} in the hills today. It was late."
+        for i in range(10)
+    ]
+    everything = lead_sentences(chunks, 1000)
+    assert everything.answer is not None
+    assert everything.answer.count("Mowgli met animal") == 10
+    assert everything.metrics.calls == [] and everything.metrics.cost_index == 0
+    short = lead_sentences(chunks, 40)
+    assert short.answer is not None and len(short.answer.split()) <= 40
+    leads = short.answer.count("Mowgli met animal")
+    assert 2 <= leads < 10 and "number 0 " in short.answer  # every k-th chunk, from the first
+    assert lead_sentences([], 50).answer == ""

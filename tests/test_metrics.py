@@ -66,3 +66,35 @@ def test_a_flat_profile_is_the_old_bound():
     assert profile.bound_s(run) == pytest.approx(2000 / 200 + 100 / 50)
     with pytest.raises(ValueError):
         SpeedProfile((), ((0.0, 1.0),))
+
+
+def test_prefill_and_decode_rates_come_from_the_calls_that_time_their_prefill():
+    from prism_edge.metrics import CallMetrics, RunMetrics
+
+    metrics = RunMetrics(
+        [
+            CallMetrics("revise", 1000, 200, 50, 5.0, 2.0),  # 800 evaluated in 2 s, 50 in 3 s
+            CallMetrics("revise", 1200, 1000, 30, 2.0, 1.0),  # 200 in 1 s, 30 in 1 s
+            CallMetrics("answer", 500, None, 10, 9.0),  # untimed: left out of the rates
+        ]
+    )
+    prefill, decode = metrics.rates()
+    assert prefill == pytest.approx(1000 / 3.0) and decode == pytest.approx(80 / 4.0)
+    assert RunMetrics([CallMetrics("revise", 10, 0, 0, 1.0)]).rates() == (None, None)
+    restored = RunMetrics.from_state(metrics.state())
+    assert restored.rates() == metrics.rates()
+    old = {"wall_s": 1.0, "calls": [{"kind": "revise", "prompt_tokens": 5, "reused_tokens": 0,
+                                     "decoded_tokens": 1, "seconds": 0.5}]}  # fmt: skip
+    assert RunMetrics.from_state(old).calls[0].prefill_seconds is None  # older checkpoints
+
+
+def test_the_progress_line_shows_rates_cache_memory_and_eta():
+    from prism_edge.cli import eta, progress_stats
+    from prism_edge.metrics import CallMetrics, RunMetrics
+
+    metrics = RunMetrics([CallMetrics("revise", 1000, 600, 40, 3.0, 1.0)])
+    line = progress_stats(metrics, 321, eta(30.0, 2048, 6144))
+    assert line == "prefill 400 tok/s, decode 20 tok/s, cache 60%, memory 321 tok, ETA 1:30"
+    assert eta(10.0, 0, 100) is None
+    unknown = RunMetrics([CallMetrics("revise", 100, None, 5, 1.0)])
+    assert progress_stats(unknown, 5, None) == "memory 5 tok"

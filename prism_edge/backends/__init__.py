@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol
 
+from prism_edge.footprint import Footprint
 from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
@@ -33,6 +34,8 @@ class Completion:
     seconds: float
     finish_reason: str = "stop"
     """``stop`` (the model ended), ``length`` (max_tokens reached)."""
+    prefill_seconds: float | None = None
+    """Of ``seconds``, the time spent evaluating the prompt; None when unknown."""
 
 
 class LineGrammar(Protocol):
@@ -146,6 +149,10 @@ class Backend(abc.ABC):
         """Prefill and decode speed by KV depth on this machine (None: cannot measure)."""
         return None
 
+    def footprint(self) -> Footprint | None:
+        """The model file's and the KV cache's sizes (None: not known here, as on a server)."""
+        return None
+
 
 def reused_prefix(cached: Sequence[int], prompt: Sequence[int]) -> int:
     """Prompt tokens llama.cpp takes from the KV cache holding ``cached``."""
@@ -159,6 +166,17 @@ def reused_prefix(cached: Sequence[int], prompt: Sequence[int]) -> int:
     return n
 
 
+@dataclass(frozen=True)
+class Engine:
+    """llama.cpp's settings for a local model (``benchmarks/depth_rates.py`` measures them)."""
+
+    threads: int | None = None
+    """None: the physical cores."""
+    batch: int = 512
+    flash_attn: bool = False
+    kv_type: str = "f16"
+
+
 def open_backend(
     model: str | None = None,
     *,
@@ -168,10 +186,11 @@ def open_backend(
     api_key: str | None = None,
     grammar_field: str = "auto",
     retries: int = 4,
+    engine: Engine | None = None,
 ) -> Backend:
     """The backend a command asked for: an OpenAI-compatible ``server`` (its ``server_model``,
     ``api_key``, how it takes grammars, how often to retry) or the local GGUF ``model`` (a
-    path, a catalog name, ``hf:...``; None: the embedded one)."""
+    path, a catalog name, ``hf:...``; None: the embedded one) with the ``engine`` settings."""
     if server is not None:
         if model is not None:
             raise ValueError("use either --model or --server, not both")
@@ -188,4 +207,12 @@ def open_backend(
     from prism_edge.backends.llama_cpp import LlamaCppBackend
     from prism_edge.models import resolve_model
 
-    return LlamaCppBackend(resolve_model(model), n_ctx=n_ctx)
+    engine = engine or Engine()
+    return LlamaCppBackend(
+        resolve_model(model),
+        n_ctx=n_ctx,
+        n_threads=engine.threads,
+        n_batch=engine.batch,
+        flash_attn=engine.flash_attn,
+        kv_type=engine.kv_type,
+    )

@@ -32,6 +32,7 @@ from prism_edge.backends import (
     reused_prefix,
 )
 from prism_edge.errors import BackendError, ContextOverflow
+from prism_edge.footprint import Footprint
 from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
@@ -133,12 +134,21 @@ class LlamaCppBackend(Backend):
         n_ctx: int | None = None,
         n_threads: int | None = None,
         n_batch: int = 512,
+        n_ubatch: int | None = None,
+        flash_attn: bool = False,
+        kv_type: str = "f16",
         seed: int = 0,
     ) -> None:
         """Load a GGUF model; ``n_ctx`` is capped at the model's training context.
 
-        Without ``n_ctx`` the context is min(8192, training context).
+        Without ``n_ctx`` the context is min(8192, training context). ``flash_attn`` and
+        ``kv_type`` (``f16``, ``q8_0``; a quantized V cache needs flash attention in llama.cpp)
+        are the attention settings ``benchmarks/depth_rates.py`` measures.
         """
+        if kv_type not in KV_TYPES:
+            raise BackendError(f"unknown KV cache type {kv_type!r} (one of {', '.join(KV_TYPES)})")
+        if kv_type != "f16" and not flash_attn:
+            raise BackendError(f"a {kv_type} KV cache needs flash attention in llama.cpp")
         path = Path(model_path) if model_path is not None else embedded_model_path()
         check_gguf(path)
         self.path = path
@@ -159,9 +169,15 @@ class LlamaCppBackend(Backend):
             n_threads=threads,
             n_threads_batch=threads,
             n_batch=min(n_batch, wanted),
+            n_ubatch=min(n_ubatch or n_batch, n_batch, wanted),
+            flash_attn=flash_attn,
+            type_k=KV_TYPES[kv_type],
+            type_v=KV_TYPES[kv_type],
             seed=seed,
             extra_buffers=self.repack.extra_buffers,
         )
+        self.kv_type = kv_type
+        self.flash_attn = flash_attn
         self.n_ctx = self.llama.n_ctx()
         self.threads = threads
         self.prefix_reuse = not self._is_recurrent()
@@ -248,6 +264,24 @@ class LlamaCppBackend(Backend):
         self.llama.reset()
         self.llama._ctx.kv_cache_clear()
 
+    def footprint(self) -> Footprint:
+        """The GGUF file's size and the KV cache's: every layer's keys and values for the whole
+        context at the cache's type (head sizes from the model's metadata)."""
+        import llama_cpp
+
+        model = self.llama.model
+        meta = self.llama.metadata
+        arch = self.architecture
+        layers = llama_cpp.llama_model_n_layer(model)
+        heads = max(1, llama_cpp.llama_model_n_head(model))
+        kv_heads = llama_cpp.llama_model_n_head_kv(model)
+        width = llama_cpp.llama_model_n_embd(model) // heads
+        key = int(meta.get(f"{arch}.attention.key_length", width))
+        value = int(meta.get(f"{arch}.attention.value_length", width))
+        per_element = KV_BYTES[self.kv_type]
+        kv = self.n_ctx * layers * kv_heads * (key + value) * per_element
+        return Footprint(self.path.stat().st_size, int(kv))
+
     def calibrate(
         self, max_depth: int | None = None, window: int = 512, decode_tokens: int = 16
     ) -> SpeedProfile:
@@ -286,6 +320,7 @@ class LlamaCppBackend(Backend):
             )
         start = time.perf_counter()
         reused = self._prefill(tokens)
+        prefilled = time.perf_counter()
         try:
             out, finish = self._decode(
                 grammar,
@@ -297,7 +332,10 @@ class LlamaCppBackend(Backend):
         except (RuntimeError, ValueError) as exc:
             raise BackendError(f"generation failed: {exc}") from None
         text = self.llama.detokenize(out).decode("utf-8", errors="replace")
-        return Completion(text, len(tokens), reused, len(out), time.perf_counter() - start, finish)
+        seconds = time.perf_counter() - start
+        return Completion(
+            text, len(tokens), reused, len(out), seconds, finish, prefill_seconds=prefilled - start
+        )
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
         """Log-probabilities of each continuation: the prompt is evaluated once (reusing the
@@ -619,6 +657,12 @@ def _pick(logits: Any, temperature: float, rng: Any, top_k: int = TOP_K) -> int:
     scaled = logits[top].astype(np.float64) / temperature
     weights = np.exp(scaled - scaled.max())
     return int(rng.choice(top, p=weights / weights.sum()))
+
+
+KV_TYPES = {"f16": 1, "q8_0": 8}
+"""KV cache types offered (ggml type ids; ``q8_0`` needs flash attention)."""
+KV_BYTES = {"f16": 2.0, "q8_0": 34 / 32}
+"""Bytes per cached element: f16, and q8_0's 32 values in 34 bytes."""
 
 
 def _load(path: Path, *, extra_buffers: bool = True, **settings: Any) -> Any:

@@ -269,7 +269,12 @@ class ServerBackend(Backend):
         decoded = usage.get("completion_tokens")
         if not isinstance(decoded, int):
             decoded = len(self.tokenize(text_out))
-        return Completion(text_out, prompt_tokens, _reused(reply, usage), decoded, seconds, finish)
+        timings = reply.get("timings") if isinstance(reply.get("timings"), dict) else {}
+        prompt_ms = timings.get("prompt_ms")  # llama.cpp's server reports its own split
+        prefill = prompt_ms / 1000 if isinstance(prompt_ms, int | float) else None
+        return Completion(
+            text_out, prompt_tokens, _reused(reply, usage), decoded, seconds, finish, prefill
+        )
 
     # -- transport
 
