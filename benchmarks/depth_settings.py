@@ -3,8 +3,8 @@
 For each model and each setting (flash attention off/on, KV cache f16/q8_0, micro-batch size,
 thread count) this evaluates D tokens, then times prefilling a window of 512 tokens on top of
 them and decoding 16 tokens after that, at depths 0, 2048, 4096 and 6144; settings interleaved
-at each depth, median of 3. Rows are written as they come (``--out``), so a long run keeps
-what it measured.
+at each depth, median of 3 (the depth itself is evaluated once per setting). Rows are written
+as they come (``--out``), so a long run keeps what it measured.
 
     python benchmarks/depth_settings.py [--models smollm2-135m,gemma3-270m] \
         [--depths 0,2048,4096,6144] [--out benchmarks/results/depth_settings.txt]
@@ -32,11 +32,15 @@ SETTINGS = {
 
 
 def rates(backend: LlamaCppBackend, depth: int, window: int, decode: int) -> tuple[float, float]:
+    """Prefill of ``window`` tokens on top of ``depth`` cached ones, then decoding; the depth is
+    evaluated once per setting and depth, and each repeat drops what the last one added."""
     filler = backend.tokenize("The quick brown fox jumps over the lazy dog. " * 200)
     tokens = (filler * ((depth + window) // len(filler) + 1))[: depth + window]
-    backend.reset_cache()
-    if depth:
-        backend._prefill(tokens[:depth])
+    if backend.cached_tokens()[:depth] != tokens[:depth] or backend.llama.n_tokens < depth:
+        backend.reset_cache()
+        if depth:
+            backend._prefill(tokens[:depth])
+    backend.llama.n_tokens = depth  # the window and the decoded tokens of the last repeat go
     start = time.perf_counter()
     backend._prefill(tokens)  # reuses the first `depth`, evaluates the window
     prefill = window / (time.perf_counter() - start)

@@ -284,13 +284,16 @@ def run(
         bool, typer.Option(help="Only add, never update (paper ablation).")
     ] = False,
     grounded: Annotated[
-        bool,
+        bool | None,
         typer.Option(
+            "--grounded/--free",
             help="Store only what the text says: new keys are word spans of the chunk, strings "
             "its words (a summary: its names and sentences); a prose answer uses only the "
-            "memory's words (small models)."
+            "memory's words (small models). Default: grounded for summaries where the backend "
+            "takes grammars (the measured best: benchmarks/results/jungle-quality-*), free "
+            "otherwise.",
         ),
-    ] = False,
+    ] = None,
     chunk_tokens: Annotated[
         int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS", help="Tokens per chunk.")
     ] = 2048,
@@ -450,7 +453,7 @@ def run(
             query,
             encoding=memory.value,
             add_only=add_only,
-            grounded=grounded,
+            grounded=grounded_default(grounded, chosen, backend),
             style=style.value,
             max_tokens=max_tokens,
             answer_max_tokens=answer_tokens,
@@ -567,6 +570,14 @@ class RunLog:
         )
         entry.finish(result, "failed" if error else "done", error)
         self.save(entry)
+
+
+def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
+    """``--grounded``/``--free`` as asked; by default grounded for a summary on a backend that
+    takes grammars (free PRISM invents names on small models: benchmarks/results/)."""
+    if asked is not None:
+        return asked
+    return task.name == "summarize" and backend.supports_grammar
 
 
 def _scores(method: MethodChoice, backend: Backend) -> bool:
