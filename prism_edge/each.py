@@ -64,7 +64,9 @@ def run_each(
         nonlocal failed
         result: RunResult | None = None
         try:
-            result = _run_document(backend, schema, config, index, document, settings)
+            # each document keeps its own cache slot (index - 1 modulo the server's slots)
+            with backend.pinned(index - 1 if backend.slots > 1 else None):
+                result = _run_document(backend, schema, config, index, document, settings)
             line = {"document": document.name, **result.to_dict()}
         except (PrismError, ValueError, OSError) as exc:
             line = {"document": document.name, "error": str(exc)}

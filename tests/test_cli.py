@@ -566,6 +566,25 @@ def test_server_runs_documents_in_parallel_and_resumes(fake_server, tmp_path, mo
     assert asked and all("Mowgli" not in t and "Kotick" not in t for t in asked[1:])
 
 
+def test_each_document_keeps_its_own_server_slot(fake_server, tmp_path):
+    docs = []
+    for i, name in enumerate(["Mowgli", "Baloo", "Kotick", "Matkah", "Akela"]):
+        path = tmp_path / f"doc{i}.txt"
+        path.write_text(f"Here {name} sat by the river.\n\n" * 12)
+        docs.append((name, str(path)))
+    args = ("run", *(p for _, p in docs), "--server", "http://fake:8080")
+    out = invoke(*args, "--run-dir", str(tmp_path / "r"), "--chunk-tokens", "64", "--parallel", "1")
+    assert out.exit_code == 0, out.output
+    slots: dict[str, set[int]] = {}
+    for path, body in fake_server.requests:
+        if path == "/v1/chat/completions" and body["max_tokens"] > 1:
+            text = body["messages"][0]["content"]
+            name = next(n for n, _ in docs if n in text)
+            slots.setdefault(name, set()).add(body["id_slot"])
+    # the fake server has 4 slots: documents 1-4 take slots 0-3, the fifth slot 0 again
+    assert slots == {"Mowgli": {0}, "Baloo": {1}, "Kotick": {2}, "Matkah": {3}, "Akela": {0}}
+
+
 def test_parallel_and_server_options_are_checked(harness, story):
     many = invoke("run", str(story), "--parallel", "2")
     assert many.exit_code == 1 and "--parallel above 1 needs --server" in many.stderr

@@ -15,7 +15,8 @@ evaluated again to produce logits).
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol
 
@@ -148,6 +149,16 @@ class Backend(abc.ABC):
     def calibrate(self) -> SpeedProfile | None:
         """Prefill and decode speed by KV depth on this machine (None: cannot measure)."""
         return None
+
+    @contextlib.contextmanager
+    def pinned(self, slot: int | None) -> Iterator[None]:
+        """Within the block, this thread's calls go to cache slot ``slot`` (a server with several
+        slots keeps each document's prefix in its own; elsewhere: nothing to do)."""
+        del slot
+        yield
+
+    slots: int = 1
+    """Cache slots the backend keeps apart (:meth:`pinned`)."""
 
     def footprint(self) -> Footprint | None:
         """The model file's and the KV cache's sizes (None: not known here, as on a server)."""

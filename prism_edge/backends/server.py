@@ -25,11 +25,13 @@ message. The backend is thread-safe (one ``httpx.Client``), so documents can sha
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
@@ -140,6 +142,7 @@ class ServerBackend(Backend):
         )
         self._tokens: OrderedDict[str, list[int]] = OrderedDict()
         self._lock = threading.Lock()
+        self._pins = threading.local()
         self._bos: int | None = None
         self.flavor, served, server_ctx, self.slots = self._probe()
         self.model = model or served
@@ -235,7 +238,22 @@ class ServerBackend(Backend):
             body["model"] = self.model
         if self.flavor == "llama.cpp":
             body["cache_prompt"] = True
+            slot = getattr(self._pins, "slot", None)
+            if slot is not None:
+                body["id_slot"] = slot
         return body
+
+    @contextlib.contextmanager
+    def pinned(self, slot: int | None) -> Iterator[None]:
+        """llama.cpp's server: this thread's calls go to slot ``slot`` (``id_slot``), so a
+        document's prefix is never evicted by another's or moved to an idle slot when its
+        prompt has grown (the server picks slots by prompt similarity otherwise)."""
+        before = getattr(self._pins, "slot", None)
+        self._pins.slot = None if slot is None else slot % max(1, self.slots)
+        try:
+            yield
+        finally:
+            self._pins.slot = before
 
     def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
         text = "".join(_sent_parts(prompt))
