@@ -28,6 +28,7 @@ from prism_edge.codesearch import Formulation, SearchConfig, bm25_search, defini
 from prism_edge.footprint import Footprint, mb, peak_rss_bytes, reset_peak
 from prism_edge.inputs import Document
 from prism_edge.metrics import RunMetrics, SpeedProfile
+from prism_edge.namesummary import NamesConfig, Scoring, name_summary
 from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
 from prism_edge.runner import BudgetExceeded, PrismConfig, StepDone
 from prism_edge.session import Session, counter
@@ -52,15 +53,21 @@ DEFINITION_VARIANTS: dict[str, tuple[Formulation, int]] = {
 }
 """Code search in which the model scores the chunks' own definitions (formulation, BM25
 shortlist; a shortlist makes it a separately named method)."""
+NAME_VARIANTS: dict[str, Scoring] = {
+    "PRISM names": "pmi",
+    "PRISM names likelihood": "likelihood",
+}
+"""Summaries in which the model scores each chunk's names (namesummary.py): the passage's
+likelihood of a name normalised by its likelihood without the passage (pmi), or not."""
 BM25 = "BM25 definitions"
 """What a user would pick instead for code search: BM25 over the same definitions."""
 LEAD = "lead sentences"
 """What a user gets without a model for a summary: each chunk's lead sentence."""
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
 """The paper's Table 2."""
-ALL_METHODS = (*METHODS, LEAD, *GROUNDED_VARIANTS, BM25, *DEFINITION_VARIANTS)
+ALL_METHODS = (*METHODS, LEAD, *GROUNDED_VARIANTS, *NAME_VARIANTS, BM25, *DEFINITION_VARIANTS)
 TASK_METHODS = {
-    "summarize": (*METHODS, LEAD, "PRISM amendments grounded"),
+    "summarize": (*METHODS, LEAD, "PRISM amendments grounded", "PRISM names"),
     "code-search": (*METHODS, BM25, "PRISM definitions", "PRISM definitions + BM25 shortlist"),
 }
 """``bench`` without ``--methods``: the paper's table, what a user would pick instead, and
@@ -179,6 +186,8 @@ def run_methods(
                 rows.append(MethodRow(name, lead.metrics, lead.answer, 0))
         elif name == BM25 or name in DEFINITION_VARIANTS:
             rows.append(_definitions(backend, task, chunks, name))
+        elif name in NAME_VARIANTS:
+            rows.append(_names(backend, task, chunks, name, answer_tokens))
         elif name in ("long context", "incremental", "hierarchical"):
             if name == "long context":
                 result = long_context(
@@ -227,6 +236,27 @@ def _definitions(backend: Backend, task: BenchTask, chunks: Sequence[str], name:
     result = definition_search(backend, task.task.schema, config, chunks)
     return MethodRow(
         name, result.metrics, result.answer, result.rejected, memory=result.memory.data
+    )
+
+
+def _names(
+    backend: Backend, task: BenchTask, chunks: Sequence[str], name: str, answer_tokens: int
+) -> MethodRow:
+    """A summary by scored names (summaries only, on a backend that can score)."""
+    if not task.summarize:
+        return MethodRow(name, None, not_applicable="summaries only")
+    if not backend.can_score:
+        return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
+    config = NamesConfig(task.question, answer_tokens=answer_tokens, scoring=NAME_VARIANTS[name])
+    faithful = Faithfulness()
+    result = name_summary(backend, task.task.schema, config, chunks, faithful.add_step)
+    return MethodRow(
+        name,
+        result.metrics,
+        result.answer,
+        result.rejected,
+        faithfulness=faithful,
+        memory=result.memory.data,
     )
 
 

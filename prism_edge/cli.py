@@ -48,6 +48,7 @@ from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_
 from prism_edge.inputs import Document, collect
 from prism_edge.memory import dumps
 from prism_edge.metrics import RunMetrics
+from prism_edge.namesummary import NamesConfig, name_summary
 from prism_edge.quality import load_entities, load_needles
 from prism_edge.runner import (
     Answered,
@@ -104,6 +105,7 @@ class GrammarFieldChoice(str, Enum):
 
 class MethodChoice(str, Enum):
     auto = "auto"
+    names = "names"
     definitions = "definitions"
     revisions = "revisions"
 
@@ -369,9 +371,10 @@ def run(
     method: Annotated[
         MethodChoice,
         typer.Option(
-            help="code-search: the model scores each chunk's own definitions (definitions) or "
-            "writes revisions (revisions); auto: definitions on a local model "
-            "(benchmarks/results/definition-search-*.txt)."
+            help="How the memory is revised: the model scores each chunk's own definitions "
+            "(definitions, code-search) or names (names, summarize), or writes revisions "
+            "(revisions, any task); auto: the scored one on a local model, the measured best "
+            "(benchmarks/results/definition-search-*, jungle-names-*)."
         ),
     ] = MethodChoice.auto,
     shortlist: Annotated[
@@ -465,7 +468,8 @@ def run(
         identity = (config.model_dump_json(), prompt_text(chosen.schema), backend.name)
         settings = digest([*identity, str(backend.n_ctx), str(chunk_tokens)])
         docs = collected.documents
-        by_scores = chosen.name == "code-search" and parallel is None and _scores(method, backend)
+        how = "revisions" if parallel is not None else method_for(method, chosen, backend)
+        by_scores = how == "definitions"
         log = RunLog(
             None if no_log else History(),
             Entry(
@@ -473,7 +477,7 @@ def run(
                 chosen.name,
                 config.question,
                 backend.name,
-                method="definitions" if by_scores else "revisions",
+                method=how,
                 inputs=describe_inputs(docs),
                 schema=json_schema(chosen.schema),
                 settings={
@@ -488,6 +492,23 @@ def run(
             ),
             console,
         )
+        if how == "names":
+            names = NamesConfig(
+                config.question, answer_tokens=answer_tokens, encoding=config.encoding
+            )
+            with log.recording(lambda: None) as done:
+                chunks = chunk_documents(docs, chunk_tokens, counter(backend))
+                named = name_summary(backend, chosen.schema, names, chunks)
+                done(named)
+            _write_memory(memory_out, named.memory.data)
+            if as_json:
+                payload = {**named.to_dict(), "chunks": named.chunks, "log_id": log.entry.id}
+                typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+            else:
+                typer.echo(named.answer or "")
+                if not quiet:
+                    _print_done(named, console, log.entry.id)
+            return
         if by_scores:
             search = SearchConfig(config.question, encoding=config.encoding, shortlist=shortlist)
             with log.recording(lambda: None) as done:
@@ -580,13 +601,21 @@ def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
     return task.name == "summarize" and backend.supports_grammar
 
 
-def _scores(method: MethodChoice, backend: Backend) -> bool:
-    """Whether code search runs by scoring definitions (the measured best where it can)."""
-    if method == MethodChoice.definitions and not backend.can_score:
+def method_for(method: MethodChoice, task: Task, backend: Backend) -> str:
+    """How a run revises its memory: ``revisions``, or the task's scored variant
+    (``definitions``, ``names``) where asked or, with ``auto``, where the backend can score."""
+    if method == MethodChoice.revisions:
+        return "revisions"
+    if method == MethodChoice.auto:
+        return task.scored_method if task.scored_method and backend.can_score else "revisions"
+    if task.scored_method != method.value:
+        fits = {"definitions": "code-search", "names": "summarize"}[method.value]
+        raise ValueError(f"--method {method.value} is for --task {fits}")
+    if not backend.can_score:
         raise ValueError(
-            f"--method definitions needs a model that can score ({backend.name} cannot)"
+            f"--method {method.value} needs a model that can score ({backend.name} cannot)"
         )
-    return method == MethodChoice.definitions or (method == MethodChoice.auto and backend.can_score)
+    return str(method.value)
 
 
 def _run_definitions(

@@ -86,7 +86,7 @@ def score_candidates(
         prompt, continuations = _prompt(config, text)
         scored = backend.score(prompt, continuations)
         for s in scored:
-            _record(metrics, s)
+            record_score(metrics, s)
         if config.formulation == "likelihood":
             scores.append(scored[0].logprob)
         else:
@@ -94,7 +94,7 @@ def score_candidates(
     return scores
 
 
-def _record(metrics: RunMetrics, s: Scored) -> None:
+def record_score(metrics: RunMetrics, s: Scored) -> None:
     metrics.add(CallMetrics("score", s.prompt_tokens + s.tokens, s.reused_tokens, 0, s.seconds))
 
 

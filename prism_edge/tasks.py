@@ -101,6 +101,10 @@ class Task:
     (characters and places), so what is stored reads well and the answer can name them."""
     given_schema: Schema | None = None
     """A schema given as an object (a user's file, a generated one) instead of source."""
+    scored_method: str | None = None
+    """The PRISM variant in which the model chooses by scores (``definitions``, ``names``):
+    the measured best for this task on a backend that can score, which ``--method auto``
+    runs."""
 
     @cached_property
     def schema(self) -> Schema:
@@ -146,6 +150,7 @@ TASKS: dict[str, Task] = {
         SUMMARY_EXAMPLE,
         answer_outline="attributes",
         grounding="extractive",
+        scored_method="names",
     ),
     "code-search": Task(
         "code-search",
@@ -155,6 +160,7 @@ TASKS: dict[str, Task] = {
         "description, and nothing else.",
         CODE_EXAMPLE,
         "candidate_functions",
+        scored_method="definitions",
     ),
     "table-qa": Task(
         "table-qa",

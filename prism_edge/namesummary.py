@@ -1,0 +1,204 @@
+"""Summaries in which the model chooses the names, and the answer covers the memory.
+
+A 135M model spells names badly (letter by letter through a trie of names, the first tokens
+decide: 11 of 19 keys of Gemma's grounded memory began with K) but ranks the names it is shown.
+So each step of this PRISM variant offers the model the chunk's names (capitalised runs written
+mid-sentence at least twice: ``grounding.names_of``) and scores each as the answer to "who or
+what is this passage about?", normalised by the same name's score with no passage (pointwise
+mutual information: a name the passage makes likely, not a name that is likely anyway). The
+best few enter the memory (the summary schema's ``attributes``) under their own names, each
+with a sentence of the chunk that names it, verbatim; a name stored already gains another
+sentence, up to a few. Every change is a revision the memory validates and applies, as in
+Algorithm 1.
+
+The answer covers the memory: names by how often the memory mentions them, and for each a
+stored sentence, preferring the one that names the most names not yet covered, until the
+answer's word budget; the sentences come out in the order they were read, each once. Every
+word is the book's, so the answer cannot name what the text did not say.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from prism_edge.backends import Backend
+from prism_edge.codesearch import record_score
+from prism_edge.errors import BackendError
+from prism_edge.grounding import names_of, sentences_of, whole_word
+from prism_edge.memory import Encoding, Memory
+from prism_edge.metrics import RunMetrics
+from prism_edge.prompts import Part, Prompt
+from prism_edge.revisions import Revision
+from prism_edge.runner import RunResult
+from prism_edge.schema import Schema, format_path
+
+FIELD = "attributes"
+MAX_CANDIDATES = 24
+"""Names of one chunk scored at most (the first seen)."""
+Scoring = Literal["pmi", "likelihood"]
+
+
+@dataclass(frozen=True)
+class NamesConfig:
+    question: str
+    keep: int = 3
+    """Names of a chunk that enter (or grow in) the memory: its best-scored ones."""
+    sentences: int = 3
+    """Sentences kept per name at most."""
+    answer_tokens: int = 256
+    """The answer's budget in the model's tokens."""
+    scoring: Scoring = "pmi"
+    encoding: Encoding = "amendments"
+    max_sentence_chars: int = 300
+
+
+@dataclass
+class NamesResult(RunResult):
+    ranking: list[tuple[str, float]] = field(default_factory=list)
+    """The last chunk's names with their scores, best first (for inspection)."""
+    chunks: int = 0
+
+
+def _prompts(chunk: str) -> tuple[Prompt, Prompt]:
+    ask = "\n\nQuestion: Who or what is this passage about?\nAnswer:"
+    with_text = Prompt((Part("Passage:\n"), Part(chunk, "document"), Part(ask)))
+    without = Prompt((Part("Passage:\n"), Part("", "document"), Part(ask)))
+    return with_text, without
+
+
+def score_names(
+    backend: Backend, chunk: str, names: Sequence[str], scoring: Scoring, metrics: RunMetrics
+) -> list[float]:
+    """Each name's score as what ``chunk`` is about (higher: better)."""
+    if not backend.can_score:
+        raise BackendError(f"{backend.name} cannot score names; use a local model")
+    with_text, without = _prompts(chunk)
+    continuations = [f" {name}" for name in names]
+    scored = backend.score(with_text, continuations)
+    for s in scored:
+        record_score(metrics, s)
+    scores = [s.logprob for s in scored]
+    if scoring == "pmi":
+        prior = backend.score(without, continuations)
+        for s in prior:
+            record_score(metrics, s)
+        scores = [a - b.logprob for a, b in zip(scores, prior, strict=True)]
+    return scores
+
+
+def name_summary(
+    backend: Backend,
+    schema: Schema,
+    config: NamesConfig,
+    chunks: Sequence[str],
+    on_step: Callable[[str, list[Revision]], object] | None = None,
+) -> NamesResult:
+    """PRISM over ``chunks`` with names chosen by the model's scores (the summary schema);
+    ``on_step(chunk, applied revisions)`` after every step."""
+    if schema.root.field(FIELD) is None:
+        raise ValueError(f"a summary by names needs a schema with {FIELD} (the summarize task)")
+    memory = Memory(schema, config.encoding)
+    result = NamesResult(None, memory, RunMetrics(), chunks=len(chunks))
+    start = time.perf_counter()
+    read_at: dict[str, tuple[int, int]] = {}  # each sentence's place in the input
+    for step, chunk in enumerate(chunks):
+        result.steps += 1
+        names = (names_of(chunk, min_mentions=2) or names_of(chunk))[:MAX_CANDIDATES]
+        sentences = sentences_of(chunk, config.max_sentence_chars)
+        for i, sentence in enumerate(sentences):
+            read_at.setdefault(sentence, (step, i))
+        about = {n: [s for s in sentences if whole_word(n).search(s)] for n in names}
+        names = [n for n in names if about[n]]
+        if not names:
+            continue
+        scores = score_names(backend, chunk, names, config.scoring, result.metrics)
+        ranked = sorted(zip(names, scores, strict=True), key=lambda p: -p[1])
+        result.ranking = ranked
+        revisions = []
+        stored = memory.data.get(FIELD) or {}
+        for name, _ in ranked[: config.keep]:
+            have = stored.get(name)
+            if have is None:
+                revisions.append(_revision(name, [about[name][0]]))
+            elif len(have) < config.sentences:
+                fresh = [s for s in about[name] if s not in have]
+                if fresh:
+                    revisions.append(_revision(name, fresh[0]))
+        report = memory.revise(revisions)
+        result.applied += len(report.applied)
+        result.rejected += len(report.rejected)
+        if on_step is not None:
+            on_step(chunk, list(report.applied))
+    count = counter_of(backend)
+    entries = memory.data.get(FIELD) or {}
+    result.answer = covering_answer(entries, config.answer_tokens, count, read_at)
+    result.metrics.wall_s = time.perf_counter() - start
+    return result
+
+
+def _revision(name: str, value: object) -> Revision:
+    segments = (FIELD, name)
+    return Revision(format_path(segments), segments, "add", value)
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def counter_of(backend: Backend) -> Callable[[str], int]:
+    return lambda text: len(backend.tokenize(text))
+
+
+def covering_answer(
+    entries: dict[str, list[str]],
+    budget: int,
+    count: Callable[[str], int] = _words,
+    read_at: dict[str, tuple[int, int]] | None = None,
+) -> str:
+    """Stored sentences that name as many stored names as ``budget`` (in ``count``'s units:
+    the model's tokens) allows: names by how often the memory mentions them; for each name not
+    yet named, its stored sentence that names the most names not yet covered (the shorter on a
+    tie); in reading order (``read_at``: each sentence's place; else the memory's order),
+    each sentence once."""
+    stored = (s for ss in entries.values() for s in ss)
+    order: dict[str, tuple[int, int]] = {s: (0, i) for i, s in enumerate(stored)}
+    order.update(read_at or {})
+    said = " ".join(order)
+    patterns = {name: whole_word(name) for name in entries}
+    mentions = {name: len(p.findall(said)) for name, p in patterns.items()}
+    chosen: list[str] = []
+    covered: set[str] = set()
+    used = 0
+    for name in sorted(entries, key=lambda n: -mentions[n]):
+        if name in covered:
+            continue
+        options = [s for s in entries[name] if s not in chosen]
+        if not options:
+            continue
+
+        best = max(options, key=lambda s: _gain(s, patterns, covered))
+        cost = count(" " + best)
+        if used + cost > budget:
+            continue  # a shorter one of a later name may still fit
+        chosen.append(best)
+        used += cost
+        covered |= {n for n, p in patterns.items() if p.search(best)}
+    chosen.sort(key=lambda s: order[s])
+    return _join(chosen)
+
+
+def _gain(
+    sentence: str, patterns: dict[str, re.Pattern[str]], covered: set[str]
+) -> tuple[int, int]:
+    """Names a sentence adds to what is covered, then shortness."""
+    named = {n for n, p in patterns.items() if p.search(sentence)} - covered
+    return (len(named), -_words(sentence))
+
+
+def _join(sentences: Sequence[str]) -> str:
+    text = " ".join(s if re.search(r"[.!?][\"'’”)]*$", s) else s + "." for s in sentences)
+    return text.strip()

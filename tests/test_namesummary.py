@@ -1,0 +1,98 @@
+"""Summaries by scored names: the model's scores pick what enters the memory; the answer
+covers the memory with the text's own sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.namesummary import NamesConfig, covering_answer, name_summary
+from prism_edge.prompts import Prompt
+from prism_edge.tasks import TASKS
+
+CHUNKS = [
+    "The wolf cub slept. Then Mowgli ran to Akela at the rock. Later Mowgli spoke to Akela "
+    "again. Baloo watched Mowgli and said nothing. Baloo was old.",
+    "Mowgli met Kaa by the ruins, and Kaa was hungry. The ruins were cold. Kaa coiled near "
+    "Mowgli. Bagheera came too; Bagheera hissed at Kaa.",
+]
+
+
+def scorer(prompt: Prompt, text: str) -> float:
+    """The passage makes its most-repeated names likely; with no passage every name is
+    equally likely."""
+    passage = prompt.of_kind("document")
+    return float(passage.count(text.strip())) if passage else 0.0
+
+
+def test_the_best_scored_names_enter_the_memory_with_their_own_sentences():
+    backend = ScriptedBackend(scorer=scorer)
+    steps = []
+    config = NamesConfig("Summarize.", keep=2, answer_tokens=60)
+    result = name_summary(
+        backend, TASKS["summarize"].schema, config, CHUNKS, lambda c, a: steps.append(a)
+    )
+    stored = result.memory.data["attributes"]
+    # each chunk's two best of its names (written mid-sentence twice: in the second chunk
+    # only Kaa); a stored name gains a sentence when a chunk picks it again
+    assert set(stored) == {"Mowgli", "Akela", "Kaa"}
+    assert stored["Mowgli"] == ["Then Mowgli ran to Akela at the rock."]
+    assert stored["Kaa"] == ["Mowgli met Kaa by the ruins, and Kaa was hungry."]
+    assert all(s in " ".join(CHUNKS) for ss in stored.values() for s in ss)
+    assert result.steps == 2 and result.applied == 3 and result.rejected == 0
+    assert [len(a) for a in steps] == [2, 1]
+    again = name_summary(
+        backend, TASKS["summarize"].schema, config, [CHUNKS[0], CHUNKS[0].replace("Then ", "")]
+    )
+    assert again.memory.data["attributes"]["Mowgli"] == [
+        "Then Mowgli ran to Akela at the rock.",
+        "Mowgli ran to Akela at the rock.",
+    ]
+    assert result.answer and "Mowgli" in result.answer and "Kaa" in result.answer
+    assert len(backend.tokenize(result.answer)) <= 60
+
+
+def test_the_answer_covers_names_within_the_budget_each_sentence_once():
+    entries = {
+        "Mowgli": ["Mowgli ran to Akela.", "Mowgli met Kaa and Bagheera by the ruins at night."],
+        "Akela": ["Mowgli ran to Akela."],
+        "Kaa": ["Mowgli met Kaa and Bagheera by the ruins at night.", "Kaa slept."],
+        "Bagheera": ["Bagheera hissed."],
+    }
+    answer = covering_answer(entries, 100)
+    # Mowgli's sentence covering Kaa and Bagheera is chosen, then Akela's; none twice
+    assert answer == "Mowgli ran to Akela. Mowgli met Kaa and Bagheera by the ruins at night."
+    tight = covering_answer(entries, 6)
+    assert tight == "Mowgli ran to Akela. Kaa slept." or len(tight.split()) <= 6
+    assert covering_answer({}, 50) == ""
+
+
+def test_a_backend_that_cannot_score_is_refused():
+    with pytest.raises(Exception, match="cannot score"):
+        name_summary(ScriptedBackend(), TASKS["summarize"].schema, NamesConfig("q"), CHUNKS)
+
+
+def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path):
+    from prism_edge import cli
+    from prism_edge.history import History
+    from tests.test_cli import invoke
+
+    backend = ScriptedBackend(scorer=scorer, outputs=["Mowgli ran."])
+    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    story = tmp_path / "story.txt"
+    story.write_text("\n\n".join(CHUNKS), encoding="utf-8")
+    out = invoke("run", str(story), "--task", "summarize", "--run-dir", str(tmp_path / "r"))
+    assert out.exit_code == 0, out.output
+    said = out.stdout.strip()
+    assert said.startswith("Then Mowgli ran to Akela")  # reading order
+    assert all(f"{s}." in " ".join(CHUNKS) for s in said.rstrip(".").split(". "))
+    (entry,) = History().recent()
+    assert entry.method == "names" and entry.memory["attributes"]
+    asked = invoke("ask", str(entry.id), "Who is Kaa?")
+    assert asked.exit_code == 0 and asked.stdout.strip() == "Mowgli ran."
+    wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
+    assert wrong.exit_code == 1 and "--method definitions is for --task code-search" in wrong.stderr
+    plain = ScriptedBackend(scorer=scorer, outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"] * 9)
+    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: plain)
+    free = invoke("run", str(story), "--method", "revisions", "--run-dir", str(tmp_path / "f"))
+    assert free.exit_code == 0 and History().recent(1)[0].method == "revisions"
