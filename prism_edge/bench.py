@@ -29,7 +29,15 @@ from prism_edge.footprint import Footprint, mb, peak_rss_bytes, reset_peak
 from prism_edge.inputs import Document
 from prism_edge.metrics import RunMetrics, SpeedProfile
 from prism_edge.namesummary import NamesConfig, Scoring, name_summary
-from prism_edge.quality import Entity, Faithfulness, Needle, Recall, entity_recall, names_function
+from prism_edge.quality import (
+    Entity,
+    Faithfulness,
+    Needle,
+    Recall,
+    entity_recall,
+    holds_answer,
+    names_function,
+)
 from prism_edge.runner import BudgetExceeded, PrismConfig, StepDone
 from prism_edge.session import Session, counter
 from prism_edge.tasks import Task
@@ -353,6 +361,7 @@ def run_needles(
 ) -> list[NeedleRow]:
     """Each needle's description as the question, every method on it: accuracy per method."""
     rows = {m: NeedleRow(m, [], []) for m in methods}
+    matches = names_function if task.task.name == "code-search" else holds_answer
     for needle in needles:
         asked = replace(task, question=needle.query)
         for row in run_methods(
@@ -366,7 +375,7 @@ def run_needles(
         ):
             if row.metrics is None and row.answer is None:
                 continue  # not applicable to this input: no accuracy either way
-            rows[row.name].hits.append(names_function(row.answer, needle.expected))
+            rows[row.name].hits.append(matches(row.answer, needle.expected))
             rows[row.name].answers.append(row.answer)
     return [r for r in rows.values() if r.hits]
 

@@ -139,6 +139,20 @@ def load_needles(path: Path) -> list[Needle]:
     return needles
 
 
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def holds_answer(answer: str | None, expected: str) -> bool:
+    """The answer states ``expected``: a number as a number (``4,451`` and ``4451.0`` hold
+    ``4451``), anything else as a whole phrase, case ignored."""
+    if not answer:
+        return False
+    if _NUMBER.fullmatch(expected.strip()):
+        wanted = float(expected.replace(",", ""))
+        return any(float(n.replace(",", "")) == wanted for n in _NUMBER.findall(answer))
+    return bool(whole_word(expected.strip(), ignore_case=True).search(answer))
+
+
 def names_function(answer: str | None, expected: str) -> bool:
     """The answer names ``expected`` as a whole identifier (``Class.method`` or ``method``)."""
     if not answer:

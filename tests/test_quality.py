@@ -106,3 +106,15 @@ def test_repeated_ngrams_catch_loops_within_a_text():
     # across texts nothing counts: two values may share a phrase
     assert repeated_ngrams(["a b c", "a b c"]) == (0, 2)
     assert repeated_ngrams(["too short", ""]) == (0, 0)
+
+
+def test_a_table_answer_holds_its_value():
+    from prism_edge.quality import holds_answer
+
+    assert holds_answer("It was 4,451 megawatt hours.", "4451")
+    assert holds_answer("4451.0", "4451") and not holds_answer("44510", "4451")
+    assert holds_answer("Mostly fossil fuels.", "Fossil Fuels")
+    assert not holds_answer("Fossil", "Fossil Fuels") and not holds_answer(None, "63")
+    assert holds_answer("on 1992-05-23", "1992-05-23") and not holds_answer(
+        "1992-05-24", "1992-05-23"
+    )

@@ -1,0 +1,120 @@
+"""Table QA, ten questions with exact answers over real tables that ship offline (by hand).
+
+The tables are two of ``vega_datasets``' local files (``pip install vega-datasets``; the
+``bench`` extra has it): Iowa's electricity by source and year, and the deaths of the 1992 Los
+Angeles riots. Every expected answer is computed here from the files with the ``csv`` module,
+so none is typed by hand. The script copies the tables into a folder, writes the questions as
+needles, and runs ``prism-edge bench --task table-qa --needles`` on them: each question asked
+of every method in turn, an answer counted right when it holds the expected value (a number
+compared as a number).
+
+    python benchmarks/table_qa.py [--model smollm2-135m] [--methods ...] \
+        [--out benchmarks/results/table-qa-smollm2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+
+def tables() -> Path:
+    import vega_datasets  # type: ignore[import-untyped]
+
+    return Path(vega_datasets.__file__).parent / "_data"
+
+
+def questions(folder: Path) -> list[dict[str, str]]:
+    with (folder / "iowa-electricity.csv").open(encoding="utf-8") as f:
+        iowa = list(csv.DictReader(f))
+    with (folder / "la-riots.csv").open(encoding="utf-8") as f:
+        riots = list(csv.DictReader(f))
+
+    def year(row: dict[str, str]) -> str:
+        return row["year"][:4]
+
+    def generation(row: dict[str, str]) -> int:
+        return int(row["net_generation"])
+
+    first = [r for r in iowa if year(r) == "2001"]
+    renewables = [r for r in iowa if r["source"] == "Renewables"]
+    nuclear_2010 = next(r for r in iowa if year(r) == "2010" and r["source"] == "Nuclear Energy")
+    fossil_2005 = next(r for r in iowa if year(r) == "2005" and r["source"] == "Fossil Fuels")
+    a, b, c = riots[0], riots[1], riots[2]
+    kinds = collections.Counter(r["type"] for r in riots).most_common(1)[0][0]
+    places = collections.Counter(r["neighborhood"] for r in riots).most_common(1)[0][0]
+    return [
+        {
+            "query": "Which source generated the most electricity in Iowa in 2001?",
+            "expected": max(first, key=generation)["source"],
+        },
+        {
+            "query": "What was the net generation of Nuclear Energy in Iowa in 2010?",
+            "expected": nuclear_2010["net_generation"],
+        },
+        {
+            "query": "In which year did Renewables generate the most electricity in Iowa?",
+            "expected": year(max(renewables, key=generation)),
+        },
+        {
+            "query": "What was the net generation of Fossil Fuels in Iowa in 2005?",
+            "expected": fossil_2005["net_generation"],
+        },
+        {
+            "query": f"How old was {a['first_name']} {a['last_name']} in the riots table?",
+            "expected": a["age"],
+        },
+        {
+            "query": f"In which neighborhood did {b['first_name']} {b['last_name']} die?",
+            "expected": b["neighborhood"],
+        },
+        {
+            "query": f"On what date did {c['first_name']} {c['last_name']} die?",
+            "expected": c["death_date"],
+        },
+        {"query": "What was the most common type of death in the riots table?", "expected": kinds},
+        {"query": "Which neighborhood had the most deaths in the riots?", "expected": places},
+        {"query": "How many deaths does the riots table record?", "expected": str(len(riots))},
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--methods", default=None)
+    parser.add_argument("--chunk-tokens", default="1024")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/table-qa-smollm2"))
+    args = parser.parse_args()
+    work = args.out.parent / (args.out.name + "-inputs")
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ("iowa-electricity.csv", "la-riots.csv"):
+        shutil.copyfile(tables() / name, work / name)
+    needles = args.out.with_suffix(".jsonl")
+    needles.write_text("".join(json.dumps(q) + "\n" for q in questions(work)), encoding="utf-8")
+    command = [
+        sys.executable, "-m", "prism_edge", "bench", str(work), "--task", "table-qa",
+        "--needles", str(needles), "--chunk-tokens", args.chunk_tokens,
+        "--json-out", str(args.out.with_suffix(".json")),
+    ]  # fmt: skip
+    if args.model:
+        command += ["--model", args.model]
+    if args.methods:
+        command += ["--methods", args.methods]
+    print("$", " ".join(command), flush=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    sys.stderr.write(done.stderr)
+    args.out.with_suffix(".txt").write_text(
+        "$ " + " ".join(command) + "\n" + done.stdout, encoding="utf-8"
+    )
+    print(done.stdout)
+    raise SystemExit(done.returncode)
+
+
+if __name__ == "__main__":
+    main()
