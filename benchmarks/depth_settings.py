@@ -22,12 +22,12 @@ from prism_edge.backends.llama_cpp import LlamaCppBackend, physical_cores
 from prism_edge.models import resolve_model
 
 SETTINGS = {
-    "flash off, f16, batch 512 (default)": {},
+    "flash off, f16, batch 512": {"flash_attn": False},
     "flash on, f16, batch 512": {"flash_attn": True},
     "flash on, q8_0, batch 512": {"flash_attn": True, "kv_type": "q8_0"},
-    "flash off, f16, batch 256": {"n_batch": 256},
-    "flash off, f16, batch 1024": {"n_batch": 1024},
-    "flash off, f16, 1 thread": {"n_threads": 1},
+    "flash off, f16, batch 256": {"flash_attn": False, "n_batch": 256},
+    "flash off, f16, batch 1024": {"flash_attn": False, "n_batch": 1024},
+    "flash off, f16, 1 thread": {"flash_attn": False, "n_threads": 1},
 }
 
 

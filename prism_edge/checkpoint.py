@@ -58,6 +58,7 @@ class CallState(_Strict):
     decoded_tokens: int = Field(ge=0)
     seconds: float = Field(ge=0)
     prefill_seconds: float | None = Field(None, ge=0)
+    forced_tokens: int = Field(0, ge=0)
 
 
 class MetricsState(_Strict):

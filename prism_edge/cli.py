@@ -408,15 +408,24 @@ def run(
         bool,
         typer.Option(
             "--flash-attn/--no-flash-attn",
-            help="llama.cpp's flash attention (faster prefill at depth, slower decoding on "
-            "CPUs: benchmarks/results/depth_rates*.txt).",
+            help="llama.cpp's flash attention (on: faster prefill and decoding at depth on "
+            "both shipped models, benchmarks/results/depth_settings.txt).",
             rich_help_panel="Engine",
         ),
-    ] = False,
+    ] = True,
     kv_type: Annotated[
         KvChoice,
         typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
     ] = KvChoice.f16,
+    jump_forward: Annotated[
+        bool,
+        typer.Option(
+            "--jump-forward/--no-jump-forward",
+            help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
+            "instead of token by token.",
+            rich_help_panel="Engine",
+        ),
+    ] = True,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -447,7 +456,7 @@ def run(
             api_key=api_key,
             grammar_field=grammar_field.value,
             retries=retries,
-            engine=Engine(threads, batch, flash_attn, kv_type.value),
+            engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
         )
         if chosen is None:
             schema = _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
@@ -857,15 +866,24 @@ def bench(
         bool,
         typer.Option(
             "--flash-attn/--no-flash-attn",
-            help="llama.cpp's flash attention (faster prefill at depth, slower decoding on "
-            "CPUs: benchmarks/results/depth_rates*.txt).",
+            help="llama.cpp's flash attention (on: faster prefill and decoding at depth on "
+            "both shipped models, benchmarks/results/depth_settings.txt).",
             rich_help_panel="Engine",
         ),
-    ] = False,
+    ] = True,
     kv_type: Annotated[
         KvChoice,
         typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
     ] = KvChoice.f16,
+    jump_forward: Annotated[
+        bool,
+        typer.Option(
+            "--jump-forward/--no-jump-forward",
+            help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
+            "instead of token by token.",
+            rich_help_panel="Engine",
+        ),
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")
@@ -890,7 +908,7 @@ def bench(
         backend = backends.open_backend(
             model,
             n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE,
-            engine=Engine(threads, batch, flash_attn, kv_type.value),
+            engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
         )
         default = NEEDLE_METHODS if needle_list else default_methods(preset.name)
         chosen = tuple(m.strip() for m in methods.split(",")) if methods else default

@@ -29,6 +29,8 @@ class CallMetrics:
     seconds: float
     prefill_seconds: float | None = None
     """Of ``seconds``, the prompt's evaluation; None when the backend cannot tell."""
+    forced_tokens: int = 0
+    """Of ``decoded_tokens``, those jump-forward evaluated in a batch (grammar-forced)."""
 
     @property
     def net_tokens(self) -> int:
@@ -76,6 +78,10 @@ class RunMetrics:
     def cost_index(self) -> float:
         return cost_index(self.net_tokens, self.decoded_tokens)
 
+    @property
+    def forced_tokens(self) -> int:
+        return sum(c.forced_tokens for c in self.calls)
+
     def rates(self) -> tuple[float | None, float | None]:
         """(prefill, decode) tokens per second over the calls that report their prefill time:
         evaluated prompt tokens per prefill second, decoded tokens per remaining second."""
@@ -98,6 +104,7 @@ class RunMetrics:
             "decoded_tokens": self.decoded_tokens,
             "cache_hit": round(self.cache_hit, 4) if self.reuse_known else None,
             "cost_index": round(self.cost_index, 6),
+            "forced_tokens": self.forced_tokens,
             "wall_s": round(self.wall_s, 3),
         }
 

@@ -542,6 +542,7 @@ class PrismRunner:
             completion.decoded_tokens,
             completion.seconds,
             completion.prefill_seconds,
+            completion.forced_tokens,
         )
         self.metrics.add(call)
         return call

@@ -37,6 +37,8 @@ class Completion:
     """``stop`` (the model ended), ``length`` (max_tokens reached)."""
     prefill_seconds: float | None = None
     """Of ``seconds``, the time spent evaluating the prompt; None when unknown."""
+    forced_tokens: int = 0
+    """Of the decoded tokens, those the grammar forced and jump-forward evaluated in a batch."""
 
 
 class LineGrammar(Protocol):
@@ -184,8 +186,11 @@ class Engine:
     threads: int | None = None
     """None: the physical cores."""
     batch: int = 512
-    flash_attn: bool = False
+    flash_attn: bool = True
+    """On: faster prefill and decoding at depth on both shipped models
+    (benchmarks/results/depth_settings.txt)."""
     kv_type: str = "f16"
+    jump_forward: bool = True
 
 
 def open_backend(
@@ -226,4 +231,5 @@ def open_backend(
         n_batch=engine.batch,
         flash_attn=engine.flash_attn,
         kv_type=engine.kv_type,
+        jump_forward=engine.jump_forward,
     )

@@ -135,8 +135,9 @@ class LlamaCppBackend(Backend):
         n_threads: int | None = None,
         n_batch: int = 512,
         n_ubatch: int | None = None,
-        flash_attn: bool = False,
+        flash_attn: bool = True,
         kv_type: str = "f16",
+        jump_forward: bool = True,
         seed: int = 0,
     ) -> None:
         """Load a GGUF model; ``n_ctx`` is capped at the model's training context.
@@ -178,6 +179,11 @@ class LlamaCppBackend(Backend):
         )
         self.kv_type = kv_type
         self.flash_attn = flash_attn
+        self.jump_forward = jump_forward
+        """Forced continuations are evaluated as one batch (see :meth:`_jump`)."""
+        self._last_forced = 0
+        eos = self.llama.token_eos()
+        self._end_tokens = [eos] if eos >= 0 else []
         self.n_ctx = self.llama.n_ctx()
         self.threads = threads
         self.prefix_reuse = not self._is_recurrent()
@@ -334,7 +340,14 @@ class LlamaCppBackend(Backend):
         text = self.llama.detokenize(out).decode("utf-8", errors="replace")
         seconds = time.perf_counter() - start
         return Completion(
-            text, len(tokens), reused, len(out), seconds, finish, prefill_seconds=prefilled - start
+            text,
+            len(tokens),
+            reused,
+            len(out),
+            seconds,
+            finish,
+            prefill_seconds=prefilled - start,
+            forced_tokens=self._last_forced,
         )
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
@@ -411,7 +424,7 @@ class LlamaCppBackend(Backend):
         stop_at_eog: bool = True,
         repeat_penalty: float = 1.0,
     ) -> tuple[list[int], str]:
-        """Sample-first constrained decoding.
+        """Sample-first constrained decoding, with jump-forward.
 
         Each step samples from the unconstrained logits, then asks llama.cpp's grammar engine
         about that one token; only when it is rejected is the grammar applied to the whole
@@ -419,6 +432,15 @@ class LlamaCppBackend(Backend):
         exactly the token fully constrained greedy decoding picks (the unconstrained argmax,
         when allowed, is also the constrained argmax); at any temperature every emitted token
         is one the grammar allows.
+
+        Jump-forward: where the grammar allows only one continuation (JSON syntax, the rest of
+        a key or of a grounded sentence once determined), its tokens (:meth:`_jump`) are
+        evaluated as one batch with the logits of every position, and each position is then
+        decided exactly as above from its own logits. Where the model picks the drafted token,
+        that token's forward pass was part of the batch; at the first position where it picks
+        another spelling of the same text, the rest of the draft is dropped from the cache. So
+        the output is the token-by-token output (the grammar is only the draft, the model
+        decides), at prefill speed where the two agree.
         """
         import llama_cpp
         import numpy as np
@@ -433,12 +455,22 @@ class LlamaCppBackend(Backend):
         per_line = constraint is not None and constraint.per_line
         guard = _LineGuard(self, constraint) if per_line else None
         out: list[int] = []
+        pending: list[int] = []  # emitted, not yet evaluated
+        rows: list[Any] = []  # logits of the drafted positions still to decide
+        draft: list[int] = []  # the drafted token of each of those positions
+        self._last_forced = 0
         try:
-            for _ in range(max_tokens):
-                if out:  # the last token is evaluated only when another one is wanted
-                    llama.eval([out[-1]])
-                pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
-                logits = np.ctypeslib.as_array(pointer, shape=(n_vocab,))
+            while len(out) < max_tokens:
+                if rows:
+                    logits = rows.pop(0)
+                    expected: int | None = draft.pop(0)
+                else:
+                    expected = None
+                    if pending:  # evaluated only when another token is wanted
+                        llama.eval(pending)
+                        pending = []
+                    pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
+                    logits = np.ctypeslib.as_array(pointer, shape=(n_vocab,))
                 if repeat_penalty != 1.0 and out:
                     logits = _penalize(logits, out[-REPEAT_WINDOW:], repeat_penalty)
                 token = _pick(logits, temperature, rng)
@@ -455,14 +487,49 @@ class LlamaCppBackend(Backend):
                 if stop_at_eog and eog:
                     return out, "stop"
                 out.append(token)
+                if expected is not None and token == expected:
+                    self._last_forced += 1  # its forward pass was in the draft's batch
+                    if not rows:
+                        pending.append(token)  # the draft's last token: not evaluated yet
+                elif expected is not None:
+                    # another spelling than the draft's: the drafted tokens after this position
+                    # (evaluated, not taken) leave the cache
+                    llama.n_tokens -= len(rows)
+                    rows, draft, pending = [], [], [token]
+                else:
+                    pending.append(token)
                 if constraint is not None:
                     constraint.accept(token, max_tokens - len(out), self._text)
                     if constraint.ended:
                         return out, "stop"
+                    if self.jump_forward and not rows and not (guard and guard.forcing):
+                        drafted = self._jump(constraint, max_tokens - len(out))
+                        if drafted:
+                            # the emitted token and all drafted but the last, one batch: the
+                            # logits of every position, one per drafted token
+                            rows = self._eval_all_logits([*pending, *drafted[:-1]])
+                            pending, draft = [], list(drafted)
+                            rows = rows[len(rows) - len(drafted) :]
             return out, "length"
         finally:
             if constraint is not None:
                 constraint.close()
+
+    def _jump(self, constraint: Any, left: int) -> list[int]:
+        """Jump-forward decoding: the tokens of what the grammar allows as the only
+        continuation (JSON syntax, the rest of a key or of a grounded sentence once it is
+        determined), spelled by the model's tokenizer, evaluated as one batch at prefill speed
+        instead of one forward pass each. Fewer than two forced bytes: nothing to jump."""
+        self.completion_steps()
+        assert self._byte_tokens is not None
+        forced = constraint.forced(self._byte_tokens, self._end_tokens, left)
+        if len(forced) < 2:
+            return []
+        tokens = [int(t) for t in self.llama.tokenize(forced, add_bos=False, special=False)]
+        if len(tokens) > left or not constraint.follows(None, tokens):
+            singles = [self._byte_tokens[b] for b in forced]  # the grammar's own spelling
+            tokens = singles if len(singles) <= left else []
+        return tokens
 
     def _single_byte(self, byte: int) -> int | None:
         """The token whose text is exactly this one byte (None: the vocabulary has none)."""
@@ -525,6 +592,11 @@ class _LineGuard:
         self._safe: list[int] | None = None
         """A completion of the open line from the current state, in tokens, known to fit the
         tokens left: the invariant's witness, forced when a sampled token would break it."""
+
+    @property
+    def forcing(self) -> bool:
+        """Whether the guard is emitting its own completion (no jump-forward meanwhile)."""
+        return bool(self._forced)
 
     def check(self, token: int, left: int, end_of_generation: bool) -> int | None:
         """The token to emit: ``token`` or a forced one; None ends the output here (no line

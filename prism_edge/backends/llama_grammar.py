@@ -35,6 +35,7 @@ class GrammarMatcher:
             data=self._one, size=1, selected=-1, sorted=False
         )
         self._candidates: LlamaTokenDataArray | None = None
+        self._some: Any = None
 
     def close(self) -> None:
         if self._sampler:
@@ -61,6 +62,20 @@ class GrammarMatcher:
         self._one_array.selected = -1
         llama_cpp.llama_sampler_apply(self._sampler, ctypes.byref(self._one_array))
         return bool(self._one[0].logit != _NEG_INF)
+
+    def allowed_of(self, tokens: list[int]) -> list[int]:
+        """Which of ``tokens`` may come next, in one pass of the grammar engine (the state
+        does not change)."""
+        n = len(tokens)
+        if self._some is None or len(self._some) < n:
+            self._some = (llama_cpp.llama_token_data * max(n, 1))()
+        for i, token in enumerate(tokens):
+            self._some[i].id = token
+            self._some[i].logit = 0.0
+            self._some[i].p = 0.0
+        array = llama_cpp.llama_token_data_array(data=self._some, size=n, selected=-1, sorted=False)
+        llama_cpp.llama_sampler_apply(self._sampler, ctypes.byref(array))
+        return [int(self._some[i].id) for i in range(n) if self._some[i].logit != _NEG_INF]
 
     def accept(self, token: int) -> None:
         llama_cpp.llama_sampler_accept(self._sampler, token)
@@ -173,6 +188,30 @@ class Constraint:
                 if self._piece(token).endswith(b"\n"):
                     return out
             return None
+        finally:
+            matcher.close()
+
+    def forced(self, byte_tokens: dict[int, int], ends: list[int], limit: int) -> bytes:
+        """The bytes the grammar allows as the only continuation from this state: while
+        exactly one byte may come next and the output may not end, that byte (up to ``limit``
+        bytes, and up to a line end, which is kept). ``byte_tokens`` maps each byte to its
+        single-byte token; a byte the vocabulary cannot spell alone ends the run."""
+        assert self._matcher is not None
+        matcher = self._matcher.clone()
+        singles = list(byte_tokens.values())
+        out = bytearray()
+        try:
+            while len(out) < limit:
+                allowed = matcher.allowed_of([*singles, *ends])
+                if len(allowed) != 1 or allowed[0] in ends:
+                    break
+                token = allowed[0]
+                piece = self._piece(token)
+                out += piece
+                matcher.accept(token)
+                if piece.endswith(b"\n"):
+                    break
+            return bytes(out)
         finally:
             matcher.close()
 

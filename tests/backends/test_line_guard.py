@@ -64,6 +64,9 @@ def vocab_backend() -> LlamaCppBackend:
     backend._steps = None
     backend._byte_tokens = None
     backend.grammar_fallbacks = 0
+    backend.jump_forward = False  # nothing is evaluated here (jump-forward: test_jump_forward)
+    backend._last_forced = 0
+    backend._end_tokens = [backend.llama.token_eos()]
     return backend
 
 
