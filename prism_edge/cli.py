@@ -422,10 +422,11 @@ def run(
         typer.Option(
             "--jump-forward/--no-jump-forward",
             help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
-            "instead of token by token.",
+            "instead of token by token (off: llama.cpp's batched logits differ from one-token "
+            "ones, so outputs may differ; benchmarks/results/jump_forward.txt).",
             rich_help_panel="Engine",
         ),
-    ] = True,
+    ] = False,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -880,10 +881,11 @@ def bench(
         typer.Option(
             "--jump-forward/--no-jump-forward",
             help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
-            "instead of token by token.",
+            "instead of token by token (off: llama.cpp's batched logits differ from one-token "
+            "ones, so outputs may differ; benchmarks/results/jump_forward.txt).",
             rich_help_panel="Engine",
         ),
-    ] = True,
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")

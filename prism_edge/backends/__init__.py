@@ -190,7 +190,11 @@ class Engine:
     """On: faster prefill and decoding at depth on both shipped models
     (benchmarks/results/depth_settings.txt)."""
     kv_type: str = "f16"
-    jump_forward: bool = True
+    jump_forward: bool = False
+    """Off by default: llama.cpp's logits for a token evaluated in a batch differ from the
+    same token evaluated alone (up to 1.6 here: benchmarks/results/batch_numerics.txt), so
+    outputs can differ from token-by-token decoding, for 2% of wall time
+    (benchmarks/results/jump_forward.txt)."""
 
 
 def open_backend(

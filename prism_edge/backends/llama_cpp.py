@@ -137,7 +137,7 @@ class LlamaCppBackend(Backend):
         n_ubatch: int | None = None,
         flash_attn: bool = True,
         kv_type: str = "f16",
-        jump_forward: bool = True,
+        jump_forward: bool = False,
         seed: int = 0,
     ) -> None:
         """Load a GGUF model; ``n_ctx`` is capped at the model's training context.
