@@ -20,27 +20,27 @@ from prism_edge.backends.llama_cpp import LlamaCppBackend
 TEXT = Path(__file__).resolve().parents[2] / "shared" / "data" / "jungle-book.txt"
 
 
+def last(backend: LlamaCppBackend) -> np.ndarray:
+    """The logits after the last evaluated token."""
+    pointer = llama_cpp.llama_get_logits_ith(backend.llama.ctx, -1)
+    return np.ctypeslib.as_array(pointer, shape=(backend.llama.n_vocab(),)).copy()
+
+
 def main() -> None:
     text = TEXT.read_text(encoding="utf-8")[5000:9000]
     for flash in (True, False):
         backend = LlamaCppBackend(n_ctx=2048, flash_attn=flash)
         tokens = backend.tokenize(text)[:540]
         prompt, following = tokens[:500], tokens[500:540]
-        n_vocab = backend.llama.n_vocab()
-
-        def last() -> np.ndarray:
-            pointer = llama_cpp.llama_get_logits_ith(backend.llama.ctx, -1)
-            return np.ctypeslib.as_array(pointer, shape=(n_vocab,)).copy()
-
         backend.reset_cache()
         backend._prefill(prompt)
         one_by_one = []
         for token in following:
-            one_by_one.append(last())
+            one_by_one.append(last(backend))
             backend.llama.eval([token])
         backend.reset_cache()
         backend._prefill(prompt)
-        batched = [last(), *backend._eval_all_logits(following[:-1])]
+        batched = [last(backend), *backend._eval_all_logits(following[:-1])]
         diff = max(float(np.abs(a - b).max()) for a, b in zip(one_by_one, batched, strict=True))
         flips = sum(
             int(np.argmax(a) != np.argmax(b)) for a, b in zip(one_by_one, batched, strict=True)
