@@ -11,16 +11,18 @@ with a sentence of the chunk that names it, verbatim; a name stored already gain
 sentence, up to a few. Every change is a revision the memory validates and applies, as in
 Algorithm 1.
 
-The answer covers the memory: names by how often the memory mentions them, and for each a
-stored sentence, preferring the one that names the most names not yet covered, until the
-answer's word budget; the sentences come out in the order they were read, each once. Every
-word is the book's, so the answer cannot name what the text did not say.
+The answer covers the memory: the stored sentences that name the most stored names per token
+(a name weighing more the more often the input mentioned it), until the answer's budget; the
+sentences come out in the order they were read, each once. Every word is the book's, so the
+answer cannot name what the text did not say.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -105,9 +107,12 @@ def name_summary(
     result = NamesResult(None, memory, RunMetrics(), chunks=len(chunks))
     start = time.perf_counter()
     read_at: dict[str, tuple[int, int]] = {}  # each sentence's place in the input
+    mentions: Counter[str] = Counter()  # how often the input names each name it offered
     for step, chunk in enumerate(chunks):
         result.steps += 1
         names = (names_of(chunk, min_mentions=2) or names_of(chunk))[:MAX_CANDIDATES]
+        for name in names:
+            mentions[name] += len(whole_word(name).findall(chunk))
         sentences = sentences_of(chunk, config.max_sentence_chars)
         for i, sentence in enumerate(sentences):
             read_at.setdefault(sentence, (step, i))
@@ -135,7 +140,7 @@ def name_summary(
             on_step(chunk, list(report.applied))
     count = counter_of(backend)
     entries = memory.data.get(FIELD) or {}
-    result.answer = covering_answer(entries, config.answer_tokens, count, read_at)
+    result.answer = covering_answer(entries, config.answer_tokens, count, read_at, dict(mentions))
     result.metrics.wall_s = time.perf_counter() - start
     return result
 
@@ -158,45 +163,42 @@ def covering_answer(
     budget: int,
     count: Callable[[str], int] = _words,
     read_at: dict[str, tuple[int, int]] | None = None,
+    mentions: dict[str, int] | None = None,
 ) -> str:
-    """Stored sentences that name as many stored names as ``budget`` (in ``count``'s units:
-    the model's tokens) allows: names by how often the memory mentions them; for each name not
-    yet named, its stored sentence that names the most names not yet covered (the shorter on a
-    tie); in reading order (``read_at``: each sentence's place; else the memory's order),
-    each sentence once."""
-    stored = (s for ss in entries.values() for s in ss)
-    order: dict[str, tuple[int, int]] = {s: (0, i) for i, s in enumerate(stored)}
-    order.update(read_at or {})
-    said = " ".join(order)
+    """Stored sentences that cover the stored names best within ``budget`` (in ``count``'s
+    units: the model's tokens): greedy weighted set cover, each time the sentence that adds the
+    most weight of names not yet covered per token, a name weighing 1 + log(mentions) (how
+    often the input mentioned it: ``mentions``; else the memory), until nothing more fits. The
+    sentences come out in reading order (``read_at``: each one's place; else the memory's
+    order), each once."""
+    sentences = list(dict.fromkeys(s for ss in entries.values() for s in ss))
+    order: dict[str, tuple[int, int]] = {s: (0, i) for i, s in enumerate(sentences)}
+    order.update({s: at for s, at in (read_at or {}).items() if s in order})
     patterns = {name: whole_word(name) for name in entries}
-    mentions = {name: len(p.findall(said)) for name, p in patterns.items()}
+    if mentions is None:
+        said = " ".join(sentences)
+        mentions = {name: len(p.findall(said)) for name, p in patterns.items()}
+    weight = {n: 1.0 + math.log(mentions[n]) if mentions.get(n) else 0.5 for n in entries}
+    named = {s: {n for n, p in patterns.items() if p.search(s)} for s in sentences}
+    cost = {s: max(1, count(" " + s)) for s in sentences}
     chosen: list[str] = []
     covered: set[str] = set()
     used = 0
-    for name in sorted(entries, key=lambda n: -mentions[n]):
-        if name in covered:
-            continue
-        options = [s for s in entries[name] if s not in chosen]
-        if not options:
-            continue
-
-        best = max(options, key=lambda s: _gain(s, patterns, covered))
-        cost = count(" " + best)
-        if used + cost > budget:
-            continue  # a shorter one of a later name may still fit
+    while True:
+        best, best_gain = None, 0.0
+        for sentence in sentences:
+            if sentence in chosen or used + cost[sentence] > budget:
+                continue
+            gain = sum(weight[n] for n in named[sentence] - covered) / cost[sentence]
+            if gain > best_gain:
+                best, best_gain = sentence, gain
+        if best is None:
+            break
         chosen.append(best)
-        used += cost
-        covered |= {n for n, p in patterns.items() if p.search(best)}
+        used += cost[best]
+        covered |= named[best]
     chosen.sort(key=lambda s: order[s])
     return _join(chosen)
-
-
-def _gain(
-    sentence: str, patterns: dict[str, re.Pattern[str]], covered: set[str]
-) -> tuple[int, int]:
-    """Names a sentence adds to what is covered, then shortness."""
-    named = {n for n, p in patterns.items() if p.search(sentence)} - covered
-    return (len(named), -_words(sentence))
 
 
 def _join(sentences: Sequence[str]) -> str:

@@ -60,10 +60,16 @@ def test_the_answer_covers_names_within_the_budget_each_sentence_once():
         "Bagheera": ["Bagheera hissed."],
     }
     answer = covering_answer(entries, 100)
-    # Mowgli's sentence covering Kaa and Bagheera is chosen, then Akela's; none twice
-    assert answer == "Mowgli ran to Akela. Mowgli met Kaa and Bagheera by the ruins at night."
+    # every name covered at the least cost: the short sentences, in the memory's order
+    assert answer == "Mowgli ran to Akela. Kaa slept. Bagheera hissed."
+    # when not all fit: the most name weight per word (Kaa and Bagheera are mentioned twice)
     tight = covering_answer(entries, 6)
-    assert tight == "Mowgli ran to Akela. Kaa slept." or len(tight.split()) <= 6
+    assert tight == "Kaa slept. Bagheera hissed."
+    read_at = {"Bagheera hissed.": (0, 0), "Mowgli ran to Akela.": (1, 0), "Kaa slept.": (2, 0)}
+    assert covering_answer(entries, 100, read_at=read_at).startswith("Bagheera hissed.")
+    # how often the input names them outweighs the memory's own mentions
+    heavy = covering_answer(entries, 4, mentions={"Akela": 1000})
+    assert heavy == "Mowgli ran to Akela."
     assert covering_answer({}, 50) == ""
 
 
