@@ -114,6 +114,7 @@ def test_json_output_and_memory_out(harness, story, tmp_path):
         "decoded_tokens",
         "cache_hit",
         "cost_index",
+        "forced_tokens",
         "wall_s",
     }
     assert m["net_tokens"] == m["prompt_tokens"] - m["reused_tokens"]
