@@ -26,6 +26,8 @@ ARGS = [
     "48",
     "--json",
     "-q",
+    "--method",
+    "revisions",  # these runs check revision steps, checkpoints and resume
 ]
 
 
@@ -135,7 +137,8 @@ def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
     assert names[0] == "long context" and "PRISM amendments" in names
     for m in payload["methods"]:
         assert m["net_tokens"] == m["prompt_tokens"] - round(m["cache_hit"] * m["prompt_tokens"])
-        assert m["bound_s"] > 0 and m["wall_s"] > 0
+        if m["prompt_tokens"]:  # lead sentences calls no model
+            assert m["bound_s"] > 0 and m["wall_s"] > 0
 
 
 def test_a_grounded_run_stores_and_answers_only_what_the_text_says(text_file, tmp_path):

@@ -137,7 +137,18 @@ def test_a_run_with_an_ollama_model(home, tmp_path):
     _ollama_store(home, EMBEDDED)
     text = tmp_path / "note.txt"
     text.write_text("Mowgli lived with the wolves. Akela led the pack.\n", encoding="utf-8")
-    args = ("run", str(text), "-m", "ollama:smol", "--task", "summarize", "--answer-tokens", "24")
+    args = (
+        "run",
+        str(text),
+        "-m",
+        "ollama:smol",
+        "--task",
+        "summarize",
+        "--answer-tokens",
+        "24",
+        "--method",
+        "revisions",
+    )
     out = invoke(*args, "--max-tokens", "64", "--run-dir", str(tmp_path / "r"), "--json")
     assert out.exit_code == 0, out.output
     payload = json.loads(out.stdout)
