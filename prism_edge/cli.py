@@ -120,6 +120,41 @@ class StyleChoice(str, Enum):
     paper = "paper"
 
 
+# llama.cpp's engine settings, the same options on `run` and `bench`
+ThreadsOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
+    ),
+]
+BatchOption = Annotated[
+    int, typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine")
+]
+FlashAttnOption = Annotated[
+    bool,
+    typer.Option(
+        "--flash-attn/--no-flash-attn",
+        help="llama.cpp's flash attention (on: faster prefill and decoding at depth on both "
+        "shipped models, benchmarks/results/depth_settings.txt).",
+        rich_help_panel="Engine",
+    ),
+]
+KvTypeOption = Annotated[
+    KvChoice,
+    typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
+]
+JumpForwardOption = Annotated[
+    bool,
+    typer.Option(
+        "--jump-forward/--no-jump-forward",
+        help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
+        "instead of token by token (off: llama.cpp's batched logits differ from one-token ones, "
+        "so outputs may differ; benchmarks/results/jump_forward.txt).",
+        rich_help_panel="Engine",
+    ),
+]
+
+
 def version_report() -> str:
     """Versions, the CPU features llama.cpp was built for and sees, and the AMX guard."""
     from importlib.metadata import PackageNotFoundError, version
@@ -394,39 +429,11 @@ def run(
             rich_help_panel="Server",
         ),
     ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
-        ),
-    ] = None,
-    batch: Annotated[
-        int,
-        typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine"),
-    ] = 512,
-    flash_attn: Annotated[
-        bool,
-        typer.Option(
-            "--flash-attn/--no-flash-attn",
-            help="llama.cpp's flash attention (on: faster prefill and decoding at depth on "
-            "both shipped models, benchmarks/results/depth_settings.txt).",
-            rich_help_panel="Engine",
-        ),
-    ] = True,
-    kv_type: Annotated[
-        KvChoice,
-        typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
-    ] = KvChoice.f16,
-    jump_forward: Annotated[
-        bool,
-        typer.Option(
-            "--jump-forward/--no-jump-forward",
-            help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
-            "instead of token by token (off: llama.cpp's batched logits differ from one-token "
-            "ones, so outputs may differ; benchmarks/results/jump_forward.txt).",
-            rich_help_panel="Engine",
-        ),
-    ] = False,
+    threads: ThreadsOption = None,
+    batch: BatchOption = 512,
+    flash_attn: FlashAttnOption = True,
+    kv_type: KvTypeOption = KvChoice.f16,
+    jump_forward: JumpForwardOption = False,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -853,39 +860,11 @@ def bench(
             "per method (default methods: incremental, PRISM amendments)."
         ),
     ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
-        ),
-    ] = None,
-    batch: Annotated[
-        int,
-        typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine"),
-    ] = 512,
-    flash_attn: Annotated[
-        bool,
-        typer.Option(
-            "--flash-attn/--no-flash-attn",
-            help="llama.cpp's flash attention (on: faster prefill and decoding at depth on "
-            "both shipped models, benchmarks/results/depth_settings.txt).",
-            rich_help_panel="Engine",
-        ),
-    ] = True,
-    kv_type: Annotated[
-        KvChoice,
-        typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
-    ] = KvChoice.f16,
-    jump_forward: Annotated[
-        bool,
-        typer.Option(
-            "--jump-forward/--no-jump-forward",
-            help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
-            "instead of token by token (off: llama.cpp's batched logits differ from one-token "
-            "ones, so outputs may differ; benchmarks/results/jump_forward.txt).",
-            rich_help_panel="Engine",
-        ),
-    ] = False,
+    threads: ThreadsOption = None,
+    batch: BatchOption = 512,
+    flash_attn: FlashAttnOption = True,
+    kv_type: KvTypeOption = KvChoice.f16,
+    jump_forward: JumpForwardOption = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")
