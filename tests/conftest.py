@@ -6,6 +6,9 @@ import pytest
 
 from prism_edge.schema import Schema, from_source
 from prism_edge.tasks import TASKS
+from tests.cli_harness import harness, story
+
+__all__ = ["harness", "story"]  # fixtures for the CLI tests
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

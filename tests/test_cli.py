@@ -8,75 +8,14 @@ from typing import Any
 
 import httpx
 import pytest
-from typer.testing import CliRunner
 
 from prism_edge import cli
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.backends.server import ServerBackend
-from prism_edge.models import ModelNotFound
 from prism_edge.prompts import Prompt
 from prism_edge.runner import PrismRunner
+from tests.cli_harness import NAME, STORY, Harness, invoke
 from tests.fake_server import FakeServer
-
-NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
-STORY = (
-    "Mowgli lived with the wolves in the hills above the river. Akela led the pack. "
-    "Shere Khan the tiger wanted the man-cub for himself.\n\n"
-) * 30
-
-
-def reviser(prompt: Prompt) -> str:
-    if "[ANSWER]" in prompt.text:
-        return "Mowgli grows up among wolves."
-    memory = prompt.of_kind("memory")
-    adds = []
-    for name in dict.fromkeys(NAME.findall(prompt.of_kind("document"))):
-        if f"'{name}'" not in memory and f'"{name}"' not in memory:
-            adds.append(json.dumps({f"$.'attributes'.'{name}'": {"add": [f"{name} appears."]}}))
-    return "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n" + "\n".join(adds[:2])
-
-
-class Harness:
-    def __init__(
-        self, monkeypatch: pytest.MonkeyPatch, n_ctx: int = 100_000, responder: Any = reviser
-    ) -> None:
-        self.backends: list[ScriptedBackend] = []
-        self.requests: list[tuple[str | None, int | None]] = []
-        self.n_ctx = n_ctx
-
-        def open_backend(
-            model: str | None = None, *, n_ctx: int | None = None, **options: Any
-        ) -> ScriptedBackend:
-            self.requests.append((model, n_ctx))
-            if model == "missing-model":
-                raise ModelNotFound("unknown model 'missing-model'")
-            backend = ScriptedBackend(responder=responder, n_ctx=min(n_ctx or 4096, self.n_ctx))
-            self.backends.append(backend)
-            return backend
-
-        monkeypatch.setattr(cli.backends, "open_backend", open_backend)
-        monkeypatch.setattr(cli, "load_tokenizer", lambda model: ScriptedBackend())
-
-    @property
-    def backend(self) -> ScriptedBackend:
-        return self.backends[-1]
-
-
-@pytest.fixture
-def harness(monkeypatch: pytest.MonkeyPatch) -> Harness:
-    return Harness(monkeypatch)
-
-
-@pytest.fixture
-def story(tmp_path: Path) -> Path:
-    path = tmp_path / "story.txt"
-    path.write_text(STORY, encoding="utf-8")
-    return path
-
-
-def invoke(*args: str, stdin: str | None = None, cwd: Path | None = None) -> Any:
-    runner = CliRunner()
-    return runner.invoke(cli.app, list(args), input=stdin, catch_exceptions=False)
 
 
 def test_run_prints_plan_progress_and_answer(harness, story, tmp_path):

@@ -8,19 +8,7 @@ from pathlib import Path
 import pytest
 
 from prism_edge import defaults
-from tests.test_cli import STORY, Harness, invoke
-
-
-@pytest.fixture
-def harness(monkeypatch: pytest.MonkeyPatch) -> Harness:
-    return Harness(monkeypatch)
-
-
-@pytest.fixture
-def story(tmp_path: Path) -> Path:
-    path = tmp_path / "story.txt"
-    path.write_text(STORY, encoding="utf-8")
-    return path
+from tests.cli_harness import invoke
 
 
 def _config(text: str) -> Path:

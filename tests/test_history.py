@@ -14,12 +14,7 @@ from prism_edge import cli
 from prism_edge.history import Entry, History, HistoryError
 from prism_edge.recall import RecallError, check, missing_names, named_in
 from prism_edge.report import entry_html
-from tests.test_cli import STORY, Harness, invoke
-
-
-@pytest.fixture
-def harness(monkeypatch: pytest.MonkeyPatch) -> Harness:
-    return Harness(monkeypatch)
+from tests.cli_harness import STORY, invoke
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:

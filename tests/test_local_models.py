@@ -21,7 +21,7 @@ from prism_edge.local_models import (
     resolve_store_spec,
 )
 from prism_edge.models import resolve_model
-from tests.test_cli import invoke
+from tests.cli_harness import invoke
 
 EMBEDDED = embedded_model_path()
 
