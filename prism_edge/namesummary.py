@@ -15,6 +15,12 @@ The answer covers the memory: the stored sentences that name the most stored nam
 (a name weighing more the more often the input mentioned it), until the answer's budget; the
 sentences come out in the order they were read, each once. Every word is the book's, so the
 answer cannot name what the text did not say.
+
+A later question to the same memory (``prism-edge ask``: :func:`answer_question`) is answered
+the same way, from the stored sentences: those naming a stored name the question names, or else
+the ones BM25 finds for the question's words, ranked by the model (how much more likely each
+sentence is after the question than without it) when they do not all fit; a question with
+neither (what is it about?) gets the covering answer.
 """
 
 from __future__ import annotations
@@ -28,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from prism_edge.backends import Backend
-from prism_edge.codesearch import record_score
+from prism_edge.codesearch import record_score, words
 from prism_edge.errors import BackendError
-from prism_edge.grounding import names_of, sentences_of, whole_word
+from prism_edge.grounding import FUNCTION_WORDS, names_of, sentences_of, whole_word
 from prism_edge.memory import Encoding, Memory
 from prism_edge.metrics import RunMetrics
 from prism_edge.prompts import Part, Prompt
@@ -199,6 +205,70 @@ def covering_answer(
         covered |= named[best]
     chosen.sort(key=lambda s: order[s])
     return _join(chosen)
+
+
+QUESTION_CANDIDATES = 24
+"""Stored sentences the model ranks for a question at most (BM25's best)."""
+
+
+def answer_question(
+    backend: Backend,
+    entries: dict[str, list[str]],
+    question: str,
+    budget: int,
+    metrics: RunMetrics,
+) -> str:
+    """The stored sentences that answer ``question`` within ``budget`` tokens (in memory
+    order): the sentences of the stored names the question names; else BM25's best for its
+    content words; ranked by the model's pointwise mutual information with the question
+    when they do not all fit (the best one is given even when it alone is over the budget).
+    Neither (a question about the whole): the covering answer."""
+    count = counter_of(backend)
+    sentences = list(dict.fromkeys(s for ss in entries.values() for s in ss))
+    asked = [n for n in entries if whole_word(n, ignore_case=True).search(question)]
+    if asked:
+        candidates = [s for s in sentences if any(s in entries[n] for n in asked)]
+    else:
+        candidates = _bm25(sentences, question)[:QUESTION_CANDIDATES]
+    if not candidates:
+        return covering_answer(entries, budget, count)
+    cost = {s: max(1, count(" " + s)) for s in candidates}
+    if sum(cost.values()) > budget:
+        if not backend.can_score:
+            raise BackendError(f"{backend.name} cannot score sentences; use a local model")
+        prompt = Prompt((Part("Question: "), Part(question, "document"), Part(_ANSWERED)))
+        prior = Prompt((Part("Question: "), Part("", "document"), Part(_ANSWERED)))
+        texts = [f" {s}" for s in candidates]
+        given = backend.score(prompt, texts)
+        alone = backend.score(prior, texts)
+        for scored in (*given, *alone):
+            record_score(metrics, scored)
+        gain = {s: a.logprob - b.logprob for s, a, b in zip(candidates, given, alone, strict=True)}
+        candidates = sorted(candidates, key=lambda s: -gain[s])
+    chosen: list[str] = []
+    used = 0
+    for sentence in candidates:
+        if used + cost[sentence] <= budget or not chosen:  # the best one always
+            chosen.append(sentence)
+            used += cost[sentence]
+    chosen.sort(key=sentences.index)
+    return _join(chosen)
+
+
+_ANSWERED = "\nA sentence of the text that answers it:"
+
+
+def _bm25(sentences: Sequence[str], question: str) -> list[str]:
+    """The sentences sharing a content word with ``question``, BM25's best first."""
+    from rank_bm25 import BM25Okapi
+
+    wanted = [w for w in words(question) if w not in FUNCTION_WORDS and len(w) > 2]
+    if not sentences or not wanted:
+        return []
+    corpus = [words(s) for s in sentences]
+    scores = BM25Okapi(corpus).get_scores(wanted)
+    hits = [(s, float(x), set(c)) for s, x, c in zip(sentences, scores, corpus, strict=True)]
+    return [s for s, _, seen in sorted(hits, key=lambda h: -h[1]) if seen & set(wanted)]
 
 
 def _join(sentences: Sequence[str]) -> str:

@@ -2,8 +2,9 @@
 
 The memory is replayed from the history (``Memory.from_state``), the schema rebuilt from its
 JSON Schema and the run's settings reused with the new question; then only the answer step
-runs: one call for a prose or choice answer, or for a code search built by scoring definitions,
-each stored definition scored for the new description.
+runs: one call for a prose or choice answer; for a code search built by scoring definitions,
+each stored definition scored for the new description; for a summary by names, the stored
+sentences that answer it (:func:`namesummary.answer_question`).
 
 A question the memory cannot answer is refused before any call: an empty memory, or a question
 that names something (a capitalised name, an identifier, a quoted phrase) the memory never
@@ -16,6 +17,7 @@ import json
 import re
 import time
 
+from prism_edge import namesummary as names
 from prism_edge.backends import Backend
 from prism_edge.codesearch import SearchConfig, SearchResult, answer_from_memory
 from prism_edge.errors import PrismError
@@ -82,6 +84,13 @@ def ask(
     except (ValueError, KeyError, TypeError) as exc:
         raise RecallError(f"run {entry.id}'s memory cannot be replayed: {exc}") from None
     start = time.perf_counter()
+    if entry.method == "names":
+        budget = answer_tokens or entry.settings.get("config", {}).get("answer_max_tokens") or 256
+        named = RunResult(None, memory, RunMetrics())
+        entries = memory.data.get(names.FIELD) or {}
+        named.answer = names.answer_question(backend, entries, question, budget, named.metrics)
+        named.metrics.wall_s = time.perf_counter() - start
+        return named
     if entry.method == "definitions":
         search = SearchConfig(question, encoding=memory.encoding)
         found = SearchResult(None, memory, RunMetrics())

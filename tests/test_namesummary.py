@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.namesummary import NamesConfig, covering_answer, name_summary
+from prism_edge.metrics import RunMetrics
+from prism_edge.namesummary import (
+    NamesConfig,
+    answer_question,
+    covering_answer,
+    name_summary,
+)
 from prism_edge.prompts import Prompt
 from prism_edge.tasks import TASKS
 
@@ -73,6 +79,45 @@ def test_the_answer_covers_names_within_the_budget_each_sentence_once():
     assert covering_answer({}, 50) == ""
 
 
+ENTRIES = {
+    "Mowgli": ["Mowgli ran to Akela at the rock.", "Mowgli learned the Law from Baloo."],
+    "Akela": ["Mowgli ran to Akela at the rock.", "Akela missed his kill and grew old."],
+    "Kaa": ["Kaa the python hunted the monkeys at the ruins."],
+    "Baloo": ["Mowgli learned the Law from Baloo.", "Baloo taught the cubs the Law."],
+}
+
+
+def test_a_question_naming_a_stored_name_gets_that_names_sentences_without_a_model_call():
+    backend = ScriptedBackend()  # cannot score: none is needed when they fit
+    metrics = RunMetrics()
+    said = answer_question(backend, ENTRIES, "What happened to akela?", 100, metrics)
+    assert said == "Mowgli ran to Akela at the rock. Akela missed his kill and grew old."
+    assert metrics.calls == [] and backend.calls == []
+
+
+def test_the_model_ranks_what_does_not_fit_and_the_answer_keeps_memory_order():
+    def prefers_teaching(prompt: Prompt, text: str) -> float:
+        # given the question, the sentence about teaching is likelier; alone, all are equal
+        return 5.0 if prompt.of_kind("document") and "taught" in text else 0.0
+
+    backend = ScriptedBackend(scorer=prefers_teaching)
+    metrics = RunMetrics()
+    # "Law" is in two sentences; only one fits in 14 tokens, and the model picks it
+    said = answer_question(backend, ENTRIES, "Who taught the Law?", 14, metrics)
+    assert said == "Baloo taught the cubs the Law."
+    assert len(metrics.calls) == 4  # two sentences, with and without the question
+    assert answer_question(backend, ENTRIES, "Who taught the Law?", 1, RunMetrics()) == said
+    both = answer_question(backend, ENTRIES, "Who taught the Law?", 100, RunMetrics())
+    assert both == "Mowgli learned the Law from Baloo. Baloo taught the cubs the Law."
+
+
+def test_a_question_about_the_whole_gets_the_covering_answer():
+    backend = ScriptedBackend()
+    said = answer_question(backend, ENTRIES, "What is it about?", 40, RunMetrics())
+    assert said == covering_answer(ENTRIES, 40, lambda t: len(backend.tokenize(t)))
+    assert said
+
+
 def test_a_backend_that_cannot_score_is_refused():
     with pytest.raises(Exception, match="cannot score"):
         name_summary(ScriptedBackend(), TASKS["summarize"].schema, NamesConfig("q"), CHUNKS)
@@ -81,7 +126,7 @@ def test_a_backend_that_cannot_score_is_refused():
 def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path):
     from prism_edge import cli
     from prism_edge.history import History
-    from tests.test_cli import invoke
+    from tests.cli_harness import invoke
 
     backend = ScriptedBackend(scorer=scorer, outputs=["Mowgli ran."])
     monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
@@ -95,7 +140,9 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     (entry,) = History().recent()
     assert entry.method == "names" and entry.memory["attributes"]
     asked = invoke("ask", str(entry.id), "Who is Kaa?")
-    assert asked.exit_code == 0 and asked.stdout.strip() == "Mowgli ran."
+    assert asked.exit_code == 0, asked.output
+    kaa = entry.memory["attributes"]["Kaa"]
+    assert asked.stdout.strip() == " ".join(kaa)  # the stored sentences, not a generated line
     wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
     assert wrong.exit_code == 1 and "--method definitions is for --task code-search" in wrong.stderr
     plain = ScriptedBackend(scorer=scorer, outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"] * 9)
