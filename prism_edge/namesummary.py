@@ -219,15 +219,16 @@ def answer_question(
     metrics: RunMetrics,
 ) -> str:
     """The stored sentences that answer ``question`` within ``budget`` tokens (in memory
-    order): the sentences of the stored names the question names; else BM25's best for its
-    content words; ranked by the model's pointwise mutual information with the question
-    when they do not all fit (the best one is given even when it alone is over the budget).
+    order): those naming a stored name the question names; else BM25's best for its content
+    words; ranked by the model's pointwise mutual information with the question when they do
+    not all fit (the best one is given even when it alone is over the budget).
     Neither (a question about the whole): the covering answer."""
     count = counter_of(backend)
     sentences = list(dict.fromkeys(s for ss in entries.values() for s in ss))
-    asked = [n for n in entries if whole_word(n, ignore_case=True).search(question)]
-    if asked:
-        candidates = [s for s in sentences if any(s in entries[n] for n in asked)]
+    asked = [whole_word(n, ignore_case=True) for n in entries]
+    asked = [p for p in asked if p.search(question)]
+    if asked:  # every stored sentence naming them, under whichever name it was kept
+        candidates = [s for s in sentences if any(p.search(s) for p in asked)]
     else:
         candidates = _bm25(sentences, question)[:QUESTION_CANDIDATES]
     if not candidates:

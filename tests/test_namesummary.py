@@ -82,7 +82,7 @@ def test_the_answer_covers_names_within_the_budget_each_sentence_once():
 ENTRIES = {
     "Mowgli": ["Mowgli ran to Akela at the rock.", "Mowgli learned the Law from Baloo."],
     "Akela": ["Mowgli ran to Akela at the rock.", "Akela missed his kill and grew old."],
-    "Kaa": ["Kaa the python hunted the monkeys at the ruins."],
+    "Kaa": ["Kaa the python hunted the monkeys at the ruins.", "Akela and Kaa never met."],
     "Baloo": ["Mowgli learned the Law from Baloo.", "Baloo taught the cubs the Law."],
 }
 
@@ -91,7 +91,10 @@ def test_a_question_naming_a_stored_name_gets_that_names_sentences_without_a_mod
     backend = ScriptedBackend()  # cannot score: none is needed when they fit
     metrics = RunMetrics()
     said = answer_question(backend, ENTRIES, "What happened to akela?", 100, metrics)
-    assert said == "Mowgli ran to Akela at the rock. Akela missed his kill and grew old."
+    assert said == (  # whichever name kept them
+        "Mowgli ran to Akela at the rock. Akela missed his kill and grew old. Akela and Kaa "
+        "never met."
+    )
     assert metrics.calls == [] and backend.calls == []
 
 
