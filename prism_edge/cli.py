@@ -154,6 +154,14 @@ JumpForwardOption = Annotated[
     ),
 ]
 
+KeepBoilerplateOption = Annotated[
+    bool,
+    typer.Option(
+        "--keep-boilerplate",
+        help="Read a Project Gutenberg book's header and licence too (dropped by default).",
+    ),
+]
+
 
 def version_report() -> str:
     """Versions, the CPU features llama.cpp was built for and sees, and the AMX guard."""
@@ -434,6 +442,7 @@ def run(
     flash_attn: FlashAttnOption = True,
     kv_type: KvTypeOption = KvChoice.f16,
     jump_forward: JumpForwardOption = False,
+    keep_boilerplate: KeepBoilerplateOption = False,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -454,7 +463,7 @@ def run(
             )
         if server is not None and model is not None:
             raise ValueError("use either --model or --server, not both")
-        collected = collect(inputs or piped_stdin())
+        collected = collect(inputs or piped_stdin(), keep_boilerplate=keep_boilerplate)
         warn(console, collected.warnings)
         backend = backends.open_backend(
             model,
@@ -865,6 +874,7 @@ def bench(
     flash_attn: FlashAttnOption = True,
     kv_type: KvTypeOption = KvChoice.f16,
     jump_forward: JumpForwardOption = False,
+    keep_boilerplate: KeepBoilerplateOption = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")
@@ -883,7 +893,7 @@ def bench(
             preset, preset.question(asked), tuple(load_entities(entities)) if entities else ()
         )
         sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
-        collected = collect(inputs)
+        collected = collect(inputs, keep_boilerplate=keep_boilerplate)
         warn(console, collected.warnings)
         largest = max([chunk_tokens, *sizes])
         backend = backends.open_backend(

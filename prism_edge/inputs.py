@@ -5,10 +5,14 @@ the folder's ``.gitignore`` files exclude. Text that is not valid UTF-8 is decod
 replacement characters and reported (a warning, never a silent skip); a binary file (a NUL
 byte in its first 8 KiB) named directly is an error, inside a folder it is skipped and
 reported.
+
+A Project Gutenberg book is read without the header and licence the project wraps around it
+(:func:`without_boilerplate`; ``keep_boilerplate`` keeps them), so a summary is about the book.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -81,8 +85,65 @@ def is_binary(head: bytes) -> bool:
     return b"\x00" in head
 
 
-def collect(inputs: Iterable[str], stdin_text: str | None = None) -> Collected:
-    """Read every input; raise :class:`InputError` for a missing, unreadable or empty input."""
+_GUTENBERG_START = re.compile(
+    r"^[ \t]*(?:\*{3}[ \t]*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK|\*END\*THE SMALL PRINT!)"
+    r".*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_GUTENBERG_END = re.compile(
+    r"^[ \t]*(?:\*{3}[ \t]*END OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK|End of (?:the )?Project "
+    r"Gutenberg\b).*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+FRAME_SHARE = 0.25
+"""The header is sought in the first quarter of a text, the end marker in the last."""
+
+
+def without_boilerplate(text: str) -> tuple[str, int, int]:
+    """``text`` without Project Gutenberg's header (up to its "*** START OF ..." or "*END*THE
+    SMALL PRINT!" line) and what follows its end line ("*** END OF ..." or "End of the Project
+    Gutenberg ..."), with how many lines each was; ``(text, 0, 0)`` when it has neither."""
+    start = end = None
+    for m in _GUTENBERG_START.finditer(text, 0, int(len(text) * FRAME_SHARE)):
+        start = m  # the last one (a licence may quote the marker)
+    for m in _GUTENBERG_END.finditer(text, start.end() if start else 0):
+        if m.start() >= len(text) * (1 - FRAME_SHARE):
+            end = m
+            break
+    if start is None and end is None:
+        return text, 0, 0
+    body_start = start.end() if start else 0
+    body_end = end.start() if end else len(text)
+    head = len(text[:body_start].splitlines())
+    tail = len(text[body_end:].splitlines()) if end else 0
+    return text[body_start:body_end].strip("\n") + "\n", head, tail
+
+
+def _unwrapped(document: Document, warnings: list[str]) -> Document:
+    if document.kind != "prose":
+        return document
+    text, head, tail = without_boilerplate(document.text)
+    if not head and not tail:
+        return document
+    warnings.append(
+        f"{document.name}: read without Project Gutenberg's header ({head} lines) and end matter "
+        f"({tail} lines); --keep-boilerplate reads them too"
+    )
+    return Document(document.name, text, document.kind)
+
+
+def collect(
+    inputs: Iterable[str], stdin_text: str | None = None, *, keep_boilerplate: bool = False
+) -> Collected:
+    """Read every input; raise :class:`InputError` for a missing, unreadable or empty input.
+    Prose is read without a Project Gutenberg frame unless ``keep_boilerplate``."""
+    out = _collect(inputs, stdin_text)
+    if not keep_boilerplate:
+        out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
+    return out
+
+
+def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
     out = Collected()
     for spec in inputs:
         if spec == "-":

@@ -624,3 +624,21 @@ def test_no_input_at_a_terminal_is_a_one_line_error(harness, monkeypatch):
 def test_shell_completion_is_offered():
     result = invoke("--help")
     assert "--install-completion" in result.stdout
+
+
+def test_a_gutenberg_frame_is_not_read_unless_kept(harness, tmp_path):
+    book = tmp_path / "book.txt"
+    frame = "*** START OF THE PROJECT GUTENBERG EBOOK TALES ***\n"
+    licence = "*** END OF THE PROJECT GUTENBERG EBOOK TALES ***\nRedistributing Licence terms.\n"
+    book.write_text("Licence header.\n" + frame + STORY + licence, encoding="utf-8")
+    run = ("run", str(book), "--method", "revisions", "--run-dir", str(tmp_path / "r"))
+    out = invoke(*run)
+    assert out.exit_code == 0, out.output
+    said = " ".join(out.stderr.split())
+    assert "without Project Gutenberg's header (2 lines) and end matter (2 lines)" in said
+    read = " ".join(c.prompt.of_kind("document") for c in harness.backend.calls)
+    assert "Mowgli" in read and "Licence" not in read and "GUTENBERG" not in read
+    kept = invoke(*run, "--keep-boilerplate")
+    assert kept.exit_code == 0 and "Project Gutenberg" not in kept.stderr
+    read = " ".join(c.prompt.of_kind("document") for c in harness.backend.calls)
+    assert "Licence header" in read and "Redistributing Licence" in read

@@ -1,4 +1,5 @@
-"""Reading inputs: folders walked once per real file, links that loop reported, never hung."""
+"""Reading inputs: folders walked once per real file, links that loop reported, never hung;
+Project Gutenberg books read without their frame."""
 
 from __future__ import annotations
 
@@ -62,3 +63,54 @@ def test_broken_and_self_referencing_links_are_reported(tree: Path) -> None:
     warnings: list[str] = []
     assert names(list(walk(tree, warnings)), tree) == ["notes.md", "src/a.py"]
     assert sum("broken or looping link" in w for w in warnings) == 2
+
+
+BODY = "".join(
+    f"Chapter {i}. Mowgli ran with the wolves and Baloo taught him the Law.\n\n" for i in range(40)
+)
+MODERN = (
+    "The Project Gutenberg EBook of Tales, by A. Writer\n\nThis eBook is for the use of anyone.\n"
+    "*** START OF THIS PROJECT GUTENBERG EBOOK TALES ***\n\n" + BODY + "End of Project Gutenberg's "
+    "Tales\n\n*** END OF THIS PROJECT GUTENBERG EBOOK TALES ***\n\nSection 1. General Terms of "
+    "Use and Redistributing Project Gutenberg-tm electronic works\n" * 3
+)
+OLD = (
+    "***The Project Gutenberg Etext of Tales***\nPlease take a look at the important information."
+    "\n*END*THE SMALL PRINT! FOR PUBLIC DOMAIN ETEXTS*Ver.04.29.93*END*\n\n"
+    + BODY
+    + "End of the Project Gutenberg Edition of Tales\n"
+)
+
+
+@pytest.mark.parametrize("framed", [MODERN, OLD], ids=["start-end markers", "small print"])
+def test_a_gutenberg_book_is_read_without_its_frame(tmp_path: Path, framed: str) -> None:
+    book = tmp_path / "tales.txt"
+    book.write_text(framed, encoding="utf-8")
+    read = collect([str(book)])
+    (document,) = read.documents
+    assert document.text.strip() == BODY.strip()
+    (warning,) = read.warnings
+    assert "read without Project Gutenberg's header" in warning and "--keep-boilerplate" in warning
+    kept = collect([str(book)], keep_boilerplate=True)
+    assert kept.documents[0].text == framed and not kept.warnings
+
+
+def test_text_that_only_mentions_gutenberg_or_is_code_is_read_whole(tmp_path: Path) -> None:
+    mention = "We read it on Project Gutenberg.\n" + BODY
+    early_end = "End of the Project Gutenberg part.\n" + BODY  # an end line, but at the start
+    code = tmp_path / "mark.py"
+    code.write_text('"""*** START OF THE PROJECT GUTENBERG EBOOK X ***"""\n' + "x = 1\n" * 50)
+    for i, text in enumerate((mention, early_end)):
+        (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
+        read = collect([str(tmp_path / f"{i}.txt")])
+        assert read.documents[0].text == text and not read.warnings
+    assert collect([str(code)]).documents[0].text == code.read_text()
+
+
+def test_markers_away_from_the_ends_are_no_frame(tmp_path: Path) -> None:
+    # a start marker past the first quarter, an end marker before the last quarter
+    late = BODY + "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n" + BODY
+    early = BODY + "*** END OF THE PROJECT GUTENBERG EBOOK X ***\n" + BODY
+    for i, text in enumerate((late, early)):
+        (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
+        assert collect([str(tmp_path / f"{i}.txt")]).documents[0].text == text
