@@ -705,19 +705,27 @@ def _print_result(
     _print_done(result, console, log_id)
 
 
-def _print_done(result: RunResult, console: Console, log_id: int | None) -> None:
+def _print_done(
+    result: RunResult, console: Console, log_id: int | None, memory_of: int | None = None
+) -> None:
+    """The closing line: what the run did (or, for ``ask``, whose memory answered) and its
+    tokens, cost and time."""
     m = result.metrics
     reused = (
         f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
         if m.reuse_known
         else "reused unknown (not reported by the server), "
     )
-    console.print(
-        f"done: {result.steps} steps, {result.applied} revisions applied, "
+    did = (
+        f"done: answered from run {memory_of}'s memory; "
+        if memory_of is not None
+        else f"done: {result.steps} steps, {result.applied} revisions applied, "
         f"{result.rejected} rejected"
         + (f" ({result.reasked} re-asked)" if result.reasked else "")
         + f", {result.duplicates} repeats and {result.cut} cut lines dropped; "
-        f"{m.prompt_tokens} prompt tokens, {reused}{m.net_tokens} net, "
+    )
+    console.print(
+        did + f"{m.prompt_tokens} prompt tokens, {reused}{m.net_tokens} net, "
         f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s"
         + (f"; logged as run {log_id}" if log_id is not None else ""),
         markup=False,
@@ -1163,7 +1171,7 @@ def ask(
         else:
             typer.echo(result.answer or "")
         if not quiet:
-            _print_done(result, console, log.entry.id)
+            _print_done(result, console, log.entry.id, memory_of=entry.id)
 
 
 models_app = typer.Typer(help="The model catalog and downloads.", no_args_is_help=False)

@@ -146,6 +146,7 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     assert asked.exit_code == 0, asked.output
     kaa = entry.memory["attributes"]["Kaa"]
     assert asked.stdout.strip() == " ".join(kaa)  # the stored sentences, not a generated line
+    assert f"done: answered from run {entry.id}'s memory; 0 prompt tokens" in asked.stderr
     wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
     assert wrong.exit_code == 1 and "--method definitions is for --task code-search" in wrong.stderr
     plain = ScriptedBackend(scorer=scorer, outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"] * 9)
