@@ -48,7 +48,7 @@ from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_
 from prism_edge.inputs import Document, collect
 from prism_edge.memory import dumps
 from prism_edge.metrics import RunMetrics
-from prism_edge.namesummary import NamesConfig, name_summary
+from prism_edge.namesummary import NamesConfig, NothingToSummarize, name_summary
 from prism_edge.quality import load_entities, load_needles
 from prism_edge.runner import (
     Answered,
@@ -526,6 +526,10 @@ def run(
                 chunks = chunk_documents(docs, chunk_tokens, counter(backend))
                 named = name_summary(backend, chosen.schema, names, chunks)
                 done(named)
+            if not named.answer:
+                raise NothingToSummarize(
+                    "nothing to summarize by names: the input names nothing and repeats no word"
+                )
             _write_memory(memory_out, named.memory.data)
             if as_json:
                 payload = {**named.to_dict(), "chunks": named.chunks, "log_id": log.entry.id}

@@ -124,6 +124,25 @@ def names_of(text: str, min_mentions: int = 1) -> list[str]:
     return list(names)
 
 
+_TERM = re.compile(r"(?<![\w'-])[a-z][a-z-]*[a-z](?![\w'-])")
+MIN_TERM_CHARS = 4
+
+
+def terms_of(text: str, min_mentions: int = 2) -> list[str]:
+    """The words a text without names keeps returning to: lower-case words of at least
+    MIN_TERM_CHARS letters that are no function words, written at least ``min_mentions``
+    times; the most written first (ties: first seen first). What :func:`names_of` is for a
+    story, these are for a manual or a text in lower case."""
+    counts: dict[str, int] = {}
+    for m in _TERM.finditer(text):
+        word = m.group()
+        if len(word) >= MIN_TERM_CHARS and word not in FUNCTION_WORDS:
+            counts[word] = counts.get(word, 0) + 1
+    order = {word: i for i, word in enumerate(counts)}
+    kept = [word for word, n in counts.items() if n >= min_mentions]
+    return sorted(kept, key=lambda word: (-counts[word], order[word]))
+
+
 def sentences_of(text: str, max_chars: int) -> list[str]:
     """The sentences of ``text``, first seen first, each on one line (wrapped lines joined),
     of at least MIN_SENTENCE_WORDS words; one longer than ``max_chars`` is cut at a word

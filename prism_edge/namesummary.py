@@ -8,8 +8,9 @@ what is this passage about?", normalised by the same name's score with no passag
 mutual information: a name the passage makes likely, not a name that is likely anyway). The
 best few enter the memory (the summary schema's ``attributes``) under their own names, each
 with a sentence of the chunk that names it, verbatim; a name stored already gains another
-sentence, up to a few. Every change is a revision the memory validates and applies, as in
-Algorithm 1.
+sentence, up to a few. A chunk that names nothing (a manual, a text in lower case) offers the
+words it keeps returning to instead (``grounding.terms_of``). Every change is a revision the
+memory validates and applies, as in Algorithm 1.
 
 The answer covers the memory: the stored sentences that name the most stored names per token
 (a name weighing more the more often the input mentioned it), until the answer's budget; the
@@ -35,8 +36,8 @@ from typing import Literal
 
 from prism_edge.backends import Backend
 from prism_edge.codesearch import record_score, words
-from prism_edge.errors import BackendError
-from prism_edge.grounding import FUNCTION_WORDS, names_of, sentences_of, whole_word
+from prism_edge.errors import BackendError, PrismError
+from prism_edge.grounding import FUNCTION_WORDS, names_of, sentences_of, terms_of, whole_word
 from prism_edge.memory import Encoding, Memory
 from prism_edge.metrics import RunMetrics
 from prism_edge.prompts import Part, Prompt
@@ -48,6 +49,10 @@ FIELD = "attributes"
 MAX_CANDIDATES = 24
 """Names of one chunk scored at most (the first seen)."""
 Scoring = Literal["pmi", "likelihood"]
+
+
+class NothingToSummarize(PrismError):
+    hint = "--method revisions lets the model write the memory instead"
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,9 @@ def name_summary(
     mentions: Counter[str] = Counter()  # how often the input names each name it offered
     for step, chunk in enumerate(chunks):
         result.steps += 1
-        names = (names_of(chunk, min_mentions=2) or names_of(chunk))[:MAX_CANDIDATES]
+        names = (names_of(chunk, min_mentions=2) or names_of(chunk) or terms_of(chunk))[
+            :MAX_CANDIDATES
+        ]
         for name in names:
             mentions[name] += len(whole_word(name).findall(chunk))
         sentences = sentences_of(chunk, config.max_sentence_chars)

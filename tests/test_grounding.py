@@ -109,3 +109,15 @@ def test_names_seen_once_mid_sentence_give_way_to_names_seen_twice():
     assert Grounding.of(text, kind="extractive").spans == frozenset({"Mowgli", "Akela"})
     once = "He saw Father Wolf."
     assert Grounding.of(once, kind="extractive").spans == frozenset({"Father Wolf"})
+
+
+def test_terms_are_the_repeated_content_words_most_written_first():
+    from prism_edge.grounding import terms_of
+
+    text = (
+        "the parser reads the token stream; each token has a kind. the parser builds a tree "
+        "of nodes from each token, and nodes hold their children. a tree is walked once."
+    )
+    assert terms_of(text) == ["token", "parser", "tree", "nodes"]
+    assert terms_of(text, min_mentions=3) == ["token"]
+    assert terms_of("!?.,;: 42 42 ok ok") == []  # no word of four letters or more

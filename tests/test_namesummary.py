@@ -153,3 +153,30 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: plain)
     free = invoke("run", str(story), "--method", "revisions", "--run-dir", str(tmp_path / "f"))
     assert free.exit_code == 0 and History().recent(1)[0].method == "revisions"
+
+
+def test_a_text_without_names_is_summarized_by_the_words_it_repeats():
+    manual = (
+        "the cache keeps every prompt prefix. when the prompt grows, the cache reuses the prefix "
+        "and evaluates only the rest. a cache that is full drops its oldest prefix first."
+    )
+    backend = ScriptedBackend(scorer=scorer)
+    result = name_summary(
+        backend, TASKS["summarize"].schema, NamesConfig("Summarize.", keep=2), [manual]
+    )
+    stored = result.memory.data["attributes"]
+    assert set(stored) == {"cache", "prefix"}  # each written three times, "prompt" twice
+    assert result.answer and all(s in manual for ss in stored.values() for s in ss)
+
+
+def test_a_run_over_text_with_nothing_to_summarize_says_so(monkeypatch, tmp_path):
+    from prism_edge import cli
+    from tests.cli_harness import invoke
+
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    marks = tmp_path / "marks.txt"
+    marks.write_text("!?.,;: " * 400, encoding="utf-8")
+    out = invoke("run", str(marks), "--run-dir", str(tmp_path / "r"))
+    assert out.exit_code == 1 and out.stdout == ""
+    assert "nothing to summarize by names" in out.stderr and "--method revisions" in out.stderr
