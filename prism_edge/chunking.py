@@ -142,15 +142,15 @@ def chunk_document(
     """Chunks of one document, each within ``max_tokens`` including its header.
 
     * ``code``: each chunk starts with ``File path: <name>`` as in the paper's prompt and is
-      cut before definitions where possible;
+      cut before definitions where possible; a chunk that starts inside a class (or any type
+      tree-sitter knows) says so in an ``In: <Owner>`` line, so its methods keep their owner;
     * ``table`` (CSV/TSV): each chunk starts with ``Table: <name>`` and the header record,
       and holds whole records;
     * ``prose``: paragraphs, then sentences.
     """
     if kind == "code":
-        header = f"File path: {name}\nContent:\n"
-        body = text
-        boundaries = code_boundaries(text, name)
+        yield from _code_chunks(name, text, max_tokens, count)
+        return
     elif kind == "table":
         ends = record_ends(text, name)
         first_end = ends[0] if ends else len(text)
@@ -171,6 +171,31 @@ def chunk_document(
         return
     for piece in chunk_text(body, room, count, boundaries):
         yield header + piece
+
+
+def _code_chunks(name: str, text: str, max_tokens: int, count: Counter) -> Iterator[str]:
+    header = f"File path: {name}\nContent:\n"
+    types = (
+        [s for s in syntax.definitions(text, name) if s.kind == "class"]
+        if syntax.language_of(name)
+        else []
+    )
+    widest = max((count(f"In: {t.name}\n") for t in types), default=0)
+    room = max_tokens - count(header) - widest
+    if room < max(16, max_tokens // 8):
+        raise ValueError(
+            f"the chunk budget of {max_tokens} tokens leaves no room after the header of {name}"
+        )
+    if not text.strip():
+        yield header
+        return
+    offset = 0
+    for piece in chunk_text(text, room, count, code_boundaries(text, name)):
+        inside = [t for t in types if t.start < offset < t.end and text[t.start : offset].strip()]
+        owner = max(inside, key=lambda t: t.start).name if inside else None
+        head = header if owner is None else f"File path: {name}\nIn: {owner}\nContent:\n"
+        yield head + piece
+        offset += len(piece)
 
 
 def code_boundaries(code: str, name: str) -> tuple[Boundary, ...]:

@@ -28,6 +28,7 @@ from typing import Literal
 from prism_edge.backends import Backend, Scored
 from prism_edge.definitions import Definition, definitions_in
 from prism_edge.errors import BackendError
+from prism_edge.grounding import FUNCTION_WORDS
 from prism_edge.memory import Encoding, Memory
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Part, Prompt
@@ -167,6 +168,23 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
+NAME_WEIGHT = 2
+_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:(?:find|show|locate|give|get|search\s+for|look\s+for|where\s+is|"
+    r"which\s+is|what\s+is|which|what)\s+)?(?:me\s+)?(?:(?:the|a|an)\s+)?"
+    r"(?:function|method|class|code|definition|routine)s?\s+(?:that|which|to)?\b",
+    re.IGNORECASE,
+)
+
+
+def query_words(question: str) -> list[str]:
+    """The words of a description that can match code: without a leading request ("Find the
+    function that"), function words and single letters, which match names such as
+    ``find_file`` by accident."""
+    wanted = words(_REQUEST.sub("", question))
+    return [w for w in wanted if w not in FUNCTION_WORDS and len(w) > 1] or wanted
+
+
 def bm25_search(chunks: Sequence[str], question: str) -> list[tuple[str, float]]:
     """BM25 (Okapi) over the definitions of every chunk: names ranked for the question."""
     from rank_bm25 import BM25Okapi
@@ -177,6 +195,7 @@ def bm25_search(chunks: Sequence[str], question: str) -> list[tuple[str, float]]
             found.setdefault(definition.name, definition)
     if not found:
         return []
-    corpus = [words(f"{d.name} {d.source}") for d in found.values()]
-    scores = BM25Okapi(corpus).get_scores(words(question))
+    # a definition's name counts twice: where a name says what the code does, it says it best
+    corpus = [words(d.name) * NAME_WEIGHT + words(d.source) for d in found.values()]
+    scores = BM25Okapi(corpus).get_scores(query_words(question))
     return sorted(zip(found, (float(s) for s in scores), strict=True), key=lambda p: -p[1])

@@ -14,6 +14,7 @@ returns) and its first statements describe it.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
@@ -55,10 +56,22 @@ class Definition:
 
 def code_of(chunk: str) -> tuple[str, str]:
     """(file path, code) of a code chunk; ("", chunk) when it has no header."""
+    path, _, code = _parts(chunk)
+    return path, code
+
+
+def owner_of(chunk: str) -> str | None:
+    """The type a code chunk starts inside (its header's ``In:`` line), or None."""
+    return _parts(chunk)[1]
+
+
+def _parts(chunk: str) -> tuple[str, str | None, str]:
     if chunk.startswith("File path: ") and CONTENT in chunk:
         head, _, code = chunk.partition(CONTENT)
-        return head.removeprefix("File path: ").strip(), code
-    return "", chunk
+        path, _, rest = head.removeprefix("File path: ").partition("\n")
+        owner = rest.strip().removeprefix("In: ").strip() if rest.startswith("In: ") else None
+        return path.strip(), owner or None, code
+    return "", None, chunk
 
 
 def python_definitions(code: str) -> list[Definition]:
@@ -175,15 +188,31 @@ def _class(node: ast.ClassDef, code: str, name: str) -> Definition:
 def definitions_in(chunk: str) -> list[Definition]:
     """The definitions a chunk holds: Python by :mod:`ast`, the languages ``syntax.py`` has a
     grammar for by tree-sitter, others none. A chunk without a file header is read as Python."""
-    path, code = code_of(chunk)
+    path, owner, code = _parts(chunk)
     if not path or path.endswith((".py", ".pyi")):
-        return python_definitions(code)
+        return _owned(python_definitions(code), owner, code)
     if syntax.language_of(path) is None:
         return []
     found: dict[str, Definition] = {}
     for span in syntax.definitions(code, path):
         found.setdefault(span.name, _from_tree(span, code))  # declarations before bodies
-    return list(found.values())
+    return _owned(list(found.values()), owner, code)
+
+
+def _owned(found: list[Definition], owner: str | None, code: str) -> list[Definition]:
+    """``found`` with ``owner`` before the names of the chunk's indented definitions that have
+    none: the members of the type the chunk starts inside (its header's ``In:`` line)."""
+    if owner is None:
+        return found
+    indent = {line.strip(): line[: len(line) - len(line.lstrip())] for line in code.splitlines()}
+    out = []
+    for d in found:
+        named = re.compile(rf"(?<!\w){re.escape(d.name)}(?!\w)")
+        head = next((line.strip() for line in d.source.splitlines() if named.search(line)), "")
+        if "." not in d.name and indent.get(head):
+            d = dataclasses.replace(d, name=f"{owner}.{d.name}", kind="method")
+        out.append(d)
+    return out
 
 
 _RETURN_FIELDS = ("return_type", "result", "type")

@@ -179,3 +179,23 @@ def test_a_record_longer_than_the_budget_is_still_cut_within_it() -> None:
     chunks = list(chunk_document("big.csv", text, "table", 40, words))
     assert all(words(c) <= 40 for c in chunks)
     assert "".join(c.split("k,v\n", 1)[1] for c in chunks) == text.split("\n", 1)[1]
+
+
+def test_a_chunk_that_starts_inside_a_class_names_it_and_its_methods_keep_their_owner():
+    from prism_edge.definitions import definitions_in
+
+    methods = "".join(
+        f"    def step_{i}(self, value):\n        total = value * {i}\n"
+        f"        return total + {i}\n\n"
+        for i in range(30)
+    )
+    code = "class Walker:\n    '''Walks.'''\n\n" + methods + "def helper():\n    return 1\n"
+    count = lambda text: len(text.split())  # noqa: E731
+    chunks = list(chunk_document("walk.py", code, "code", 120, count))
+    assert len(chunks) > 2 and all(count(c) <= 120 for c in chunks)
+    assert "In:" not in chunks[0].split("Content:")[0]
+    assert all(c.startswith("File path: walk.py\nIn: Walker\nContent:\n") for c in chunks[1:-1])
+    names = {d.name for c in chunks for d in definitions_in(c)}
+    assert {f"Walker.step_{i}" for i in range(30)} <= names
+    assert "helper" in names and "Walker.helper" not in names
+    assert "".join(c.split("Content:\n", 1)[1] for c in chunks) == code

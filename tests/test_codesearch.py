@@ -97,3 +97,26 @@ def test_a_bm25_shortlist_limits_what_the_model_scores() -> None:
     config = SearchConfig("break text into lines of a width", shortlist=1)
     result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
     assert set(result.memory.data["candidate_functions"]) == {"wrap"}
+
+
+def test_bm25_reads_the_description_not_the_request_around_it():
+    from prism_edge.codesearch import bm25_search, query_words
+
+    assert query_words("Find the function that returns the user's cache dir") == [
+        "returns",
+        "user",
+        "cache",
+        "dir",
+    ]
+    assert query_words("find files matching a glob") == ["find", "files", "matching", "glob"]
+    code = (
+        "File path: dirs.py\nContent:\n"
+        "def find_user_file(name):\n    # Find the file the user named, and return it.\n"
+        "    return find(name)\n\n"
+        "def user_cache_dir():\n    # The user's cache directory.\n    return CACHE\n"
+    ) + "".join(  # unrelated definitions: BM25's word weights need a corpus
+        f"\ndef parse_{w}(text):\n    # Parse a {w} from text.\n    return {w}(text)\n"
+        for w in ("date", "number", "colour", "url", "email", "money")
+    )
+    ranked = bm25_search([code], "Find the function that returns the user's cache directory")
+    assert ranked[0][0] == "user_cache_dir"
