@@ -153,11 +153,13 @@ def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
         path = Path(spec)
         if path.is_dir():
             found = 0
+            notes: list[str] = []
             for file in walk(path, out.warnings):
-                doc = _read(file, out.warnings, inside_folder=True)
+                doc = _read(file, notes, inside_folder=True)
                 if doc is not None:
                     out.documents.append(doc)
                     found += 1
+            out.warnings += _binaries_counted(notes, spec)
             if not found:
                 raise InputError(f"{spec}: the folder holds no readable text files")
         elif path.exists():
@@ -171,6 +173,19 @@ def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
     return out
 
 
+def _binaries_counted(notes: list[str], folder: str) -> list[str]:
+    """A folder's warnings with its skipped binary files (compiled code, images) as one line."""
+    binary = [n for n in notes if n.startswith(_BINARY)]
+    if len(binary) <= 1:
+        return notes
+    first = binary[0].removeprefix(_BINARY)
+    rest = [n for n in notes if not n.startswith(_BINARY)]
+    return [*rest, f"skipped {len(binary)} binary files in {folder} (the first: {first})"]
+
+
+_BINARY = "skipped binary file "
+
+
 def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
     try:
         data = path.read_bytes()
@@ -181,7 +196,7 @@ def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document |
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
     if is_binary(data[:8192]):
         if inside_folder:
-            warnings.append(f"skipped binary file {path}")
+            warnings.append(f"{_BINARY}{path}")
             return None
         raise InputError(f"{path}: a binary file, not text")
     try:

@@ -114,3 +114,21 @@ def test_markers_away_from_the_ends_are_no_frame(tmp_path: Path) -> None:
     for i, text in enumerate((late, early)):
         (tmp_path / f"{i}.txt").write_text(text, encoding="utf-8")
         assert collect([str(tmp_path / f"{i}.txt")]).documents[0].text == text
+
+
+def test_a_folders_binary_files_are_one_warning(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    for name in ("a.pyc", "b.pyc", "c.png"):
+        (tmp_path / "src" / name).write_bytes(b"\x00\x01binary")
+    read = collect([str(tmp_path / "src")])
+    assert [d.name for d in read.documents] == [str(tmp_path / "src" / "a.py")]
+    assert read.warnings == [
+        f"skipped 3 binary files in {tmp_path / 'src'} (the first: {tmp_path / 'src' / 'a.pyc'})"
+    ]
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "b.txt").write_text("text\n")
+    (tmp_path / "one" / "x.bin").write_bytes(b"\x00")
+    assert collect([str(tmp_path / "one")]).warnings == [
+        f"skipped binary file {tmp_path / 'one' / 'x.bin'}"
+    ]
