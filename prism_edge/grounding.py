@@ -35,6 +35,9 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _SENTENCE_END = re.compile(r"[.!?]|\n\s*\n")
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE_BREAK = re.compile(r"[.!?][\"'’”)]*\s+(?=[\"'‘“(]*[A-Z0-9])")
+_LOWER_BREAK = re.compile(r"[.!?][\"'’”)]*\s+(?=[\"'‘“(]*[a-z])")
+"""Where sentences of a text written in lower case end (used only where the capital rule finds
+no end in a paragraph too long to be one sentence)."""
 
 _FUNCTION_WORDS = """
     a an the of in on at to by as is it be do if or so no not nor we i me my he us up am
@@ -146,11 +149,16 @@ def terms_of(text: str, min_mentions: int = 2) -> list[str]:
 def sentences_of(text: str, max_chars: int) -> list[str]:
     """The sentences of ``text``, first seen first, each on one line (wrapped lines joined),
     of at least MIN_SENTENCE_WORDS words; one longer than ``max_chars`` is cut at a word
-    boundary (its head is still what the text says)."""
+    boundary (its head is still what the text says). A sentence ends at a full stop before a
+    capital or a digit, or, in a paragraph too long for one sentence with no such end (text
+    written in lower case), before any word."""
     out: dict[str, None] = {}
     for paragraph in _PARAGRAPH.split(text):
         flat = " ".join(paragraph.split())
-        ends = [m.end() for m in _SENTENCE_BREAK.finditer(flat)] + [len(flat)]
+        breaks = [m.end() for m in _SENTENCE_BREAK.finditer(flat)]
+        if not breaks and len(flat) > max_chars:  # lower-case text: any full stop ends one
+            breaks = [m.end() for m in _LOWER_BREAK.finditer(flat)]
+        ends = [*breaks, len(flat)]
         start = 0
         for end in ends:
             sentence, start = flat[start:end].strip(), end

@@ -121,3 +121,18 @@ def test_terms_are_the_repeated_content_words_most_written_first():
     assert terms_of(text) == ["token", "parser", "tree", "nodes"]
     assert terms_of(text, min_mentions=3) == ["token"]
     assert terms_of("!?.,;: 42 42 ok ok") == []  # no word of four letters or more
+
+
+def test_lower_case_text_is_cut_into_its_sentences_where_it_is_long():
+    from prism_edge.grounding import sentences_of
+
+    text = "the cache keeps every prefix. it grows with each call. old entries are dropped first. "
+    assert sentences_of(text * 3, 60) == [
+        "the cache keeps every prefix.",
+        "it grows with each call.",
+        "old entries are dropped first.",
+    ]
+    # short enough to be one sentence: left whole, as before ("e.g. this" is no end)
+    assert sentences_of("use a short key, e.g. the file name and its size.", 200) == [
+        "use a short key, e.g. the file name and its size."
+    ]
