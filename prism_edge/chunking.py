@@ -161,11 +161,7 @@ def chunk_document(
     else:
         yield from chunk_text(text, max_tokens, count)
         return
-    room = max_tokens - count(header)
-    if room < max(16, max_tokens // 8):
-        raise ValueError(
-            f"the chunk budget of {max_tokens} tokens leaves no room after the header of {name}"
-        )
+    room = _room(max_tokens, count(header), name)
     if not body.strip():
         yield header
         return
@@ -173,24 +169,26 @@ def chunk_document(
         yield header + piece
 
 
-def _code_chunks(name: str, text: str, max_tokens: int, count: Counter) -> Iterator[str]:
-    header = f"File path: {name}\nContent:\n"
-    types = (
-        [s for s in syntax.definitions(text, name) if s.kind == "class"]
-        if syntax.language_of(name)
-        else []
-    )
-    widest = max((count(f"In: {t.name}\n") for t in types), default=0)
-    room = max_tokens - count(header) - widest
+def _room(max_tokens: int, header_tokens: int, name: str) -> int:
+    """What a chunk of ``name`` holds after its header; ValueError when that is too little."""
+    room = max_tokens - header_tokens
     if room < max(16, max_tokens // 8):
         raise ValueError(
             f"the chunk budget of {max_tokens} tokens leaves no room after the header of {name}"
         )
+    return room
+
+
+def _code_chunks(name: str, text: str, max_tokens: int, count: Counter) -> Iterator[str]:
+    header = f"File path: {name}\nContent:\n"
+    boundaries, types = code_boundaries(text, name)
+    widest = max((count(f"In: {t.name}\n") for t in types), default=0)
+    room = _room(max_tokens, count(header) + widest, name)
     if not text.strip():
         yield header
         return
     offset = 0
-    for piece in chunk_text(text, room, count, code_boundaries(text, name)):
+    for piece in chunk_text(text, room, count, boundaries):
         inside = [t for t in types if t.start < offset < t.end and text[t.start : offset].strip()]
         owner = max(inside, key=lambda t: t.start).name if inside else None
         head = header if owner is None else f"File path: {name}\nIn: {owner}\nContent:\n"
@@ -198,15 +196,17 @@ def _code_chunks(name: str, text: str, max_tokens: int, count: Counter) -> Itera
         offset += len(piece)
 
 
-def code_boundaries(code: str, name: str) -> tuple[Boundary, ...]:
-    """Definition starts from the file's tree-sitter grammar, or the regular expressions.
+def code_boundaries(code: str, name: str) -> tuple[tuple[Boundary, ...], list[syntax.Span]]:
+    """Definition starts from the file's tree-sitter grammar, or the regular expressions; and
+    the file's types (classes, structs, ...), from the same parse.
 
     Definition starts are strict: a chunk ends where a definition starts whenever one fits, so a
     definition is split only when it alone is longer than a chunk."""
     if syntax.language_of(name) is None:
-        return CODE
-    top, members = syntax.cut_points(code, name)
-    return (Cuts(top, strict=True), Cuts(members, strict=True), _PARAGRAPH, _LINE, _WORD)
+        return CODE, []
+    spans, top, members = syntax.layout(code, name)
+    boundaries = (Cuts(top, strict=True), Cuts(members, strict=True), _PARAGRAPH, _LINE, _WORD)
+    return boundaries, [s for s in spans if s.kind == "class"]
 
 
 def record_ends(text: str, name: str) -> list[int]:

@@ -181,8 +181,7 @@ def query_words(question: str) -> list[str]:
     """The words of a description that can match code: without a leading request ("Find the
     function that"), function words and single letters, which match names such as
     ``find_file`` by accident."""
-    wanted = words(_REQUEST.sub("", question))
-    return [w for w in wanted if w not in FUNCTION_WORDS and len(w) > 1] or wanted
+    return [w for w in words(_REQUEST.sub("", question)) if w not in FUNCTION_WORDS and len(w) > 1]
 
 
 def bm25_search(chunks: Sequence[str], question: str) -> list[tuple[str, float]]:
@@ -197,5 +196,5 @@ def bm25_search(chunks: Sequence[str], question: str) -> list[tuple[str, float]]
         return []
     # a definition's name counts twice: where a name says what the code does, it says it best
     corpus = [words(d.name) * NAME_WEIGHT + words(d.source) for d in found.values()]
-    scores = BM25Okapi(corpus).get_scores(query_words(question))
+    scores = BM25Okapi(corpus).get_scores(query_words(question) or words(question))
     return sorted(zip(found, (float(s) for s in scores), strict=True), key=lambda p: -p[1])

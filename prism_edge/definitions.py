@@ -60,11 +60,6 @@ def code_of(chunk: str) -> tuple[str, str]:
     return path, code
 
 
-def owner_of(chunk: str) -> str | None:
-    """The type a code chunk starts inside (its header's ``In:`` line), or None."""
-    return _parts(chunk)[1]
-
-
 def _parts(chunk: str) -> tuple[str, str | None, str]:
     if chunk.startswith("File path: ") and CONTENT in chunk:
         head, _, code = chunk.partition(CONTENT)

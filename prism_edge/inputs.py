@@ -173,6 +173,9 @@ def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
     return out
 
 
+_BINARY = "skipped binary file "
+
+
 def _binaries_counted(notes: list[str], folder: str) -> list[str]:
     """A folder's warnings with its skipped binary files (compiled code, images) as one line."""
     binary = [n for n in notes if n.startswith(_BINARY)]
@@ -181,9 +184,6 @@ def _binaries_counted(notes: list[str], folder: str) -> list[str]:
     first = binary[0].removeprefix(_BINARY)
     rest = [n for n in notes if not n.startswith(_BINARY)]
     return [*rest, f"skipped {len(binary)} binary files in {folder} (the first: {first})"]
-
-
-_BINARY = "skipped binary file "
 
 
 def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:

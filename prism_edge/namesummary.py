@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from prism_edge.backends import Backend
-from prism_edge.codesearch import record_score, words
+from prism_edge.codesearch import query_words, record_score, words
 from prism_edge.errors import BackendError, PrismError
-from prism_edge.grounding import FUNCTION_WORDS, names_of, sentences_of, terms_of, whole_word
+from prism_edge.grounding import names_of, sentences_of, terms_of, whole_word
 from prism_edge.memory import Encoding, Memory
 from prism_edge.metrics import RunMetrics
 from prism_edge.prompts import Part, Prompt
@@ -270,7 +270,7 @@ def _bm25(sentences: Sequence[str], question: str) -> list[str]:
     """The sentences sharing a content word with ``question``, BM25's best first."""
     from rank_bm25 import BM25Okapi
 
-    wanted = [w for w in words(question) if w not in FUNCTION_WORDS and len(w) > 2]
+    wanted = query_words(question)
     if not sentences or not wanted:
         return []
     corpus = [words(s) for s in sentences]

@@ -131,9 +131,15 @@ def cut_points(code: str, path: str) -> tuple[list[int], list[int]]:
 
     A Rust ``impl`` block starts a top-level piece too, though it defines no name itself.
     """
+    _, top, members = layout(code, path)
+    return top, members
+
+
+def layout(code: str, path: str) -> tuple[list[Span], list[int], list[int]]:
+    """Every definition of ``code`` and its :func:`cut_points`, from one parse."""
     tree = parse(code, path)
     if tree is None:
-        return [], []
+        return [], [], []
     lines = _line_starts(code)
     spans = list(_walk(tree.root_node, "", 0, lines))
     owners = [
@@ -143,7 +149,7 @@ def cut_points(code: str, path: str) -> tuple[list[int], list[int]]:
     ]
     top = sorted({s.start for s in spans if s.depth == 0} | set(owners))
     inner = sorted({s.start for s in spans if s.depth > 0} - set(top))
-    return [at for at in top if at > 0], [at for at in inner if at > 0]
+    return spans, [at for at in top if at > 0], [at for at in inner if at > 0]
 
 
 def text_of(node: Any) -> str:
