@@ -17,8 +17,8 @@ from pathlib import Path
 import platformdirs
 
 from prism_edge.chunking import chunk_documents
-from prism_edge.codesearch import bm25_search
 from prism_edge.inputs import Document, kind_of
+from prism_edge.methods.definitions import bm25_search
 
 DATA = Path(__file__).resolve().parent / "data"
 QUESTIONS = [

@@ -14,19 +14,21 @@ import json
 import time
 from pathlib import Path
 
-from prism_edge.backends import open_backend
+from prism_edge.backends.factory import open_backend
 from prism_edge.chunking import chunk_document
-from prism_edge.codesearch import SearchConfig, bm25_search, definition_search
+from prism_edge.methods import make
+from prism_edge.methods.definitions import bm25_search
 from prism_edge.quality import load_needles, names_function
+from prism_edge.runner import run_prism
 from prism_edge.session import counter
 from prism_edge.tasks import TASKS
 
 ROOT = Path(__file__).resolve().parents[1]
-METHODS = {
+METHODS: dict[str, dict[str, object] | None] = {
     "BM25 definitions": None,
-    "PRISM definitions (likelihood)": SearchConfig("", "likelihood"),
-    "PRISM definitions (yes-no)": SearchConfig("", "yes-no"),
-    "PRISM definitions + BM25 top 8 (likelihood)": SearchConfig("", "likelihood", shortlist=8),
+    "PRISM definitions (likelihood)": {"formulation": "likelihood"},
+    "PRISM definitions (yes-no)": {"formulation": "yes-no"},
+    "PRISM definitions + BM25 top 8 (likelihood)": {"formulation": "likelihood", "shortlist": 8},
 }
 
 
@@ -53,12 +55,12 @@ def main() -> None:
                 ranking = bm25_search(chunks, needle.query)
                 answer, calls, net, cost = ranking[0][0], 0, 0, 0.0
             else:
-                config = METHODS[name]
-                assert config is not None
-                config = SearchConfig(
-                    needle.query, config.formulation, config.keep, shortlist=config.shortlist
-                )
-                result = definition_search(backend, TASKS["code-search"].schema, config, chunks)
+                options = METHODS[name]
+                assert options is not None
+                task = TASKS["code-search"]
+                config = task.configure(needle.query)
+                method = make("definitions", task.schema, config, **options)
+                result = run_prism(backend, task.schema, config, chunks, method)
                 ranking, answer = result.ranking, result.answer or ""
                 m = result.metrics
                 calls, net, cost = len(m.calls), m.net_tokens, m.cost_index

@@ -35,7 +35,6 @@ import httpx
 from prism_edge.backends import Backend, Completion, Grammar, Sampling
 from prism_edge.backends.llama_cpp import LlamaCppBackend, embedded_model_path
 from prism_edge.backends.server import ServerBackend
-from prism_edge.checkpoint import digest
 from prism_edge.each import EachSettings, run_each
 from prism_edge.inputs import Document
 from prism_edge.prompts import Prompt
@@ -177,7 +176,7 @@ def measure(
         min_chunk_tokens=128,
     )
     run_dir = Path(f"/tmp/prism-parallel-{where}-{parallel}")
-    settings = EachSettings(chunk_tokens, parallel, run_dir, digest([where, str(parallel)]))
+    settings = EachSettings(chunk_tokens, parallel, run_dir)
     captured = io.StringIO()
     start = time.perf_counter()
     with redirect_stdout(captured):

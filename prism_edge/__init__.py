@@ -1,5 +1,6 @@
 """prism-edge: PRISM (Processing Incrementally with Structured Memory) on local models."""
 
+from prism_edge.config import PrismConfig
 from prism_edge.errors import (
     BackendError,
     ContextOverflow,
@@ -7,10 +8,12 @@ from prism_edge.errors import (
     RevisionError,
     SchemaError,
 )
+from prism_edge.events import RunResult
 from prism_edge.memory import Memory
 from prism_edge.metrics import CallMetrics, RunMetrics
-from prism_edge.runner import PrismConfig, PrismRunner, RunResult, run_prism
+from prism_edge.runner import PrismRunner, run_prism
 from prism_edge.schema import Schema, from_model, from_source
+from prism_edge.session import Session
 
 __version__ = "0.1.0"
 
@@ -27,6 +30,7 @@ __all__ = [
     "RunResult",
     "Schema",
     "SchemaError",
+    "Session",
     "from_model",
     "from_source",
     "run_prism",

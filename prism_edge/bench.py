@@ -24,11 +24,15 @@ from prism_edge.baselines import (
     long_context,
 )
 from prism_edge.chunking import chunk_documents
-from prism_edge.codesearch import Formulation, SearchConfig, bm25_search, definition_search
+from prism_edge.config import PrismConfig
+from prism_edge.events import BudgetExceeded, StepDone
 from prism_edge.footprint import Footprint, mb, peak_rss_bytes, reset_peak
 from prism_edge.inputs import Document
+from prism_edge.methods import ScoredDefinitions, ScoredNames, make
+from prism_edge.methods.base import Method
+from prism_edge.methods.definitions import bm25_search
+from prism_edge.methods.names import NothingToSummarize
 from prism_edge.metrics import RunMetrics, SpeedProfile
-from prism_edge.namesummary import NamesConfig, Scoring, name_summary
 from prism_edge.quality import (
     Entity,
     Faithfulness,
@@ -38,7 +42,6 @@ from prism_edge.quality import (
     holds_answer,
     names_function,
 )
-from prism_edge.runner import BudgetExceeded, PrismConfig, StepDone
 from prism_edge.session import Session, counter
 from prism_edge.tasks import Task
 
@@ -54,18 +57,18 @@ GROUNDED_VARIANTS = {
     "PRISM in-place grounded": ("in-place", False, True),
 }
 """Beyond the paper: what is stored must come from the chunk (``--grounded``)."""
-DEFINITION_VARIANTS: dict[str, tuple[Formulation, int]] = {
-    "PRISM definitions": ("likelihood", 0),
-    "PRISM definitions yes-no": ("yes-no", 0),
-    "PRISM definitions + BM25 shortlist": ("likelihood", 8),
+DEFINITION_VARIANTS: dict[str, dict[str, Any]] = {
+    "PRISM definitions": {"formulation": "likelihood", "shortlist": 0},
+    "PRISM definitions yes-no": {"formulation": "yes-no", "shortlist": 0},
+    "PRISM definitions + BM25 shortlist": {"formulation": "likelihood", "shortlist": 8},
 }
 """Code search in which the model scores the chunks' own definitions (formulation, BM25
 shortlist; a shortlist makes it a separately named method)."""
-NAME_VARIANTS: dict[str, Scoring] = {
-    "PRISM names": "pmi",
-    "PRISM names likelihood": "likelihood",
+NAME_VARIANTS: dict[str, dict[str, Any]] = {
+    "PRISM names": {"scoring": "pmi"},
+    "PRISM names likelihood": {"scoring": "likelihood"},
 }
-"""Summaries in which the model scores each chunk's names (namesummary.py): the passage's
+"""Summaries in which the model scores each chunk's names (methods/names.py): the passage's
 likelihood of a name normalised by its likelihood without the passage (pmi), or not."""
 BM25 = "BM25 definitions"
 """What a user would pick instead for code search: BM25 over the same definitions."""
@@ -193,7 +196,7 @@ def run_methods(
                 lead = lead_sentences(chunks, base.word_budget)
                 rows.append(MethodRow(name, lead.metrics, lead.answer, 0))
         elif name == BM25 or name in DEFINITION_VARIANTS:
-            rows.append(_definitions(backend, task, chunks, name))
+            rows.append(_definitions(backend, task, chunks, name, answer_tokens))
         elif name in NAME_VARIANTS:
             rows.append(_names(backend, task, chunks, name, answer_tokens))
         elif name in ("long context", "incremental", "hierarchical"):
@@ -228,7 +231,13 @@ def run_methods(
     return rows
 
 
-def _definitions(backend: Backend, task: BenchTask, chunks: Sequence[str], name: str) -> MethodRow:
+def _definitions(
+    backend: Backend,
+    task: BenchTask,
+    chunks: Sequence[str],
+    name: str,
+    answer_tokens: int,
+) -> MethodRow:
     """BM25 or definition-grounded PRISM (code search only)."""
     if task.task.name != "code-search":
         return MethodRow(name, None, not_applicable="code search only")
@@ -239,12 +248,9 @@ def _definitions(backend: Backend, task: BenchTask, chunks: Sequence[str], name:
         return MethodRow(name, metrics, ranking[0][0] if ranking else "", 0)
     if not backend.can_score:
         return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
-    formulation, shortlist = DEFINITION_VARIANTS[name]
-    config = SearchConfig(task.question, formulation, shortlist=shortlist)
-    result = definition_search(backend, task.task.schema, config, chunks)
-    return MethodRow(
-        name, result.metrics, result.answer, result.rejected, memory=result.memory.data
-    )
+    config = task.task.configure(task.question, answer_max_tokens=answer_tokens)
+    method = make(ScoredDefinitions.name, task.task.schema, config, **DEFINITION_VARIANTS[name])
+    return _prism(backend, task, chunks, name, config, method)
 
 
 def _names(
@@ -255,30 +261,28 @@ def _names(
         return MethodRow(name, None, not_applicable="summaries only")
     if not backend.can_score:
         return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
-    config = NamesConfig(task.question, answer_tokens=answer_tokens, scoring=NAME_VARIANTS[name])
-    faithful = Faithfulness()
-    result = name_summary(backend, task.task.schema, config, chunks, faithful.add_step)
-    return MethodRow(
-        name,
-        result.metrics,
-        result.answer,
-        result.rejected,
-        faithfulness=faithful,
-        memory=result.memory.data,
-    )
+    config = task.task.configure(task.question, answer_max_tokens=answer_tokens)
+    method = make(ScoredNames.name, task.task.schema, config, **NAME_VARIANTS[name])
+    return _prism(backend, task, chunks, name, config, method)
 
 
 def _prism(
-    backend: Backend, task: BenchTask, chunks: Sequence[str], name: str, config: PrismConfig
+    backend: Backend,
+    task: BenchTask,
+    chunks: Sequence[str],
+    name: str,
+    config: PrismConfig,
+    method: Method | None = None,
 ) -> MethodRow:
-    session = Session(backend, task.task.schema, config, chunks)
+    """A PRISM variant through the session, as ``prism-edge run`` drives it."""
+    session = Session(backend, task.task.schema, config, chunks, method=method)
     faithful = Faithfulness()
     stopped = None
     try:
         for event in session.events():
             if isinstance(event, StepDone):
                 faithful.add_step(event.chunk, event.applied)
-    except BudgetExceeded as exc:
+    except (BudgetExceeded, NothingToSummarize) as exc:
         stopped = f"stopped: {exc}"
     result = session.result
     return MethodRow(

@@ -75,10 +75,15 @@ class Counts(_Strict):
     reasked: int = Field(0, ge=0)
 
 
+class MethodState(_Strict):
+    name: str
+    state: dict[str, Any]
+
+
 class RunState(BaseModel):
     """The whole of ``state.json``, validated before anything is restored from it."""
 
-    model_config = ConfigDict(extra="allow", strict=True)  # extra: what a caller saved beside
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     version: Literal[1]
     settings_hash: str
@@ -89,6 +94,11 @@ class RunState(BaseModel):
     counts: Counts
     finished: bool
     answer: str | None
+    method: MethodState | None = None
+    """The method's own state beside the memory (None: a checkpoint of the paper's method
+    written before methods kept any)."""
+    ranking: list[list[str | float]] = Field(default_factory=list)
+    """A scored method's final candidates and scores, best first."""
 
 
 def digest(parts: Iterable[str]) -> str:
@@ -128,9 +138,7 @@ class RunFolder:
     def state_file(self) -> Path:
         return self.path / STATE
 
-    def save(
-        self, runner: PrismRunner, *, finished: bool = False, extra: dict[str, Any] | None = None
-    ) -> None:
+    def save(self, runner: PrismRunner, *, finished: bool = False) -> None:
         """Write the runner's state (call it on StepDone, when memory and position agree)."""
         state = {
             "version": VERSION,
@@ -138,7 +146,6 @@ class RunFolder:
             "inputs_hash": self.inputs_hash,
             **runner.snapshot(),
             "finished": finished,
-            **(extra or {}),
         }
         write_atomic(self.state_file, json.dumps(state, ensure_ascii=False))
 
@@ -186,6 +193,12 @@ class RunFolder:
             raise ResumeError(
                 f"{self.state_file}: the saved memory does not restore ({exc})"
             ) from None
+        saved = state.method
+        if saved is not None and saved.name != runner.method.name:
+            raise ResumeError(
+                f"{self.state_file} was written by --method {saved.name}, not "
+                f"{runner.method.name}; cannot resume"
+            )
         metrics = RunMetrics(
             [CallMetrics(**call.model_dump()) for call in state.metrics.calls],
             state.metrics.wall_s,
@@ -196,6 +209,8 @@ class RunFolder:
             Position(state.position.consumed, list(state.position.pending)),
             state.counts.model_dump(),
             state.answer,
+            None if saved is None else saved.state,
+            [(str(name), float(value)) for name, value in state.ranking],
         )
 
     def set_aside(self) -> Path | None:

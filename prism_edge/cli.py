@@ -21,8 +21,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from prism_edge import backends, defaults
-from prism_edge.backends import Backend, Engine
+from prism_edge import defaults, methods
+from prism_edge.backends import Backend, factory
+from prism_edge.backends.factory import Engine
 from prism_edge.bench import (
     ALL_METHODS,
     NEEDLE_METHODS,
@@ -38,19 +39,11 @@ from prism_edge.bench import (
     sweep,
     sweep_table,
 )
-from prism_edge.checkpoint import digest
 from prism_edge.chunking import chunk_documents
-from prism_edge.codesearch import SearchConfig, SearchResult, definition_search
+from prism_edge.config import PrismConfig
 from prism_edge.each import EachSettings, run_each
 from prism_edge.errors import PrismError
-from prism_edge.grammar import preset_grammars, revision_grammar
-from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_inputs, now
-from prism_edge.inputs import Document, collect
-from prism_edge.memory import dumps
-from prism_edge.metrics import RunMetrics
-from prism_edge.namesummary import NamesConfig, NothingToSummarize, name_summary
-from prism_edge.quality import load_entities, load_needles
-from prism_edge.runner import (
+from prism_edge.events import (
     Answered,
     BudgetExceeded,
     ChunkCut,
@@ -59,6 +52,12 @@ from prism_edge.runner import (
     RunResult,
     StepDone,
 )
+from prism_edge.grammar import revision_grammar
+from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_inputs, now
+from prism_edge.inputs import Collected, Document, collect
+from prism_edge.memory import dumps
+from prism_edge.metrics import RunMetrics
+from prism_edge.quality import load_entities, load_needles
 from prism_edge.schema import (
     Schema,
     from_json_schema,
@@ -70,7 +69,7 @@ from prism_edge.schema import (
 )
 from prism_edge.schemagen import DEFAULT_DOMAIN, generate_schema
 from prism_edge.session import Session, counter
-from prism_edge.tasks import TASKS, Task
+from prism_edge.tasks import TASKS, Task, preset_grammars
 
 app = typer.Typer(
     name="prism-edge",
@@ -103,11 +102,11 @@ class GrammarFieldChoice(str, Enum):
     none = "none"
 
 
-class MethodChoice(str, Enum):
-    auto = "auto"
-    names = "names"
-    definitions = "definitions"
-    revisions = "revisions"
+MethodChoice = Enum(  # type: ignore[misc]
+    "MethodChoice", [(name, name) for name in (methods.AUTO, *methods.METHODS)], type=str
+)
+"""``--method``: auto or a method of the registry."""
+AUTO_METHOD = MethodChoice(methods.AUTO)
 
 
 class KvChoice(str, Enum):
@@ -414,12 +413,13 @@ def run(
     method: Annotated[
         MethodChoice,
         typer.Option(
-            help="How the memory is revised: the model scores each chunk's own definitions "
-            "(definitions, code-search) or names (names, summarize), or writes revisions "
-            "(revisions, any task); auto: the scored one on a local model, the measured best "
-            "(benchmarks/results/definition-search-*, jungle-names-*)."
+            help="How each step revises the memory: the model scores each chunk's own "
+            "definitions (definitions, code-search) or names (names, summarize), or writes "
+            "revisions (revisions, any task); auto: the scored one on a model under 1B "
+            "parameters that can score (measured best: benchmarks/results/jungle-names-*, "
+            "definition-search-*), revisions on larger ones; the plan line says which and why."
         ),
-    ] = MethodChoice.auto,
+    ] = AUTO_METHOD,
     shortlist: Annotated[
         int,
         typer.Option(
@@ -457,15 +457,12 @@ def run(
         if server is not None and not given(context, "model"):
             model = None  # likewise a default model to a server on the line
         chosen = task_for(task, schema_file, query)
-        if parallel is not None and parallel > 1 and server is None:
-            raise ValueError(
-                "--parallel above 1 needs --server: a local model runs one document at a time"
-            )
-        if server is not None and model is not None:
-            raise ValueError("use either --model or --server, not both")
+        check_outputs(parallel, server, model, memory_out)
         collected = collect(inputs or piped_stdin(), keep_boilerplate=keep_boilerplate)
         warn(console, collected.warnings)
-        backend = backends.open_backend(
+        if parallel is not None and len(collected.documents) < 2:
+            raise ValueError("--parallel runs each input document on its own: give two or more")
+        backend = factory.open_backend(
             model,
             server=server,
             n_ctx=ctx if server else ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE,
@@ -491,92 +488,109 @@ def run(
             seed=seed,
             min_chunk_tokens=min(128, chunk_tokens),
         )
-        identity = (config.model_dump_json(), prompt_text(chosen.schema), backend.name)
-        settings = digest([*identity, str(backend.n_ctx), str(chunk_tokens)])
-        docs = collected.documents
-        how = "revisions" if parallel is not None else method_for(method, chosen, backend)
-        by_scores = how == "definitions"
-        log = RunLog(
-            None if no_log else History(),
-            Entry(
-                "run",
-                chosen.name,
-                config.question,
-                backend.name,
-                method=how,
-                inputs=describe_inputs(docs),
-                schema=json_schema(chosen.schema),
-                settings={
-                    "config": config.model_dump(),
-                    "chunk_tokens": chunk_tokens,
-                    "n_ctx": backend.n_ctx,
-                    "model": model,
-                    "server": server,
-                    "server_model": server_model,
-                    "shortlist": shortlist if by_scores else None,
-                },
-            ),
-            console,
+        first, choice = chosen.method_for(backend, config, method.value, shortlist=shortlist)
+        refuse_ignored(context, choice)
+
+        def make_method() -> methods.Method:
+            return chosen.method_for(backend, config, choice.name, shortlist=shortlist)[0]
+
+        log = RunLog.of_run(no_log, chosen, config, backend, choice, collected, console)
+        log.entry.settings.update(
+            chunk_tokens=chunk_tokens, model=model, server=server, server_model=server_model
         )
-        if how == "names":
-            names = NamesConfig(
-                config.question, answer_tokens=answer_tokens, encoding=config.encoding
-            )
-            with log.recording(lambda: None) as done:
-                chunks = chunk_documents(docs, chunk_tokens, counter(backend))
-                named = name_summary(backend, chosen.schema, names, chunks)
-                done(named)
-            if not named.answer:
-                raise NothingToSummarize(
-                    "nothing to summarize by names: the input names nothing and repeats no word"
-                )
-            _write_memory(memory_out, named.memory.data)
-            if as_json:
-                payload = {**named.to_dict(), "chunks": named.chunks, "log_id": log.entry.id}
-                typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-            else:
-                typer.echo(named.answer or "")
-                if not quiet:
-                    _print_done(named, console, log.entry.id)
-            return
-        if by_scores:
-            search = SearchConfig(config.question, encoding=config.encoding, shortlist=shortlist)
-            with log.recording(lambda: None) as done:
-                result = _run_definitions(backend, chosen.schema, search, docs, chunk_tokens)
-                done(result)
-            _write_memory(memory_out, result.memory.data)
-            _print_definitions(result, as_json, quiet, log.entry.id)
-            return
         if parallel is not None:
-            each = EachSettings(chunk_tokens, parallel, run_dir, settings, resume)
+            each = EachSettings(chunk_tokens, parallel, run_dir, resume, make_method)
             note = None if quiet else lambda line: console.print(line, markup=False)
             failed = run_each(
-                backend, chosen.schema, config, docs, each, emit=typer.echo, note=note,
-                record=log.each_document,
+                backend, chosen.schema, config, collected.documents, each, emit=typer.echo,
+                note=note, record=log.each_document,
             )  # fmt: skip
             if failed:
                 raise typer.Exit(1)
             return
         session = Session.of_documents(
-            backend, chosen.schema, config, collected.documents, chunk_tokens, run_dir, settings
+            backend, chosen.schema, config, collected.documents, chunk_tokens, run_dir, first
         )
         if resume:
             session.resume()
         session.check_context()
-        if not quiet:
-            console.print(plan_line(session, memory.value, add_only), markup=False)
-        kept = None if resume else session.start_afresh()
-        if kept is not None and not quiet:
-            console.print(f"note: the previous run's state was kept as {kept}", markup=False)
+        plan = plan_line(session, choice, memory.value, add_only)
+        _run_session(session, log, plan, resume, quiet, as_json, memory_out)
+
+
+def _run_session(
+    session: Session,
+    log: RunLog,
+    plan: str,
+    resume: bool,
+    quiet: bool,
+    as_json: bool,
+    memory_out: Path | None,
+) -> None:
+    """Drive a checked session with progress, record it, print its answer, then write the
+    memory file (the answer is out before any side file)."""
+    console = log.console
+    if not quiet:
+        console.print(plan, markup=False)
+    kept = None if resume else session.start_afresh()
+    if kept is not None and not quiet:
+        console.print(f"note: the previous run's state was kept as {kept}", markup=False)
+    try:
         with log.recording(lambda: session.result) as done:
-            try:
-                _drive(session, console, quiet)
-            except BudgetExceeded as exc:
-                _write_memory(memory_out, exc.result.memory.data)
-                raise
+            _drive(session, console, quiet)
             done(session.result)
-        _write_memory(memory_out, session.result.memory.data)
-        _print_result(session, as_json, quiet, console, log.entry.id)
+    except BudgetExceeded as exc:
+        _write_memory(memory_out, exc.result.memory.data)
+        raise
+    _print_result(session, as_json, quiet, console, log.entry.id)
+    _write_memory(memory_out, session.result.memory.data)
+
+
+REVISION_OPTIONS = (
+    "memory",
+    "add_only",
+    "grounded",
+    "max_revisions",
+    "max_tokens",
+    "style",
+    "temperature",
+    "seed",
+)
+"""Options only the model-written revisions read (a scored method never generates)."""
+METHOD_OPTIONS = ("shortlist",)
+"""Options of ``run`` that are a method's own (:attr:`methods.Method.option_names`)."""
+
+
+def check_outputs(
+    parallel: int | None, server: str | None, model: str | None, memory_out: Path | None
+) -> None:
+    """Refuse, before any input is read or a model loads, combinations that cannot work."""
+    if server is not None and model is not None:
+        raise ValueError("use either --model or --server, not both")
+    if parallel is not None and parallel > 1 and server is None:
+        raise ValueError(
+            "--parallel above 1 needs --server: a local model runs one document at a time"
+        )
+    if parallel is not None and memory_out is not None:
+        raise ValueError(
+            "--memory-out writes one run's memory; with --parallel each document's memory is "
+            "in its JSON line"
+        )
+
+
+def refuse_ignored(context: typer.Context, choice: methods.Choice) -> None:
+    """A flag the chosen method would ignore is an error, not a silent no-op."""
+    method = methods.METHODS[choice.name]
+    ignored = [n for n in METHOD_OPTIONS if given(context, n) and n not in method.option_names]
+    if "generate" not in method.needs:  # a scored method never generates
+        ignored += [name for name in REVISION_OPTIONS if given(context, name)]
+    if ignored:
+        flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
+        verb = "does" if len(ignored) == 1 else "do"
+        raise ValueError(
+            f"{flags} {verb} not apply to --method {choice.name} ({choice.reason}); "
+            "drop it or choose another --method"
+        )
 
 
 class RunLog:
@@ -587,6 +601,30 @@ class RunLog:
         self.history = history
         self.entry = entry
         self.console = console
+
+    @classmethod
+    def of_run(
+        cls,
+        no_log: bool,
+        task: Task,
+        config: PrismConfig,
+        backend: Backend,
+        choice: methods.Choice,
+        collected: Collected,
+        console: Console,
+    ) -> RunLog:
+        """The log of a ``run`` (its settings completed by the caller)."""
+        entry = Entry(
+            "run",
+            task.name,
+            config.question,
+            backend.name,
+            method=choice.name,
+            inputs=describe_inputs(collected.documents),
+            schema=json_schema(task.schema),
+            settings={"config": config.model_dump(), "n_ctx": backend.n_ctx},
+        )
+        return cls(None if no_log else History(), entry, console)
 
     def save(self, entry: Entry) -> None:
         if self.history is None:
@@ -631,63 +669,15 @@ def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
     return task.name == "summarize" and backend.supports_grammar
 
 
-def method_for(method: MethodChoice, task: Task, backend: Backend) -> str:
-    """How a run revises its memory: ``revisions``, or the task's scored variant
-    (``definitions``, ``names``) where asked or, with ``auto``, where the backend can score."""
-    if method == MethodChoice.revisions:
-        return "revisions"
-    if method == MethodChoice.auto:
-        return task.scored_method if task.scored_method and backend.can_score else "revisions"
-    if task.scored_method != method.value:
-        fits = {"definitions": "code-search", "names": "summarize"}[method.value]
-        raise ValueError(f"--method {method.value} is for --task {fits}")
-    if not backend.can_score:
-        raise ValueError(
-            f"--method {method.value} needs a model that can score ({backend.name} cannot)"
-        )
-    return str(method.value)
-
-
-def _run_definitions(
-    backend: Backend,
-    schema: Schema,
-    search: SearchConfig,
-    documents: list[Document],
-    chunk_tokens: int,
-) -> SearchResult:
-    """Code search by scoring each chunk's definitions; the answer is the best stored one."""
-    chunks = chunk_documents(documents, chunk_tokens, counter(backend))
-    result = definition_search(backend, schema, search, chunks)
-    result.chunks = len(chunks)
-    return result
-
-
-def _print_definitions(
-    result: SearchResult, as_json: bool, quiet: bool = False, log_id: int | None = None
-) -> None:
-    if as_json:
-        payload = {**result.to_dict(), "chunks": result.chunks, "ranking": result.ranking}
-        if log_id is not None:
-            payload["log_id"] = log_id
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        return
-    typer.echo(result.answer or "")
-    best = result.ranking[0][1] if result.ranking else None
-    if best is not None and not quiet:
-        err_console().print(
-            f"score {best:.2f} (log-probability of the description given it); next: "
-            + ", ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4])
-            + (f"; logged as run {log_id}" if log_id is not None else ""),
-            markup=False,
-        )
-
-
-def plan_line(session: Session, memory: str, add_only: bool) -> str:
+def plan_line(session: Session, choice: methods.Choice, memory: str, add_only: bool) -> str:
     backend, plan = session.backend, session.plan
+    written = choice.name == methods.WRITTEN
     return (
-        f"plan: model {backend.name}, n_ctx {backend.n_ctx}, {len(plan.chunks)} chunks, "
-        f"{plan.total} input tokens, static prompt {plan.static_tokens} tokens, memory {memory}"
-        + (", add-only" if add_only else "")
+        f"plan: model {backend.name}, n_ctx {backend.n_ctx}, method {choice.name} "
+        f"({choice.reason}), {len(plan.chunks)} chunks, {plan.total} input tokens, "
+        f"{plan.fixed_tokens} tokens beside each chunk"
+        + (f", memory {memory}" if written else "")
+        + (", add-only" if add_only and written else "")
         + ("" if backend.prefix_reuse else ", no prefix reuse (recurrent or hybrid model)")
         + (f", resuming after step {session.result.steps}" if session.resumed else "")
     )
@@ -702,11 +692,25 @@ def _print_result(
         if log_id is not None:
             payload["log_id"] = log_id
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-    else:
-        typer.echo(result.answer or "")
+        return
+    typer.echo(result.answer or "")
     if quiet:
         return
+    _print_ranking(result, console)
     _print_done(result, console, log_id)
+
+
+def _print_ranking(result: RunResult, console: Console) -> None:
+    """A scored answer's runners-up (code search: the stored definitions' scores)."""
+    if not result.ranking:
+        return
+    best = result.ranking[0][1]
+    meaning = methods.METHODS[result.method].score_meaning
+    console.print(
+        f"score {best:.2f} ({meaning}); next: "
+        + ", ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
+        markup=False,
+    )
 
 
 def _print_done(
@@ -781,7 +785,7 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
         for event in session.events():
             _render(event, progress, bar, console, quiet)
             if isinstance(event, StepDone):
-                read = session.tokens_read()
+                read, elapsed = session.tokens_read(), time.perf_counter() - start
                 progress.update(
                     bar,
                     completed=read,
@@ -789,7 +793,8 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
                     stats=progress_stats(
                         session.runner.metrics,
                         event.memory_tokens,
-                        eta(time.perf_counter() - start, read - first, plan.total - read),
+                        eta(elapsed, read - first, plan.total - read),
+                        (read - first) / elapsed if elapsed > 0 else None,
                     ),
                 )
 
@@ -802,9 +807,16 @@ def eta(elapsed_s: float, read_now: int, left: int) -> float | None:
     return left * elapsed_s / read_now
 
 
-def progress_stats(metrics: RunMetrics, memory_tokens: int, seconds_left: float | None) -> str:
+def progress_stats(
+    metrics: RunMetrics,
+    memory_tokens: int,
+    seconds_left: float | None,
+    input_rate: float | None = None,
+) -> str:
+    """The progress line's figures: input read per second (this run), prefill and decode
+    rates, cache hit, memory size, time left."""
     prefill, decode = metrics.rates()
-    parts = []
+    parts = [] if input_rate is None else [f"input {input_rate:.0f} tok/s"]
     if prefill is not None:
         parts.append(f"prefill {prefill:.0f} tok/s")
     if decode is not None:
@@ -908,7 +920,7 @@ def bench(
         collected = collect(inputs, keep_boilerplate=keep_boilerplate)
         warn(console, collected.warnings)
         largest = max([chunk_tokens, *sizes])
-        backend = backends.open_backend(
+        backend = factory.open_backend(
             model,
             n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE,
             engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
@@ -1148,7 +1160,7 @@ def ask(
         entry = history.get(run_id)
         check(entry, question)
         recorded = entry.settings
-        backend = backends.open_backend(
+        backend = factory.open_backend(
             model or recorded.get("model"),
             server=None if model else recorded.get("server"),
             n_ctx=int(recorded.get("n_ctx") or 4096),
@@ -1166,15 +1178,13 @@ def ask(
         with log.recording(lambda: None) as done:
             result = ask_memory(backend, entry, question, answer_tokens)
             done(result)
-        if isinstance(result, SearchResult):
-            _print_definitions(result, as_json, quiet, log.entry.id)
-            return
         if as_json:
             payload = {**result.to_dict(), "log_id": log.entry.id, "memory_of": entry.id}
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        else:
-            typer.echo(result.answer or "")
+            return
+        typer.echo(result.answer or "")
         if not quiet:
+            _print_ranking(result, console)
             _print_done(result, console, log.entry.id, memory_of=entry.id)
 
 
@@ -1310,7 +1320,7 @@ def schema_generate(
 ) -> None:
     """Have the model write a memory schema (the paper's few-shot prompt, grammar-constrained)."""
     with reporting_errors(debug):
-        backend = backends.open_backend(model, n_ctx=4096)
+        backend = factory.open_backend(model, n_ctx=4096)
         generated = generate_schema(backend, domain, example_query, seed=seed)
         if output is not None:
             output.write_text(generated.source, encoding="utf-8")

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.backends import Backend
+from prism_edge.config import PrismConfig
 from prism_edge.errors import PrismError
+from prism_edge.events import RunResult
 from prism_edge.inputs import Document
-from prism_edge.runner import PrismConfig, RunResult
+from prism_edge.methods.base import Method
 from prism_edge.schema import Schema
 from prism_edge.session import Session
 
@@ -35,8 +37,9 @@ class EachSettings:
     chunk_tokens: int
     parallel: int
     run_dir: Path
-    settings_hash: str
     resume: bool = False
+    method: Callable[[], Method] | None = None
+    """Makes each document's method (each run keeps its own state); None: the paper's."""
 
 
 def folder_name(index: int, name: str) -> str:
@@ -101,7 +104,7 @@ def _run_document(
         [document],
         settings.chunk_tokens,
         settings.run_dir / folder_name(index, document.name),
-        settings.settings_hash,
+        None if settings.method is None else settings.method(),
     )
     assert session.folder is not None
     if settings.resume and session.folder.state_file.is_file():

@@ -511,15 +511,3 @@ def string_slots(schema: Schema) -> int:
         return 0
 
     return max([1, *(slots(node) for node in _addable_types(schema))])
-
-
-def preset_grammars() -> dict[str, str]:
-    """The revision grammars of the built-in presets on an empty memory, by file name."""
-    from prism_edge.tasks import TASKS
-
-    out: dict[str, str] = {}
-    for name, task in TASKS.items():
-        empty = task.schema.empty_memory()
-        out[f"{name}.gbnf"] = revision_grammar(task.schema, empty)
-        out[f"{name}.add-only.gbnf"] = revision_grammar(task.schema, empty, add_only=True)
-    return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -123,6 +124,17 @@ def read_gguf(path: Path) -> GGUFInfo:
         int(context) if isinstance(context, int) else None,
         str(meta.get("general.size_label") or ""),
     )
+
+
+def parse_size(label: str) -> int | None:
+    """Parameters from a size label: ``135M`` -> 135e6, ``7B``, ``1.5B``, ``8x7B`` (None when
+    it is not one)."""
+    match = re.fullmatch(r"\s*(?:(\d+)x)?(\d+(?:\.\d+)?)\s*([KMBT])\s*", label, re.IGNORECASE)
+    if match is None:
+        return None
+    experts, number, unit = match.groups()
+    scale = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[unit.upper()]
+    return round(float(number) * scale * (int(experts) if experts else 1))
 
 
 def _file_type(value: Any) -> str:

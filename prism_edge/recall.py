@@ -4,7 +4,7 @@ The memory is replayed from the history (``Memory.from_state``), the schema rebu
 JSON Schema and the run's settings reused with the new question; then only the answer step
 runs: one call for a prose or choice answer; for a code search built by scoring definitions,
 each stored definition scored for the new description; for a summary by names, the stored
-sentences that answer it (:func:`namesummary.answer_question`).
+sentences that answer it (:func:`prism_edge.methods.names.answer_question`).
 
 A question the memory cannot answer is refused before any call: an empty memory, or a question
 that names something (a capitalised name, an identifier, a quoted phrase) the memory never
@@ -17,16 +17,19 @@ import json
 import re
 import time
 
-from prism_edge import namesummary as names
+from prism_edge import methods
 from prism_edge.backends import Backend
-from prism_edge.codesearch import SearchConfig, SearchResult, answer_from_memory
+from prism_edge.config import PrismConfig
 from prism_edge.errors import PrismError
+from prism_edge.events import RunResult
 from prism_edge.grounding import FUNCTION_WORDS
 from prism_edge.history import Entry
 from prism_edge.memory import Memory
 from prism_edge.metrics import RunMetrics
-from prism_edge.runner import Answered, PrismConfig, PrismRunner, RunResult
+from prism_edge.runner import Position, PrismRunner
 from prism_edge.schema import from_json_schema
+
+DEFAULT_ANSWER_TOKENS = 256
 
 _QUOTED = re.compile(r"[\"“'`]([^\"”'`]{2,60})[\"”'`]")
 _IDENTIFIER = re.compile(r"\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
@@ -74,8 +77,9 @@ def check(entry: Entry, question: str) -> None:
 def ask(
     backend: Backend, entry: Entry, question: str, answer_tokens: int | None = None
 ) -> RunResult:
-    """Answer ``question`` from ``entry``'s memory (one answer step, or one score per stored
-    definition); :class:`RecallError` when the memory cannot hold the answer."""
+    """Answer ``question`` from ``entry``'s memory with the run's own method (its answer step
+    only: one generation, one score per stored definition, or the stored sentences of a
+    summary by names); :class:`RecallError` when the memory cannot hold the answer."""
     check(entry, question)
     question = question.strip()
     try:
@@ -83,29 +87,14 @@ def ask(
         memory = Memory.from_state(schema, entry.memory_state)
     except (ValueError, KeyError, TypeError) as exc:
         raise RecallError(f"run {entry.id}'s memory cannot be replayed: {exc}") from None
+    recorded = dict(entry.settings.get("config", {}))
+    budget = answer_tokens or recorded.get("answer_max_tokens") or DEFAULT_ANSWER_TOKENS
+    config = PrismConfig(**{**recorded, "question": question, "answer_max_tokens": budget})
+    name = entry.method if entry.method in methods.METHODS else methods.WRITTEN
+    runner = PrismRunner(backend, schema, config, method=methods.make(name, schema, config))
+    runner.restore(memory, RunMetrics(), Position(), {}, None)
     start = time.perf_counter()
-    if entry.method == "names":
-        budget = answer_tokens or entry.settings.get("config", {}).get("answer_max_tokens") or 256
-        named = RunResult(None, memory, RunMetrics())
-        entries = memory.data.get(names.FIELD) or {}
-        named.answer = names.answer_question(backend, entries, question, budget, named.metrics)
-        named.metrics.wall_s = time.perf_counter() - start
-        return named
-    if entry.method == "definitions":
-        search = SearchConfig(question, encoding=memory.encoding)
-        found = SearchResult(None, memory, RunMetrics())
-        answer_from_memory(backend, search, found)
-        found.metrics.wall_s = time.perf_counter() - start
-        return found
-    settings = dict(entry.settings.get("config", {}))
-    settings["question"] = question
-    if answer_tokens is not None:
-        settings["answer_max_tokens"] = answer_tokens
-    config = PrismConfig(**settings)
-    runner = PrismRunner(backend, schema, config)
-    runner.restore(memory, RunMetrics(), runner.position, {}, None)
-    for event in runner.answer():
-        if isinstance(event, Answered):
-            break
+    for _ in runner.ask():
+        pass
     runner.metrics.wall_s = time.perf_counter() - start
     return runner.result

@@ -1,14 +1,15 @@
 """One input's PRISM run, from its chunks to the answer, in one place.
 
-A :class:`Session` owns what a run needs around Algorithm 1: the chunk plan (chunks and their
-token counts, the static prompt), the context check before any compute, the runner, the
-checkpoint after every step and at the end, resuming, and the events. ``prism-edge run``,
-``--parallel`` (one session per document) and ``bench`` all drive it; the command line only
-parses arguments and renders events.
+A :class:`Session` owns what a run needs around Algorithm 1, whatever its method: the chunk
+plan (chunks and their token counts, what the prompt takes beside a chunk), the context check
+before any compute, the runner, the checkpoint after every step and at the end, resuming, and
+the events. ``prism-edge run``, ``--parallel`` (one session per document), ``bench`` and the
+library all drive it; the command line only parses arguments and renders events.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,19 +17,23 @@ from pathlib import Path
 from prism_edge.backends import Backend
 from prism_edge.checkpoint import RunFolder, digest
 from prism_edge.chunking import chunk_documents
-from prism_edge.errors import ContextOverflow
+from prism_edge.config import PrismConfig
+from prism_edge.events import Event, Finished, RunResult, StepDone
 from prism_edge.inputs import Document
-from prism_edge.runner import Event, Finished, PrismConfig, PrismRunner, RunResult, StepDone
-from prism_edge.schema import Schema
+from prism_edge.methods.base import Method
+from prism_edge.methods.written import WrittenRevisions
+from prism_edge.runner import PrismRunner
+from prism_edge.schema import Schema, prompt_text
 
 
 @dataclass(frozen=True)
 class Plan:
-    """The chunks a run reads, their sizes in tokens, and the static prompt's size."""
+    """The chunks a run reads, their sizes in tokens, and what the prompt and the output
+    budget take beside a chunk (at the start of the run)."""
 
     chunks: tuple[str, ...]
     sizes: tuple[int, ...]
-    static_tokens: int
+    fixed_tokens: int
 
     @property
     def total(self) -> int:
@@ -40,8 +45,27 @@ def counter(backend: Backend) -> Callable[[str], int]:
     return lambda text: len(backend.tokenize(text))
 
 
+def settings_digest(
+    backend: Backend, schema: Schema, config: PrismConfig, method: Method, chunk_tokens: int
+) -> str:
+    """What decides a run's memory: the config, the schema, the model and its context, the
+    chunk size, the method and its settings (a checkpoint resumes only under the same)."""
+    return digest(
+        [
+            config.model_dump_json(),
+            prompt_text(schema),
+            backend.name,
+            str(backend.n_ctx),
+            str(chunk_tokens),
+            method.name,
+            json.dumps(method.settings(), sort_keys=True),
+        ]
+    )
+
+
 class Session:
-    """A resumable PRISM run over given chunks; saved to ``folder`` when there is one."""
+    """A resumable PRISM run over given chunks with one method; saved to ``folder`` when
+    there is one."""
 
     def __init__(
         self,
@@ -50,12 +74,13 @@ class Session:
         config: PrismConfig,
         chunks: Sequence[str],
         folder: RunFolder | None = None,
+        method: Method | None = None,
     ) -> None:
         self.backend = backend
-        self.runner = PrismRunner(backend, schema, config)
+        self.runner = PrismRunner(backend, schema, config, method=method)
         count = counter(backend)
-        static = backend.count_tokens(self.runner.prompts.revise([], ""))
-        self.plan = Plan(tuple(chunks), tuple(count(c) for c in chunks), static)
+        fixed = backend.n_ctx - self.runner.room_for_chunk()
+        self.plan = Plan(tuple(chunks), tuple(count(c) for c in chunks), fixed)
         self.folder = folder
         self.resumed = False
 
@@ -68,12 +93,21 @@ class Session:
         documents: Sequence[Document],
         chunk_tokens: int,
         run_dir: Path | None = None,
-        settings_hash: str = "",
+        method: Method | None = None,
     ) -> Session:
-        """A session over documents cut into chunks of ``chunk_tokens``, saved in ``run_dir``."""
+        """A session over documents cut into chunks of ``chunk_tokens``, saved in ``run_dir``
+        (the checkpoint is tied to the settings and the chunks)."""
+        method = method or WrittenRevisions(schema, config)
         chunks = chunk_documents(documents, chunk_tokens, counter(backend))
-        folder = None if run_dir is None else RunFolder(run_dir, settings_hash, digest(chunks))
-        return cls(backend, schema, config, chunks, folder)
+        folder = None
+        if run_dir is not None:
+            settings = settings_digest(backend, schema, config, method, chunk_tokens)
+            folder = RunFolder(run_dir, settings, digest(chunks))
+        return cls(backend, schema, config, chunks, folder, method)
+
+    @property
+    def method(self) -> Method:
+        return self.runner.method
 
     @property
     def result(self) -> RunResult:
@@ -83,18 +117,15 @@ class Session:
     def answered(self) -> bool:
         return self.runner.result.answer is not None
 
+    def floor(self) -> int:
+        """The smallest chunk a step may read: ``min_chunk_tokens``, or the largest chunk
+        when every chunk is smaller."""
+        return min(max(self.plan.sizes, default=0), self.runner.config.min_chunk_tokens)
+
     def check_context(self) -> None:
-        """Fail before any compute when the smallest step cannot fit the context."""
-        config = self.runner.config
-        floor = min(max(self.plan.sizes, default=0), config.min_chunk_tokens)
-        needed = self.plan.static_tokens + floor + config.max_tokens
-        if needed > self.backend.n_ctx:
-            raise ContextOverflow(
-                needed,
-                self.backend.n_ctx,
-                f"the static prompt ({self.plan.static_tokens}), a chunk of {floor} and the "
-                f"output budget ({config.max_tokens})",
-            )
+        """Fail before any compute when the smallest step or the answer cannot fit the
+        context (with the memory so far, when resuming)."""
+        self.runner.preflight(self.floor())
 
     def resume(self) -> None:
         """Continue the run saved in the folder after its last completed step."""
@@ -113,7 +144,7 @@ class Session:
         if self.answered:
             yield Finished(self.runner.result)
             return
-        for event in self.runner.run(self.plan.chunks):
+        for event in self.runner.run(self.plan.chunks, floor=self.floor()):
             if isinstance(event, StepDone) and self.folder is not None:
                 self.folder.save(self.runner)
             yield event

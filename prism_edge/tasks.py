@@ -6,8 +6,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from prism_edge.backends import Backend
+from prism_edge.config import PrismConfig
+from prism_edge.grammar import revision_grammar
 from prism_edge.grounding import GroundingKind
-from prism_edge.runner import PrismConfig
+from prism_edge.methods import AUTO, Choice, Method, choose, make, own_options
+from prism_edge.methods.definitions import ScoredDefinitions
+from prism_edge.methods.names import ScoredNames
 from prism_edge.schema import Schema, from_source
 
 BOOK_SUMMARY = '''
@@ -139,6 +144,16 @@ class Task:
             **settings,
         )
 
+    def method_for(
+        self, backend: Backend, config: PrismConfig, asked: str = AUTO, **options: Any
+    ) -> tuple[Method, Choice]:
+        """The method of a run of this task on ``backend`` (``auto``: by what the model is,
+        :func:`prism_edge.methods.choose`) and why; ``options`` the chosen method does not take
+        are left out (a command refuses those the user typed)."""
+        choice = choose(asked, self.scored_method, backend)
+        method = make(choice.name, self.schema, config, **own_options(choice.name, options))
+        return method, choice
+
 
 TASKS: dict[str, Task] = {
     "summarize": Task(
@@ -150,7 +165,7 @@ TASKS: dict[str, Task] = {
         SUMMARY_EXAMPLE,
         answer_outline="attributes",
         grounding="extractive",
-        scored_method="names",
+        scored_method=ScoredNames.name,
     ),
     "code-search": Task(
         "code-search",
@@ -160,7 +175,7 @@ TASKS: dict[str, Task] = {
         "description, and nothing else.",
         CODE_EXAMPLE,
         "candidate_functions",
-        scored_method="definitions",
+        scored_method=ScoredDefinitions.name,
     ),
     "table-qa": Task(
         "table-qa",
@@ -170,3 +185,13 @@ TASKS: dict[str, Task] = {
         TABLE_EXAMPLE,
     ),
 }
+
+
+def preset_grammars() -> dict[str, str]:
+    """The revision grammars of the built-in presets on an empty memory, by file name."""
+    out: dict[str, str] = {}
+    for name, task in TASKS.items():
+        empty = task.schema.empty_memory()
+        out[f"{name}.gbnf"] = revision_grammar(task.schema, empty)
+        out[f"{name}.add-only.gbnf"] = revision_grammar(task.schema, empty, add_only=True)
+    return out

@@ -52,7 +52,7 @@ class Harness:
             self.backends.append(backend)
             return backend
 
-        monkeypatch.setattr(cli.backends, "open_backend", open_backend)
+        monkeypatch.setattr(cli.factory, "open_backend", open_backend)
         monkeypatch.setattr(cli, "load_tokenizer", lambda model: ScriptedBackend())
 
     @property

@@ -59,8 +59,13 @@ class FakeServer:
                 200, json={"default_generation_settings": {"n_ctx": 2048}, "total_slots": 4}
             )
         if path == "/tokenize" and self.flavor in ("llama.cpp", "vllm"):
+            if "messages" in body:  # vLLM: the chat template applied (three tokens here)
+                text = body["messages"][0]["content"]
+                return httpx.Response(200, json={"tokens": [-1, -2, *self.tokens(text), -3]})
             text = body.get("content", body.get("prompt", ""))
             return httpx.Response(200, json={"tokens": self.tokens(text)})
+        if path == "/v1/completions" and self.flavor == "vllm" and body.get("echo"):
+            return self.echo(body)
         if path == "/extras/tokenize" and self.flavor == "llama-cpp-python":
             return httpx.Response(200, json={"tokens": [1, *self.tokens(body["input"])]})
         if path == "/v1/chat/completions":
@@ -96,3 +101,15 @@ class FakeServer:
         if self.flavor == "vllm":
             reply["usage"]["prompt_tokens_details"] = {"cached_tokens": reused}
         return httpx.Response(200, json=reply)
+
+    def echo(self, body: dict[str, Any]) -> httpx.Response:
+        """vLLM's completions with ``echo`` and ``logprobs``: every prompt token's
+        log-probability (None for the first), then one generated token. A token already seen
+        earlier in the prompt is likely (-1), any other unlikely (-5)."""
+        choices = []
+        for index, ids in enumerate(body["prompt"]):
+            logprobs: list[float | None] = [None]
+            logprobs += [-1.0 if t in ids[:i] else -5.0 for i, t in enumerate(ids) if i]
+            logprobs.append(-0.1)
+            choices.append({"index": index, "text": "x", "logprobs": {"token_logprobs": logprobs}})
+        return httpx.Response(200, json={"choices": choices})

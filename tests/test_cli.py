@@ -297,8 +297,8 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
     calls: list[int] = []
     original = PrismRunner.run
 
-    def crashing_run(self, chunks):  # type: ignore[no-untyped-def]
-        for event in original(self, chunks):
+    def crashing_run(self, chunks, floor=None):  # type: ignore[no-untyped-def]
+        for event in original(self, chunks, floor):
             yield event
             if getattr(event, "kind", "") == "step":
                 calls.append(1)
@@ -466,7 +466,7 @@ def fake_server(monkeypatch: pytest.MonkeyPatch) -> FakeServer:
         )
 
     server_fake = server
-    monkeypatch.setattr(cli.backends, "open_backend", connect)
+    monkeypatch.setattr(cli.factory, "open_backend", connect)
     return server
 
 
@@ -587,7 +587,7 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
         return 0.0 if "range" in prompt.of_kind("document") else -4.0
 
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
     out = tmp_path / "memory.json"
     args = ["run", str(code), "--task", "code-search", "--query", "keep a number within bounds"]
     result = invoke(*args, "--memory-out", str(out))
@@ -597,9 +597,9 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
     as_json = json.loads(invoke(*args, "--json").stdout)
     assert as_json["ranking"][0][0] == "clamp" and as_json["answer"] == "clamp"
     plain = ScriptedBackend(outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]", "clamp"])
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: plain)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: plain)
     refused = invoke(*args, "--method", "definitions")
-    assert refused.exit_code == 1 and "needs a model that can score" in refused.stderr
+    assert refused.exit_code == 1 and "needs a backend that scores continuations" in refused.stderr
 
 
 def test_piped_text_is_read_when_no_input_is_named(harness, monkeypatch):

@@ -175,3 +175,66 @@ def test_a_grounded_run_stores_and_answers_only_what_the_text_says(text_file, tm
     assert out["answer"] and {w.casefold() for w in words_of(out["answer"])} <= allowed
     for paragraph in out["answer"].split("\n\n"):
         assert any(paragraph.startswith(key) for key in attributes), paragraph
+
+
+JINJA = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "jinja2_filters.py"
+DEFAULTS = {
+    # the default method of each task on the embedded model: no --method given
+    "summarize": (EXAMPLE, ["--task", "summarize", "--chunk-tokens", "384"], "names"),
+    "code-search": (
+        JINJA,
+        [
+            "--task",
+            "code-search",
+            "--chunk-tokens",
+            "512",
+            "--query",
+            "Find the function that rounds a number to a given precision",
+        ],
+        "definitions",
+    ),
+}
+
+
+def interrupt_after(command: list[str], state: Path, steps: int) -> None:
+    """Start ``command`` and press Ctrl-C (SIGINT) once its checkpoint holds ``steps``."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if state.exists() and json.loads(state.read_text())["counts"]["steps"] >= steps:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=120) != 0
+
+
+@pytest.mark.parametrize("task", sorted(DEFAULTS))
+def test_the_default_method_resumes_after_ctrl_c_to_the_same_answer(task, tmp_path):
+    source, args, method = DEFAULTS[task]
+    full = subprocess.run(
+        cli(str(source), *args, "--run-dir", str(tmp_path / "full")),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert full.returncode == 0, full.stderr
+    assert f"method {method} (auto: a 135M model chooses by scores" in full.stderr
+    assert "ETA" in full.stderr and "tok/s" in full.stderr  # the progress line
+    run_dir = tmp_path / "interrupted"
+    interrupt_after(cli(str(source), *args, "--run-dir", str(run_dir)), run_dir / "state.json", 2)
+    saved = json.loads((run_dir / "state.json").read_text())
+    assert not saved["finished"] and saved["method"]["name"] == method
+    resumed = subprocess.run(
+        cli(str(source), *args, "--run-dir", str(run_dir), "--resume"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming after step" in resumed.stderr
+    assert resumed.stdout == full.stdout and full.stdout.strip()  # byte for byte

@@ -38,7 +38,7 @@ def test_each_document_has_its_own_memory_and_line(tmp_path: Path):
         TASKS["summarize"].schema,
         PrismConfig(question="q", max_tokens=64, answer_max_tokens=16),
         docs,
-        EachSettings(64, 2, tmp_path, "settings"),
+        EachSettings(64, 2, tmp_path),
         emit=lines.append,
     )
     assert failed == 0
@@ -59,7 +59,7 @@ def test_a_bug_is_not_reported_as_a_failed_document(tmp_path: Path):
             TASKS["summarize"].schema,
             PrismConfig(question="q", max_tokens=64, answer_max_tokens=16),
             docs,
-            EachSettings(64, 1, tmp_path, "settings"),
+            EachSettings(64, 1, tmp_path),
             emit=lines.append,
         )
     except RuntimeError as exc:

@@ -14,14 +14,13 @@ from prism_edge.grammar import (
     GrammarLimits,
     answer_grammar,
     outline_grammar,
-    preset_grammars,
     prose_grammar,
     revision_grammar,
 )
 from prism_edge.grounding import Grounding
 from prism_edge.revisions import Revision, apply_all
 from prism_edge.schema import ClassT, DictT, ListT, OptionalT, Prim, Schema, TupleT, unwrap
-from prism_edge.tasks import TASKS
+from prism_edge.tasks import TASKS, preset_grammars
 
 GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
 

@@ -139,7 +139,7 @@ def test_ask_a_code_search_by_definitions_scores_the_stored_entries(monkeypatch,
         return 0.0 if "numbers" in text or "sum" in prompt.text else -1.0
 
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
     assert run.method == "definitions" and run.memory["candidate_functions"]
     out = invoke("ask", str(run.id), "Add two numbers together", "--json")
     assert out.exit_code == 0, out.output

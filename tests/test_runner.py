@@ -357,7 +357,7 @@ def test_ungrounded_answers_are_free_prose(book_schema, grammar_checker):
 
 
 def test_an_answer_cut_by_its_budget_keeps_only_whole_words():
-    from prism_edge.runner import _whole_words
+    from prism_edge.methods.written import _whole_words
 
     assert _whole_words("Kaa met the python. Baloo sl") == "Kaa met the python. Baloo"
     assert _whole_words("Tabaqui-Not: A most unt") == "Tabaqui-Not: A most"

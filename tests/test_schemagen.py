@@ -94,7 +94,7 @@ def auto_responder(prompt: Prompt) -> str:
 
 def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
     backend = ScriptedBackend(responder=auto_responder)
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
     story = tmp_path / "story.txt"
     story.write_text("Baloo the bear taught Mowgli the Law of the Jungle. " * 20)
     run_dir = tmp_path / "run"
@@ -127,7 +127,7 @@ def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
 
 def test_schema_generate_command(monkeypatch, tmp_path: Path):
     monkeypatch.setattr(
-        cli.backends, "open_backend", lambda model=None, **kw: ScriptedBackend([GOOD])
+        cli.factory, "open_backend", lambda model=None, **kw: ScriptedBackend([GOOD])
     )
     out = tmp_path / "s.py"
     result = CliRunner().invoke(

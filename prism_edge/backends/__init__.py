@@ -2,8 +2,8 @@
 
 :class:`Backend` is the one abstract base: three methods to implement (``tokenize``,
 ``count_tokens``, ``generate``), its capabilities declared as attributes with defaults, and
-sampling settings carried by one :class:`Sampling`. :func:`open_backend` opens the backend of
-every command: a local GGUF model or an inference server.
+sampling settings carried by one :class:`Sampling`. :mod:`prism_edge.backends.factory` opens the
+backend of every command: a local GGUF model or an inference server.
 
 A backend turns a :class:`~prism_edge.prompts.Prompt` into tokens part by part, so a static
 prefix tokenizes identically on every call and a grown memory shares its token prefix with the
@@ -108,6 +108,9 @@ class Backend(abc.ABC):
     """:meth:`calibrate` measures this machine's speed by KV depth (the physical bound)."""
     can_score: bool = False
     """:meth:`score` gives each candidate continuation's log-probability after a prompt."""
+    parameters: int | None = None
+    """The model's parameter count, when the model file or the server says it (``auto``
+    chooses the method by it)."""
 
     @abc.abstractmethod
     def tokenize(self, text: str) -> list[int]:
@@ -177,63 +180,3 @@ def reused_prefix(cached: Sequence[int], prompt: Sequence[int]) -> int:
     if n and n == len(prompt):
         n -= 1  # the last prompt token is evaluated again to get logits
     return n
-
-
-@dataclass(frozen=True)
-class Engine:
-    """llama.cpp's settings for a local model (``benchmarks/depth_rates.py`` measures them)."""
-
-    threads: int | None = None
-    """None: the physical cores."""
-    batch: int = 512
-    flash_attn: bool = True
-    """On: faster prefill and decoding at depth on both shipped models
-    (benchmarks/results/depth_settings.txt)."""
-    kv_type: str = "f16"
-    jump_forward: bool = False
-    """Off by default: llama.cpp's logits for a token evaluated in a batch differ from the
-    same token evaluated alone (up to 1.6 here: benchmarks/results/batch_numerics.txt), so
-    outputs can differ from token-by-token decoding, for 2% of wall time
-    (benchmarks/results/jump_forward.txt)."""
-
-
-def open_backend(
-    model: str | None = None,
-    *,
-    server: str | None = None,
-    n_ctx: int | None = None,
-    server_model: str | None = None,
-    api_key: str | None = None,
-    grammar_field: str = "auto",
-    retries: int = 4,
-    engine: Engine | None = None,
-) -> Backend:
-    """The backend a command asked for: an OpenAI-compatible ``server`` (its ``server_model``,
-    ``api_key``, how it takes grammars, how often to retry) or the local GGUF ``model`` (a
-    path, a catalog name, ``hf:...``; None: the embedded one) with the ``engine`` settings."""
-    if server is not None:
-        if model is not None:
-            raise ValueError("use either --model or --server, not both")
-        from prism_edge.backends.server import ServerBackend
-
-        return ServerBackend(
-            server,
-            api_key=api_key,
-            model=server_model,
-            n_ctx=n_ctx,
-            grammar_field=grammar_field,  # type: ignore[arg-type]
-            retries=retries,
-        )
-    from prism_edge.backends.llama_cpp import LlamaCppBackend
-    from prism_edge.models import resolve_model
-
-    engine = engine or Engine()
-    return LlamaCppBackend(
-        resolve_model(model),
-        n_ctx=n_ctx,
-        n_threads=engine.threads,
-        n_batch=engine.batch,
-        flash_attn=engine.flash_attn,
-        kv_type=engine.kv_type,
-        jump_forward=engine.jump_forward,
-    )

@@ -33,6 +33,7 @@ from prism_edge.backends import (
 )
 from prism_edge.errors import BackendError, ContextOverflow
 from prism_edge.footprint import Footprint
+from prism_edge.local_models import LocalModelError, parse_size, read_gguf
 from prism_edge.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
@@ -155,6 +156,7 @@ class LlamaCppBackend(Backend):
         self.path = path
         self.name = path.name
         self.n_ctx_train = _context_length(path)
+        self.parameters = model_parameters(path)
         wanted = n_ctx or 8192
         if self.n_ctx_train:
             wanted = min(wanted, self.n_ctx_train)
@@ -780,3 +782,12 @@ def _architecture(path: Path) -> str:
 def _head(path: Path) -> bytes:
     with path.open("rb") as handle:
         return handle.read(65536)
+
+
+def model_parameters(path: Path) -> int | None:
+    """The parameter count a GGUF header states (``general.size_label``: 135M, 7B, 8x7B), else
+    None."""
+    try:
+        return parse_size(read_gguf(path).parameters)
+    except LocalModelError:
+        return None

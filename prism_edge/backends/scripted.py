@@ -50,8 +50,10 @@ class ScriptedBackend(Backend):
         scorer: Scorer | None = None,
         n_ctx: int = 8192,
         name: str = "scripted",
+        parameters: int | None = 135_000_000,
     ) -> None:
         self.name = name
+        self.parameters = parameters
         self.n_ctx = n_ctx
         self._queue: deque[str] = deque(outputs)
         self._responder = responder

@@ -31,13 +31,13 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from prism_edge.backends import Backend, Completion, Grammar, Sampling
+from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored
 from prism_edge.errors import BackendError
 from prism_edge.prompts import Prompt
 
@@ -156,6 +156,10 @@ class ServerBackend(Backend):
             _GRAMMAR_OF[self.flavor] if grammar_field == "auto" else grammar_field
         )
         self.reports_reused_tokens = self.flavor in ("llama.cpp", "vllm")
+        self.can_score = self.flavor == "vllm"
+        """vLLM returns the prompt's log-probabilities (``echo`` with ``logprobs``); llama.cpp's
+        server refuses ``echo`` (llama.cpp issues #8942, #27174), so scored methods are
+        refused there, naming --method revisions."""
         self._template_tokens = self._measure_template()
 
     # -- discovery
@@ -164,6 +168,9 @@ class ServerBackend(Backend):
         models = self._request("GET", "/v1/models").json()
         data = models.get("data") or [{}]
         served = str(data[0].get("id") or "default")
+        meta = data[0].get("meta")
+        n_params = meta.get("n_params") if isinstance(meta, dict) else None
+        self.parameters = n_params if isinstance(n_params, int) and n_params > 0 else None
         max_len = data[0].get("max_model_len")
         props = self._optional("GET", "/props")
         if props is not None and "default_generation_settings" in props:
@@ -293,6 +300,48 @@ class ServerBackend(Backend):
         return Completion(
             text_out, prompt_tokens, _reused(reply, usage), decoded, seconds, finish, prefill
         )
+
+    # -- scoring
+
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
+        """Each continuation's log-probability after ``prompt`` (vLLM): the prompt as the
+        chat template renders it, each continuation after it, sent as token ids in one
+        ``/v1/completions`` request with ``echo`` and ``logprobs``; the continuation's
+        tokens' log-probabilities are summed."""
+        if not self.can_score:
+            return super().score(prompt, continuations)
+        text = "".join(_sent_parts(prompt))
+        body: dict[str, Any] = {"model": self.model, "add_generation_prompt": True}
+        body["messages"] = [{"role": "user", "content": text}]
+        head = list(self._request("POST", "/tokenize", json=body).json()["tokens"])
+        wanted = [self.tokenize(c) for c in continuations]
+        request = {
+            "model": self.model,
+            "prompt": [head + w for w in wanted],
+            "max_tokens": 1,
+            "temperature": 0.0,
+            "echo": True,
+            "logprobs": 0,
+        }
+        start = time.perf_counter()
+        reply = self._request("POST", "/v1/completions", json=request).json()
+        seconds = (time.perf_counter() - start) / max(1, len(continuations))
+        try:
+            choices = sorted(reply["choices"], key=lambda c: int(c.get("index", 0)))
+            rows = [c["logprobs"]["token_logprobs"] for c in choices]
+        except (KeyError, TypeError, ValueError):
+            raise BackendError(
+                f"the server at {self.url} sent no prompt log-probabilities: {reply}"
+            ) from None
+        if len(rows) != len(wanted):
+            raise BackendError(f"the server at {self.url} scored {len(rows)} of {len(wanted)}")
+        out = []
+        for row, tokens in zip(rows, wanted, strict=True):
+            values = row[len(head) : len(head) + len(tokens)]
+            if len(values) != len(tokens) or any(not isinstance(v, int | float) for v in values):
+                raise BackendError(f"the server at {self.url} sent incomplete log-probabilities")
+            out.append(Scored(float(sum(values)), len(tokens), len(head), None, seconds))
+        return out
 
     # -- transport
 

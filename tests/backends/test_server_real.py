@@ -37,6 +37,20 @@ CHUNKS = [
 ]
 
 
+GUARDED_SERVER = """
+import runpy, sys
+from pathlib import Path
+from prism_edge.backends import native
+model = Path(sys.argv[sys.argv.index("--model") + 1])
+fields = {} if native.decide(model).extra_buffers else {"use_extra_bufts": False}
+with native.model_params(**fields):
+    runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+"""llama-cpp-python's server under the project's AMX guard (backends/native.py): on a CPU whose
+AMX kernels crash llama.cpp, the model loads without weight repacking, as prism-edge's own
+backend loads it."""
+
+
 def llama_server() -> str | None:
     explicit = os.environ.get("LLAMA_SERVER")
     if explicit:
@@ -65,7 +79,7 @@ class Server:
             self.command = [binary, "-m", model, "-c", str(CTX), "--port", str(self.port)]
             self.command += ["--host", "127.0.0.1", "-np", "1", "-t", "2", "--no-webui"]
         else:
-            self.command = [sys.executable, "-m", "llama_cpp.server", "--model", model]
+            self.command = [sys.executable, "-c", GUARDED_SERVER, "--model", model]
             self.command += ["--n_ctx", str(CTX), "--n_threads", "2", "--port", str(self.port)]
             self.command += ["--host", "127.0.0.1"]
 
@@ -152,3 +166,24 @@ def test_server_killed_mid_run_then_resumed(server: Server, tmp_path: Path) -> N
     payload = json.loads(resumed.stdout)
     assert payload["answer"] and payload["steps"] > saved
     assert payload["revisions"]["rejected"] == 0
+
+
+def test_scored_methods_are_refused_here_and_auto_says_why(server: Server, tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("\n\n".join(CHUNKS), encoding="utf-8")
+    command = [sys.executable, "-m", "prism_edge", "run", str(book), "--server", server.url]
+    command += ["--ctx", str(CTX), "--run-dir", str(tmp_path / "run"), "--retries", "1"]
+    refused = subprocess.run(
+        [*command, "--method", "names"], capture_output=True, text=True, timeout=120
+    )
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert "needs a backend that scores continuations" in refused.stderr
+    assert "use --method revisions" in refused.stderr
+    auto = subprocess.run(
+        [*command, "--max-tokens", "48", "--answer-tokens", "16"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert auto.returncode == 0, auto.stderr
+    assert "method revisions (auto: " in auto.stderr  # and why, on the plan line

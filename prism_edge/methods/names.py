@@ -26,28 +26,32 @@ neither (what is it about?) gets the covering answer.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar, Literal
 
 from prism_edge.backends import Backend
-from prism_edge.codesearch import query_words, record_score, words
-from prism_edge.errors import BackendError, PrismError
+from prism_edge.bm25 import bm25_scores, query_words, words
+from prism_edge.config import PrismConfig
+from prism_edge.errors import PrismError
+from prism_edge.events import Answered, Event, StepDone
 from prism_edge.grounding import names_of, sentences_of, terms_of, whole_word
-from prism_edge.memory import Encoding, Memory
-from prism_edge.metrics import RunMetrics
+from prism_edge.methods.base import Capability, Context, Method, MethodError, score
+from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Part, Prompt
 from prism_edge.revisions import Revision
-from prism_edge.runner import RunResult
 from prism_edge.schema import Schema, format_path
 
 FIELD = "attributes"
 MAX_CANDIDATES = 24
 """Names of one chunk scored at most (the first seen)."""
+NAME_ALLOWANCE = 16
+"""Tokens kept free after the passage for the name scored there (a name of up to three
+words)."""
 Scoring = Literal["pmi", "likelihood"]
 
 
@@ -56,106 +60,150 @@ class NothingToSummarize(PrismError):
 
 
 @dataclass(frozen=True)
-class NamesConfig:
-    question: str
+class NamesOptions:
+    """How a summary by names chooses (the method's own settings)."""
+
     keep: int = 3
     """Names of a chunk that enter (or grow in) the memory: its best-scored ones."""
     sentences: int = 3
     """Sentences kept per name at most."""
-    answer_tokens: int = 256
-    """The answer's budget in the model's tokens."""
     scoring: Scoring = "pmi"
-    encoding: Encoding = "amendments"
     max_sentence_chars: int = 300
 
 
-@dataclass
-class NamesResult(RunResult):
-    ranking: list[tuple[str, float]] = field(default_factory=list)
-    """The last chunk's names with their scores, best first (for inspection)."""
-    chunks: int = 0
+_ASK = "\n\nQuestion: Who or what is this passage about?\nAnswer:"
 
 
-def _prompts(chunk: str) -> tuple[Prompt, Prompt]:
-    ask = "\n\nQuestion: Who or what is this passage about?\nAnswer:"
-    with_text = Prompt((Part("Passage:\n"), Part(chunk, "document"), Part(ask)))
-    without = Prompt((Part("Passage:\n"), Part("", "document"), Part(ask)))
-    return with_text, without
+def _prompt(chunk: str) -> Prompt:
+    return Prompt((Part("Passage:\n"), Part(chunk, "document"), Part(_ASK)))
 
 
-def score_names(
-    backend: Backend, chunk: str, names: Sequence[str], scoring: Scoring, metrics: RunMetrics
-) -> list[float]:
-    """Each name's score as what ``chunk`` is about (higher: better)."""
-    if not backend.can_score:
-        raise BackendError(f"{backend.name} cannot score names; use a local model")
-    with_text, without = _prompts(chunk)
-    continuations = [f" {name}" for name in names]
-    scored = backend.score(with_text, continuations)
-    for s in scored:
-        record_score(metrics, s)
-    scores = [s.logprob for s in scored]
-    if scoring == "pmi":
-        prior = backend.score(without, continuations)
-        for s in prior:
-            record_score(metrics, s)
-        scores = [a - b.logprob for a, b in zip(scores, prior, strict=True)]
-    return scores
+def _place(sentence: str) -> str:
+    """A short key for a sentence read (the checkpoint keeps where each was first read)."""
+    return hashlib.blake2b(sentence.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
-def name_summary(
-    backend: Backend,
-    schema: Schema,
-    config: NamesConfig,
-    chunks: Sequence[str],
-    on_step: Callable[[str, list[Revision]], object] | None = None,
-) -> NamesResult:
-    """PRISM over ``chunks`` with names chosen by the model's scores (the summary schema);
-    ``on_step(chunk, applied revisions)`` after every step."""
-    if schema.root.field(FIELD) is None:
-        raise ValueError(f"a summary by names needs a schema with {FIELD} (the summarize task)")
-    memory = Memory(schema, config.encoding)
-    result = NamesResult(None, memory, RunMetrics(), chunks=len(chunks))
-    start = time.perf_counter()
-    read_at: dict[str, tuple[int, int]] = {}  # each sentence's place in the input
-    mentions: Counter[str] = Counter()  # how often the input names each name it offered
-    for step, chunk in enumerate(chunks):
-        result.steps += 1
+class ScoredNames(Method):
+    """Each step scores the chunk's names as what it is about; the best few enter the memory
+    with sentences of the chunk that name them. The answer covers the memory (no call)."""
+
+    name: ClassVar[str] = "names"
+    needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
+    option_names: ClassVar[tuple[str, ...]] = ("keep", "sentences", "scoring", "max_sentence_chars")
+
+    def __init__(self, config: PrismConfig, options: NamesOptions | None = None) -> None:
+        self.config = config
+        self.options = options or NamesOptions()
+        self.read_at: dict[str, tuple[int, int]] = {}
+        """Where each sentence read was first read (step, place), by :func:`_place`."""
+        self.mentions: Counter[str] = Counter()
+        """How often the input named each name it offered."""
+        self.prior: dict[str, float] = {}
+        """Each name's score with no passage (the PMI's normaliser: the same in every
+        chunk, so scored once a run)."""
+
+    def check(self, backend: Backend, schema: Schema) -> None:
+        if schema.root.field(FIELD) is None:
+            raise MethodError(f"--method names needs a schema with {FIELD} (the summarize task)")
+        super().check(backend, schema)
+
+    def settings(self) -> dict[str, Any]:
+        return asdict(self.options)
+
+    def room(self, run: Context) -> int:
+        return run.backend.n_ctx - run.backend.count_tokens(_prompt("")) - NAME_ALLOWANCE
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "read_at": {k: list(v) for k, v in self.read_at.items()},
+            "mentions": dict(self.mentions),
+            "prior": dict(self.prior),
+        }
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.read_at = {k: (int(v[0]), int(v[1])) for k, v in state.get("read_at", {}).items()}
+        self.mentions = Counter({k: int(v) for k, v in state.get("mentions", {}).items()})
+        self.prior = {k: float(v) for k, v in state.get("prior", {}).items()}
+
+    def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
+        options = self.options
         names = (names_of(chunk, min_mentions=2) or names_of(chunk) or terms_of(chunk))[
             :MAX_CANDIDATES
         ]
         for name in names:
-            mentions[name] += len(whole_word(name).findall(chunk))
-        sentences = sentences_of(chunk, config.max_sentence_chars)
+            self.mentions[name] += len(whole_word(name).findall(chunk))
+        sentences = sentences_of(chunk, options.max_sentence_chars)
         for i, sentence in enumerate(sentences):
-            read_at.setdefault(sentence, (step, i))
+            self.read_at.setdefault(_place(sentence), (index, i))
         about = {n: [s for s in sentences if whole_word(n).search(s)] for n in names}
         names = [n for n in names if about[n]]
-        if not names:
-            continue
-        scores = score_names(backend, chunk, names, config.scoring, result.metrics)
-        ranked = sorted(zip(names, scores, strict=True), key=lambda p: -p[1])
-        result.ranking = ranked
-        revisions = []
-        stored = memory.data.get(FIELD) or {}
-        for name, _ in ranked[: config.keep]:
-            have = stored.get(name)
-            if have is None:
-                revisions.append(_revision(name, [about[name][0]]))
-            elif len(have) < config.sentences:
-                fresh = [s for s in about[name] if s not in have]
-                if fresh:
-                    revisions.append(_revision(name, fresh[0]))
-        report = memory.revise(revisions)
-        result.applied += len(report.applied)
-        result.rejected += len(report.rejected)
-        if on_step is not None:
-            on_step(chunk, list(report.applied))
-    count = counter_of(backend)
-    entries = memory.data.get(FIELD) or {}
-    result.answer = covering_answer(entries, config.answer_tokens, count, read_at, dict(mentions))
-    result.metrics.wall_s = time.perf_counter() - start
-    return result
+        calls: list[CallMetrics] = []
+        revisions: list[Revision] = []
+        if names:
+            scores = self.scores(run, chunk, names, calls)
+            ranked = sorted(zip(names, scores, strict=True), key=lambda p: -p[1])
+            stored = run.memory.data.get(FIELD) or {}
+            for name, _ in ranked[: options.keep]:
+                have = stored.get(name)
+                if have is None:
+                    revisions.append(_revision(name, [about[name][0]]))
+                elif len(have) < options.sentences:
+                    fresh = [s for s in about[name] if s not in have]
+                    if fresh:
+                        revisions.append(_revision(name, fresh[0]))
+        report = run.memory.revise(revisions)
+        return StepDone(
+            index,
+            chunk_tokens,
+            list(report.applied),
+            list(report.rejected),
+            tuple(calls),
+            run.memory_tokens(),
+            chunk=chunk,
+        )
+
+    def scores(
+        self, run: Context, chunk: str, names: Sequence[str], calls: list[CallMetrics]
+    ) -> list[float]:
+        """Each name's score as what ``chunk`` is about (higher: better): its log-probability
+        after the passage, less (PMI) its log-probability with no passage."""
+        continuations = [f" {name}" for name in names]
+        scored, made = score(run.backend, _prompt(chunk), continuations, run.metrics)
+        calls += made
+        values = [s.logprob for s in scored]
+        if self.options.scoring != "pmi":
+            return values
+        new = [name for name in dict.fromkeys(names) if name not in self.prior]
+        if new:
+            alone, made = score(run.backend, _prompt(""), [f" {n}" for n in new], run.metrics)
+            calls += made
+            self.prior.update({n: s.logprob for n, s in zip(new, alone, strict=True)})
+        return [v - self.prior[n] for n, v in zip(names, values, strict=True)]
+
+    def answer(self, run: Context) -> Iterator[Event]:
+        entries = run.memory.data.get(FIELD) or {}
+        read_at = {}
+        for sentences in entries.values():
+            for sentence in sentences:
+                place = self.read_at.get(_place(sentence))
+                if place is not None:
+                    read_at[sentence] = place
+        count = counter_of(run.backend)
+        budget = self.config.answer_max_tokens
+        answer = covering_answer(entries, budget, count, read_at, dict(self.mentions))
+        if not answer:
+            raise NothingToSummarize(
+                "nothing to summarize by names: the input names nothing and repeats no word"
+            )
+        run.result.answer = answer
+        yield Answered(answer, None)
+
+    def ask(self, run: Context) -> Iterator[Event]:
+        entries = run.memory.data.get(FIELD) or {}
+        budget = self.config.answer_max_tokens
+        answer = answer_question(run.backend, entries, self.config.question, budget, run.metrics)
+        run.result.answer = answer
+        yield Answered(answer, None)
 
 
 def _revision(name: str, value: object) -> Revision:
@@ -163,12 +211,12 @@ def _revision(name: str, value: object) -> Revision:
     return Revision(format_path(segments), segments, "add", value)
 
 
-def _words(text: str) -> int:
-    return len(text.split())
-
-
 def counter_of(backend: Backend) -> Callable[[str], int]:
     return lambda text: len(backend.tokenize(text))
+
+
+def _words(text: str) -> int:
+    return len(text.split())
 
 
 def covering_answer(
@@ -242,15 +290,11 @@ def answer_question(
         return covering_answer(entries, budget, count)
     cost = {s: max(1, count(" " + s)) for s in candidates}
     if sum(cost.values()) > budget:
-        if not backend.can_score:
-            raise BackendError(f"{backend.name} cannot score sentences; use a local model")
         prompt = Prompt((Part("Question: "), Part(question, "document"), Part(_ANSWERED)))
         prior = Prompt((Part("Question: "), Part("", "document"), Part(_ANSWERED)))
         texts = [f" {s}" for s in candidates]
-        given = backend.score(prompt, texts)
-        alone = backend.score(prior, texts)
-        for scored in (*given, *alone):
-            record_score(metrics, scored)
+        given, _ = score(backend, prompt, texts, metrics)
+        alone, _ = score(backend, prior, texts, metrics)
         gain = {s: a.logprob - b.logprob for s, a, b in zip(candidates, given, alone, strict=True)}
         candidates = sorted(candidates, key=lambda s: -gain[s])
     chosen: list[str] = []
@@ -268,14 +312,12 @@ _ANSWERED = "\nA sentence of the text that answers it:"
 
 def _bm25(sentences: Sequence[str], question: str) -> list[str]:
     """The sentences sharing a content word with ``question``, BM25's best first."""
-    from rank_bm25 import BM25Okapi
-
     wanted = query_words(question)
     if not sentences or not wanted:
         return []
     corpus = [words(s) for s in sentences]
-    scores = BM25Okapi(corpus).get_scores(wanted)
-    hits = [(s, float(x), set(c)) for s, x, c in zip(sentences, scores, corpus, strict=True)]
+    scores = bm25_scores(corpus, wanted)
+    hits = [(s, x, set(c)) for s, x, c in zip(sentences, scores, corpus, strict=True)]
     return [s for s, _, seen in sorted(hits, key=lambda h: -h[1]) if seen & set(wanted)]
 
 

@@ -6,15 +6,34 @@ from __future__ import annotations
 import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.events import RunResult, StepDone
+from prism_edge.methods import MethodError, make
+from prism_edge.methods.names import answer_question, covering_answer
 from prism_edge.metrics import RunMetrics
-from prism_edge.namesummary import (
-    NamesConfig,
-    answer_question,
-    covering_answer,
-    name_summary,
-)
 from prism_edge.prompts import Prompt
+from prism_edge.runner import PrismRunner
 from prism_edge.tasks import TASKS
+
+TASK = TASKS["summarize"]
+
+
+def summarize(
+    backend: ScriptedBackend,
+    chunks: list[str],
+    answer_tokens: int = 256,
+    on_step=None,
+    task=TASK,
+    **options,
+) -> RunResult:
+    """A summary by names through the runner, as every command runs it."""
+    config = task.configure("Summarize.", answer_max_tokens=answer_tokens)
+    method = make("names", task.schema, config, **options)
+    runner = PrismRunner(backend, task.schema, config, method=method)
+    for event in runner.run(chunks):
+        if isinstance(event, StepDone) and on_step is not None:
+            on_step(event.chunk, event.applied)
+    return runner.result
+
 
 CHUNKS = [
     "The wolf cub slept. Then Mowgli ran to Akela at the rock. Later Mowgli spoke to Akela "
@@ -34,10 +53,7 @@ def scorer(prompt: Prompt, text: str) -> float:
 def test_the_best_scored_names_enter_the_memory_with_their_own_sentences():
     backend = ScriptedBackend(scorer=scorer)
     steps = []
-    config = NamesConfig("Summarize.", keep=2, answer_tokens=60)
-    result = name_summary(
-        backend, TASKS["summarize"].schema, config, CHUNKS, lambda c, a: steps.append(a)
-    )
+    result = summarize(backend, CHUNKS, 60, lambda c, a: steps.append(a), keep=2)
     stored = result.memory.data["attributes"]
     # each chunk's two best of its names (written mid-sentence twice: in the second chunk
     # only Kaa); a stored name gains a sentence when a chunk picks it again
@@ -47,9 +63,7 @@ def test_the_best_scored_names_enter_the_memory_with_their_own_sentences():
     assert all(s in " ".join(CHUNKS) for ss in stored.values() for s in ss)
     assert result.steps == 2 and result.applied == 3 and result.rejected == 0
     assert [len(a) for a in steps] == [2, 1]
-    again = name_summary(
-        backend, TASKS["summarize"].schema, config, [CHUNKS[0], CHUNKS[0].replace("Then ", "")]
-    )
+    again = summarize(backend, [CHUNKS[0], CHUNKS[0].replace("Then ", "")], 60, keep=2)
     assert again.memory.data["attributes"]["Mowgli"] == [
         "Then Mowgli ran to Akela at the rock.",
         "Mowgli ran to Akela at the rock.",
@@ -122,8 +136,10 @@ def test_a_question_about_the_whole_gets_the_covering_answer():
 
 
 def test_a_backend_that_cannot_score_is_refused():
-    with pytest.raises(Exception, match="cannot score"):
-        name_summary(ScriptedBackend(), TASKS["summarize"].schema, NamesConfig("q"), CHUNKS)
+    with pytest.raises(MethodError, match=r"scores continuations.*use --method revisions"):
+        summarize(ScriptedBackend(), CHUNKS)
+    with pytest.raises(MethodError, match="attributes"):
+        summarize(ScriptedBackend(scorer=scorer), CHUNKS, task=TASKS["code-search"])
 
 
 def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path):
@@ -132,7 +148,7 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     from tests.cli_harness import invoke
 
     backend = ScriptedBackend(scorer=scorer, outputs=["Mowgli ran."])
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
     story = tmp_path / "story.txt"
     story.write_text("\n\n".join(CHUNKS), encoding="utf-8")
     out = invoke("run", str(story), "--task", "summarize", "--run-dir", str(tmp_path / "r"))
@@ -148,9 +164,12 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     assert asked.stdout.strip() == " ".join(kaa)  # the stored sentences, not a generated line
     assert f"done: answered from run {entry.id}'s memory; 0 prompt tokens" in asked.stderr
     wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
-    assert wrong.exit_code == 1 and "--method definitions is for --task code-search" in wrong.stderr
+    assert (
+        wrong.exit_code == 1
+        and "--method definitions needs a schema with candidate_functions" in wrong.stderr
+    )
     plain = ScriptedBackend(scorer=scorer, outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"] * 9)
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: plain)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: plain)
     free = invoke("run", str(story), "--method", "revisions", "--run-dir", str(tmp_path / "f"))
     assert free.exit_code == 0 and History().recent(1)[0].method == "revisions"
 
@@ -161,9 +180,7 @@ def test_a_text_without_names_is_summarized_by_the_words_it_repeats():
         "and evaluates only the rest. a cache that is full drops its oldest prefix first."
     )
     backend = ScriptedBackend(scorer=scorer)
-    result = name_summary(
-        backend, TASKS["summarize"].schema, NamesConfig("Summarize.", keep=2), [manual]
-    )
+    result = summarize(backend, [manual], keep=2)
     stored = result.memory.data["attributes"]
     assert set(stored) == {"cache", "prefix"}  # each written three times, "prompt" twice
     assert result.answer and all(s in manual for ss in stored.values() for s in ss)
@@ -174,7 +191,7 @@ def test_a_run_over_text_with_nothing_to_summarize_says_so(monkeypatch, tmp_path
     from tests.cli_harness import invoke
 
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.backends, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
     marks = tmp_path / "marks.txt"
     marks.write_text("!?.,;: " * 400, encoding="utf-8")
     out = invoke("run", str(marks), "--run-dir", str(tmp_path / "r"))

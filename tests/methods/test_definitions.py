@@ -7,10 +7,25 @@ import pytest
 
 from prism_edge.backends import Scored
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.codesearch import SearchConfig, bm25_search, definition_search, words
-from prism_edge.errors import BackendError
+from prism_edge.bm25 import query_words, words
+from prism_edge.events import RunResult
+from prism_edge.methods import MethodError, make
+from prism_edge.methods.definitions import bm25_search
 from prism_edge.prompts import Part, Prompt
+from prism_edge.runner import run_prism
 from prism_edge.tasks import TASKS
+
+TASK = TASKS["code-search"]
+
+
+def search(
+    backend: ScriptedBackend, question: str, chunks: list[str], task=TASK, **options
+) -> RunResult:
+    """Code search by definitions through the runner, as every command runs it."""
+    config = task.configure(question)
+    method = make("definitions", task.schema, config, **options)
+    return run_prism(backend, task.schema, config, chunks, method=method)
+
 
 CHUNKS = [
     "File path: m.py\nContent:\n"
@@ -33,8 +48,9 @@ def scorer(prompt: Prompt, continuation: str) -> float:
 @pytest.mark.parametrize("formulation", ["likelihood", "yes-no"])
 def test_the_best_scored_definition_is_the_answer(formulation: str) -> None:
     backend = ScriptedBackend(scorer=scorer)
-    config = SearchConfig("How many words are in a text?", formulation, keep=2)  # type: ignore[arg-type]
-    result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
+    result = search(
+        backend, "How many words are in a text?", CHUNKS, formulation=formulation, keep=2
+    )
     memory = result.memory.data["candidate_functions"]
     assert set(memory) == {"wrap", "count", "shout"}  # only the chunks' own definitions
     assert memory["count"] == {
@@ -50,8 +66,7 @@ def test_the_best_scored_definition_is_the_answer(formulation: str) -> None:
 
 def test_only_the_best_few_of_a_chunk_enter_the_memory() -> None:
     backend = ScriptedBackend(scorer=scorer)
-    config = SearchConfig("words", keep=1)
-    result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
+    result = search(backend, "words", CHUNKS, keep=1)
     assert set(result.memory.data["candidate_functions"]) == {"count", "shout"}
 
 
@@ -68,14 +83,12 @@ def test_scoring_evaluates_the_shared_prompt_once() -> None:
 
 
 def test_a_backend_that_cannot_score_is_a_clear_error() -> None:
-    with pytest.raises(BackendError, match="cannot score"):
-        definition_search(ScriptedBackend(), TASKS["code-search"].schema, SearchConfig("q"), CHUNKS)
+    with pytest.raises(MethodError, match=r"scores continuations.*use --method revisions"):
+        search(ScriptedBackend(), "q", CHUNKS)
     with pytest.raises(NotImplementedError, match="cannot score"):
         ScriptedBackend().score(Prompt((Part("x"),)), ["y"])
-    with pytest.raises(ValueError, match="candidate_functions"):
-        definition_search(
-            ScriptedBackend(scorer=scorer), TASKS["summarize"].schema, SearchConfig("q"), CHUNKS
-        )
+    with pytest.raises(MethodError, match="candidate_functions"):
+        search(ScriptedBackend(scorer=scorer), "q", CHUNKS, task=TASKS["summarize"])
 
 
 def test_bm25_ranks_the_definitions_by_their_words() -> None:
@@ -94,14 +107,11 @@ def test_bm25_ranks_the_definitions_by_their_words() -> None:
 
 def test_a_bm25_shortlist_limits_what_the_model_scores() -> None:
     backend = ScriptedBackend(scorer=scorer)
-    config = SearchConfig("break text into lines of a width", shortlist=1)
-    result = definition_search(backend, TASKS["code-search"].schema, config, CHUNKS)
+    result = search(backend, "break text into lines of a width", CHUNKS, shortlist=1)
     assert set(result.memory.data["candidate_functions"]) == {"wrap"}
 
 
 def test_bm25_reads_the_description_not_the_request_around_it():
-    from prism_edge.codesearch import bm25_search, query_words
-
     assert query_words("Find the function that returns the user's cache dir") == [
         "returns",
         "user",

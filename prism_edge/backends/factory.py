@@ -1,0 +1,68 @@
+"""The backend a command asks for: a local GGUF model with llama.cpp's engine settings, or an
+OpenAI-compatible inference server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prism_edge.backends import Backend
+
+
+@dataclass(frozen=True)
+class Engine:
+    """llama.cpp's settings for a local model (``benchmarks/depth_rates.py`` measures them)."""
+
+    threads: int | None = None
+    """None: the physical cores."""
+    batch: int = 512
+    flash_attn: bool = True
+    """On: faster prefill and decoding at depth on both shipped models
+    (benchmarks/results/depth_settings.txt)."""
+    kv_type: str = "f16"
+    jump_forward: bool = False
+    """Off by default: llama.cpp's logits for a token evaluated in a batch differ from the
+    same token evaluated alone (up to 1.6 here: benchmarks/results/batch_numerics.txt), so
+    outputs can differ from token-by-token decoding, for 2% of wall time
+    (benchmarks/results/jump_forward.txt)."""
+
+
+def open_backend(
+    model: str | None = None,
+    *,
+    server: str | None = None,
+    n_ctx: int | None = None,
+    server_model: str | None = None,
+    api_key: str | None = None,
+    grammar_field: str = "auto",
+    retries: int = 4,
+    engine: Engine | None = None,
+) -> Backend:
+    """The backend a command asked for: an OpenAI-compatible ``server`` (its ``server_model``,
+    ``api_key``, how it takes grammars, how often to retry) or the local GGUF ``model`` (a
+    path, a catalog name, ``hf:...``; None: the embedded one) with the ``engine`` settings."""
+    if server is not None:
+        if model is not None:
+            raise ValueError("use either --model or --server, not both")
+        from prism_edge.backends.server import ServerBackend  # httpx: only for servers
+
+        return ServerBackend(
+            server,
+            api_key=api_key,
+            model=server_model,
+            n_ctx=n_ctx,
+            grammar_field=grammar_field,  # type: ignore[arg-type]
+            retries=retries,
+        )
+    from prism_edge.backends.llama_cpp import LlamaCppBackend  # llama_cpp: only for models
+    from prism_edge.models import resolve_model
+
+    engine = engine or Engine()
+    return LlamaCppBackend(
+        resolve_model(model),
+        n_ctx=n_ctx,
+        n_threads=engine.threads,
+        n_batch=engine.batch,
+        flash_attn=engine.flash_attn,
+        kv_type=engine.kv_type,
+        jump_forward=engine.jump_forward,
+    )

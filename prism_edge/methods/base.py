@@ -1,0 +1,134 @@
+"""The contract of a method: how one step of PRISM's loop turns a chunk into revisions.
+
+The runner (:mod:`prism_edge.runner`) keeps everything around a step: the place in the input,
+cutting a chunk to the room left, folding, the budget, counts, metrics and events; the session
+keeps the plan, the context check, the checkpoint and resuming. A :class:`Method` decides only
+what a step does with its chunk and how the run answers, and declares:
+
+* what it needs of the backend (``needs``: ``generate``, ``score``);
+* how many chunk tokens fit beside its prompt (:meth:`Method.room`);
+* its pre-pass over the whole input (:meth:`Method.prepare`: BM25's shortlist);
+* its own state beyond the memory (:meth:`Method.state`, :meth:`Method.restore`), saved in the
+  checkpoint beside the memory, so ``--resume`` continues exactly;
+* its answer, at the end of a run (:meth:`Method.answer`) and for a later question to the
+  recorded memory (:meth:`Method.ask`).
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, Literal, Protocol
+
+from prism_edge.backends import Backend, Scored
+from prism_edge.config import PrismConfig
+from prism_edge.errors import BackendError, PrismError
+from prism_edge.events import Event, RunResult, StepDone
+from prism_edge.memory import Memory
+from prism_edge.metrics import CallMetrics, RunMetrics
+from prism_edge.schema import Schema
+
+Capability = Literal["generate", "score"]
+
+
+class MethodError(PrismError):
+    """A method cannot run as asked (on this backend, this task, with these options)."""
+
+    hint = "prism-edge run --help lists the methods; --method revisions runs on every backend"
+
+
+class Context(Protocol):
+    """What a step reads and changes: the run (the runner is one)."""
+
+    backend: Backend
+    schema: Schema
+    config: PrismConfig
+    memory: Memory
+    metrics: RunMetrics
+    result: RunResult
+
+    def memory_tokens(self) -> int: ...
+
+
+class Method(abc.ABC):
+    """How a step turns a chunk into revisions, and how the run answers."""
+
+    name: ClassVar[str]
+    needs: ClassVar[frozenset[Capability]]
+    option_names: ClassVar[tuple[str, ...]] = ()
+    """The method's own options (keyword arguments of :func:`prism_edge.methods.make`)."""
+    score_meaning: ClassVar[str] = "the model's score"
+    """What the scores of the result's ranking are (shown beside the answer)."""
+    can_fold: ClassVar[bool] = False
+    """The memory is in the prompt, so folding amendments frees room for the chunk."""
+
+    def check(self, backend: Backend, schema: Schema) -> None:
+        """Refuse, before any compute, a backend or schema this method cannot work with."""
+        if "score" in self.needs and not backend.can_score:
+            raise MethodError(
+                f"--method {self.name} needs a backend that scores continuations "
+                f"({backend.name} cannot); use --method revisions"
+            )
+
+    def settings(self) -> dict[str, Any]:
+        """What, beside the run's config, decides this method's output (the checkpoint's
+        settings digest includes it)."""
+        return {}
+
+    def prepare(self, chunks: Sequence[str]) -> None:
+        """A pre-pass over the whole input before the first step (default: none). It must
+        depend on the chunks alone, so a resumed run prepares the same."""
+        del chunks
+
+    @abc.abstractmethod
+    def room(self, run: Context) -> int:
+        """Chunk tokens that fit beside this method's prompt and its output."""
+
+    @abc.abstractmethod
+    def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
+        """Read ``chunk`` and revise the memory (validated, as every revision is)."""
+
+    @abc.abstractmethod
+    def answer(self, run: Context) -> Iterator[Event]:
+        """The final answer from the memory alone; ends with :class:`Answered` and sets
+        ``run.result.answer``."""
+
+    def answer_needs(self, run: Context) -> int:
+        """Context tokens the answer step needs (its prompt and output budget; 0: the answer
+        is picked from the memory without a prompt that grows with it)."""
+        del run
+        return 0
+
+    def ask(self, run: Context) -> Iterator[Event]:
+        """Answer ``run.config.question`` from a recorded memory (``prism-edge ask``), never
+        reading the input again; by default as the run's own answer is made."""
+        yield from self.answer(run)
+
+    def state(self) -> dict[str, Any]:
+        """What this method keeps beside the memory, as JSON-able data (default: nothing)."""
+        return {}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Take back what :meth:`state` returned (a resumed run)."""
+        del state
+
+
+def record_score(metrics: RunMetrics, s: Scored) -> CallMetrics:
+    """A scored continuation as a call in the paper's accounting (prompt and continuation
+    tokens; nothing decoded)."""
+    # scoring is all prefill: nothing is decoded
+    call = CallMetrics(
+        "score", s.prompt_tokens + s.tokens, s.reused_tokens, 0, s.seconds, s.seconds
+    )
+    metrics.add(call)
+    return call
+
+
+def score(
+    backend: Backend, prompt: Any, continuations: Sequence[str], metrics: RunMetrics
+) -> tuple[list[Scored], list[CallMetrics]]:
+    """``backend.score`` with every scored continuation recorded as a call."""
+    if not backend.can_score:
+        raise BackendError(f"{backend.name} cannot score; use a local model or --method revisions")
+    scored = backend.score(prompt, continuations)
+    return scored, [record_score(metrics, s) for s in scored]
