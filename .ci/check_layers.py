@@ -13,7 +13,7 @@ from pathlib import Path
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base", ("errors", "metrics", "footprint", "gbnf")),
-    ("text", ("grounding", "syntax", "inputs", "chunking", "definitions", "bm25")),
+    ("text", ("grounding", "syntax", "tables", "inputs", "chunking", "definitions", "bm25")),
     ("core", ("schema", "revisions", "memory", "prompts", "config", "events")),
     ("grammar", ("grammar", "step_grammar")),
     ("backends", ("backends", "local_models", "models")),

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from prism_edge import syntax
 from prism_edge.inputs import Document
+from prism_edge.tables import table_name
 
 Counter = Callable[[str], int]
 
@@ -155,8 +156,7 @@ def chunk_document(
         ends = record_ends(text, name)
         first_end = ends[0] if ends else len(text)
         first, body = text[:first_end], text[first_end:]
-        stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        header = f"Table: {stem}\n{first.rstrip(chr(10) + chr(13))}\n"
+        header = f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
         boundaries = (Cuts([end - first_end for end in ends[1:]], strict=True), *ROWS)
     else:
         yield from chunk_text(text, max_tokens, count)
@@ -209,11 +209,18 @@ def code_boundaries(code: str, name: str) -> tuple[tuple[Boundary, ...], list[sy
     return boundaries, [s for s in spans if s.kind == "class"]
 
 
+SNIFF_CHARS = 4096
+"""Characters the CSV dialect is guessed from: ``csv.Sniffer`` is quadratic in its sample (a
+crafted 64 KB one took 14 s), and a few lines tell the delimiter and quoting."""
+
+
 def record_ends(text: str, name: str) -> list[int]:
     """Offsets just after each record of a CSV/TSV text, read by :mod:`csv` (quoted fields may
     hold newlines). A text the module cannot read (a NUL byte, a field over its size limit)
     counts each line as a record."""
-    sample = text[:65536]
+    sample = text[:SNIFF_CHARS]
+    if len(text) > SNIFF_CHARS and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]  # whole lines: a cut row misleads the sniffer
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, ",\t;|")
     except csv.Error:

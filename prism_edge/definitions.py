@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +26,6 @@ CONTENT = "Content:\n"
 MAX_SOURCE_CHARS = 800
 """Characters of a definition's source shown when it is scored (its head: signature, docstring,
 first statements)."""
-
-_BLOCK = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+\w", re.M)
 
 
 @dataclass(frozen=True)
@@ -70,33 +67,27 @@ def _parts(chunk: str) -> tuple[str, str | None, str]:
 
 
 def python_definitions(code: str) -> list[Definition]:
-    """Every function, method and class in ``code``, in source order, each once."""
+    """Every function, method and class in ``code``, in source order, each once: read by
+    :mod:`ast`; code that ``ast`` cannot read (a chunk cut inside a class, a syntax error,
+    Python 2, newer syntax than this interpreter's, nesting deeper than its recursion limit)
+    is read by tree-sitter, which recovers around errors and keeps classes and owners."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return _piecewise(code)
+        found = _walk(tree, code, "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return tree_definitions(code, "chunk.py")
     last: dict[str, Definition] = {}
-    for definition in _walk(tree, code, ""):
+    for definition in found:
         last[definition.name] = definition  # @overload stubs first, the implementation last
     return list(last.values())
 
 
-def _piecewise(code: str) -> list[Definition]:
-    """Definitions of code that does not parse as a whole (a chunk cut inside a class)."""
-    starts = [m.start() for m in _BLOCK.finditer(code)]
+def tree_definitions(code: str, path: str) -> list[Definition]:
+    """The definitions tree-sitter finds in ``code`` read as ``path``'s language, each name
+    once (a declaration before its body)."""
     found: dict[str, Definition] = {}
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(code)
-        lines = code[start:end].splitlines(keepends=True)
-        for n in range(len(lines), 0, -1):  # drop a cut-off or foreign tail line by line
-            piece = textwrap.dedent("".join(lines[:n]))
-            try:
-                tree = ast.parse(piece)
-            except (SyntaxError, ValueError):
-                continue
-            for definition in _walk(tree, piece, ""):
-                found.setdefault(definition.name, definition)
-            break
+    for span in syntax.definitions(code, path):
+        found.setdefault(span.name, _from_tree(span, code))
     return list(found.values())
 
 
@@ -188,10 +179,7 @@ def definitions_in(chunk: str) -> list[Definition]:
         return _owned(python_definitions(code), owner, code)
     if syntax.language_of(path) is None:
         return []
-    found: dict[str, Definition] = {}
-    for span in syntax.definitions(code, path):
-        found.setdefault(span.name, _from_tree(span, code))  # declarations before bodies
-    return _owned(list(found.values()), owner, code)
+    return _owned(tree_definitions(code, path), owner, code)
 
 
 def _owned(found: list[Definition], owner: str | None, code: str) -> list[Definition]:
@@ -218,8 +206,8 @@ def _from_tree(span: syntax.Span, code: str) -> Definition:
     head = code[span.start : span.end][:MAX_SOURCE_CHARS]
     signature = syntax.text_of(node).split("{", 1)[0]
     signature = " ".join(signature.split())[:300]
-    doc = _comment_above(node)
     body = node.child_by_field_name("body")
+    doc = _comment_above(node) or _docstring(body)
     value = node.child_by_field_name("value")
     if body is None and value is not None:  # const f = (a) => ... : the arrow's body
         body = value.child_by_field_name("body")
@@ -304,6 +292,17 @@ def _first_statements(body: Any) -> str:
         if c.type not in {"comment", "line_comment", "block_comment"}
     ]
     return "; ".join(parts[:3])[:300] or "empty"
+
+
+def _docstring(body: Any) -> str:
+    """A Python body's docstring (its first statement, a string), unquoted."""
+    first = body.named_children[0] if body is not None and body.named_children else None
+    if first is None or first.type != "expression_statement" or not first.named_children:
+        return ""
+    string = first.named_children[0]
+    if string.type != "string":
+        return ""
+    return syntax.text_of(string).strip("\"'rbuRBU").strip()
 
 
 def _comment_above(node: Any) -> str:

@@ -49,6 +49,8 @@ _COLUMNS = (
 )
 _JSON = {"inputs", "schema", "settings", "memory", "memory_state", "metrics", "calls"}
 _LOCK = threading.Lock()
+LOCK_WAIT_S = 5.0
+"""Seconds to wait for another process's lock on the history before saying so."""
 
 
 class HistoryError(PrismError):
@@ -97,7 +99,7 @@ class Entry:
     parent: int | None = None
     """For ``ask``: the run whose memory answered."""
     method: str = "revisions"
-    """How the memory was built: ``revisions`` or ``definitions`` (code search by scores)."""
+    """The method that built the memory (``prism_edge.methods``: revisions, names, definitions)."""
     inputs: list[dict[str, Any]] = field(default_factory=list)
     schema: dict[str, Any] = field(default_factory=dict)
     """The memory schema as JSON Schema (``schema.json_schema``)."""
@@ -147,38 +149,77 @@ class History:
         self.path = path or default_path()
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, write: bool) -> Iterator[sqlite3.Connection | None]:
+        """A connection for reading (read-only: a read never changes the file; None when there
+        is no history yet) or for writing (the file and its table created on first use)."""
+        doing = "written" if write else "read"
+        if not write and not self.path.exists():
+            folder = next((f for f in self.path.parents if f.exists()), None)
+            if folder is not None and not folder.is_dir():
+                raise HistoryError(
+                    f"the run history {self.path} cannot be read: {folder} is a file"
+                )
+            yield None
+            return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=30)
+            if write:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(self.path, timeout=LOCK_WAIT_S)
+            else:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                connection = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_S)
+            connection.text_factory = _text  # one undecodable value does not fail a listing
         except (OSError, sqlite3.Error) as exc:
-            raise HistoryError(f"cannot open the run history {self.path}: {exc}") from None
+            raise HistoryError(f"the run history {self.path} cannot be {doing}: {exc}") from None
         with closing(connection):
             try:
                 with connection:
-                    self._migrate(connection)
-                    yield connection
+                    yield connection if self._checked(connection, write) else None
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise HistoryError(
+                        f"the run history {self.path} is locked by another process "
+                        f"(waited {LOCK_WAIT_S:.0f} s)"
+                    ) from None
+                raise HistoryError(
+                    f"the run history {self.path} cannot be {doing}: {exc}"
+                ) from None
             except sqlite3.DatabaseError as exc:
-                raise HistoryError(f"the run history {self.path} is unreadable: {exc}") from None
+                raise HistoryError(
+                    f"the run history {self.path} cannot be {doing}: {exc}"
+                ) from None
 
-    @staticmethod
-    def _migrate(connection: sqlite3.Connection) -> None:
+    def _checked(self, connection: sqlite3.Connection, write: bool) -> bool:
+        """Whether the file holds a run history (made one, when writing an empty file); a
+        foreign database or a newer format is a :class:`HistoryError`, never changed."""
         (version,) = connection.execute("PRAGMA user_version").fetchone()
         if version > VERSION:
             raise HistoryError(
                 f"the run history was written by a newer prism-edge (format {version})"
             )
-        if version < VERSION:
-            columns = ", ".join(f"{name} TEXT" for name in _COLUMNS)
-            connection.execute(
-                f"CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, {columns})"
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        ours = "runs" in tables and version == VERSION
+        if ours:
+            return True
+        if tables - {"sqlite_sequence"}:
+            raise HistoryError(
+                f"{self.path} is a database, but not a prism-edge run history; "
+                f"{LOGS_ENV} may point elsewhere"
             )
-            connection.execute(f"PRAGMA user_version = {VERSION}")
+        if not write:
+            return False  # an empty file: no runs yet, and it stays as it is
+        columns = ", ".join(f"{name} TEXT" for name in _COLUMNS)
+        connection.execute(
+            f"CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, {columns})"
+        )
+        connection.execute(f"PRAGMA user_version = {VERSION}")
+        return True
 
     def record(self, entry: Entry) -> int:
         """Store ``entry`` (insert, or update when it has an id); returns its id."""
         values = [_encode(name, getattr(entry, name)) for name in _COLUMNS]
-        with _LOCK, self._connect() as connection:
+        with _LOCK, self._connect(write=True) as connection:
+            assert connection is not None
             if entry.id is None:
                 marks = ", ".join("?" for _ in _COLUMNS)
                 cursor = connection.execute(
@@ -192,17 +233,23 @@ class History:
 
     def recent(self, limit: int = 20) -> list[Entry]:
         """The latest ``limit`` entries, newest first."""
-        with self._connect() as connection:
+        with self._connect(write=False) as connection:
+            if connection is None:
+                return []
             rows = connection.execute(
                 f"SELECT id, {', '.join(_COLUMNS)} FROM runs ORDER BY id DESC LIMIT ?", (limit,)
             ).fetchall()
         return [_entry(row) for row in rows]
 
     def get(self, run_id: int) -> Entry:
-        with self._connect() as connection:
-            row = connection.execute(
-                f"SELECT id, {', '.join(_COLUMNS)} FROM runs WHERE id = ?", (run_id,)
-            ).fetchone()
+        with self._connect(write=False) as connection:
+            row = (
+                None
+                if connection is None
+                else connection.execute(
+                    f"SELECT id, {', '.join(_COLUMNS)} FROM runs WHERE id = ?", (run_id,)
+                ).fetchone()
+            )
         if row is None:
             raise HistoryError(f"no run {run_id} in the history ({self.path})")
         return _entry(row)
@@ -216,18 +263,29 @@ def _encode(name: str, value: Any) -> Any:
     return value
 
 
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+_LISTS = {"inputs", "calls"}
+
+
 def _entry(row: Sequence[Any]) -> Entry:
+    """An entry from its row, whatever another program or a crash left in it: a missing or
+    malformed value reads as empty, never as an error for the whole listing."""
     values: dict[str, Any] = {"id": int(row[0])}
     for name, raw in zip(_COLUMNS, row[1:], strict=True):
         if name in _JSON:
+            empty: Any = [] if name in _LISTS else {}
             try:
-                values[name] = (
-                    json.loads(raw) if raw else ([] if name in {"inputs", "calls"} else {})
-                )
-            except json.JSONDecodeError:
-                values[name] = {}
+                value = json.loads(raw) if isinstance(raw, str) and raw else empty
+            except (json.JSONDecodeError, RecursionError):
+                value = empty
+            values[name] = value if isinstance(value, type(empty)) else empty
         elif name == "parent":
-            values[name] = int(raw) if raw else None
+            values[name] = int(raw) if isinstance(raw, int | str) and str(raw).isdigit() else None
         else:
-            values[name] = raw
+            values[name] = raw if isinstance(raw, str) else ("" if raw is None else str(raw))
+    for name in ("ended", "error", "answer"):  # optional in an entry: None when not set
+        values[name] = values[name] or None
     return Entry(**values)

@@ -13,6 +13,7 @@ A Project Gutenberg book is read without the header and licence the project wrap
 from __future__ import annotations
 
 import re
+import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Any
 import pathspec
 
 from prism_edge.errors import PrismError
+from prism_edge.tables import JSONL_SUFFIXES, SQLITE_MAGIC, jsonl_to_csv, sqlite_tables
 
 CODE_SUFFIXES = {
     ".py",
@@ -50,7 +52,7 @@ CODE_SUFFIXES = {
     ".m",
     ".sql",
 }
-TABLE_SUFFIXES = {".csv", ".tsv"}
+TABLE_SUFFIXES = {".csv", ".tsv", *JSONL_SUFFIXES}
 
 
 class InputError(PrismError):
@@ -86,37 +88,43 @@ def is_binary(head: bytes) -> bool:
 
 
 _GUTENBERG_START = re.compile(
-    r"^[ \t]*(?:\*{3}[ \t]*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK|\*END\*THE SMALL PRINT!)"
-    r".*$",
+    r"^[ \t]*(?:\*{3}[ \t]*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK\b.*\*{3}"
+    r"|\*END\*THE SMALL PRINT!.*\*END\*)[ \t]*\r?$",
     re.IGNORECASE | re.MULTILINE,
 )
 _GUTENBERG_END = re.compile(
-    r"^[ \t]*(?:\*{3}[ \t]*END OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK|End of (?:the )?Project "
-    r"Gutenberg\b).*$",
+    r"^[ \t]*(?:\*{3}[ \t]*END OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK\b.*\*{3}"
+    r"|End of (?:the )?Project Gutenberg(?:'s\b|[ \t]+(?:E-?book|E-?text|Edition)\b).*)"
+    r"[ \t]*\r?$",
     re.IGNORECASE | re.MULTILINE,
 )
 FRAME_SHARE = 0.25
-"""The header is sought in the first quarter of a text, the end marker in the last."""
+"""The start marker is sought in the first quarter of a text, the end marker in the last."""
 
 
 def without_boilerplate(text: str) -> tuple[str, int, int]:
-    """``text`` without Project Gutenberg's header (up to its "*** START OF ..." or "*END*THE
-    SMALL PRINT!" line) and what follows its end line ("*** END OF ..." or "End of the Project
-    Gutenberg ..."), with how many lines each was; ``(text, 0, 0)`` when it has neither."""
-    start = end = None
-    for m in _GUTENBERG_START.finditer(text, 0, int(len(text) * FRAME_SHARE)):
-        start = m  # the last one (a licence may quote the marker)
-    for m in _GUTENBERG_END.finditer(text, start.end() if start else 0):
-        if m.start() >= len(text) * (1 - FRAME_SHARE):
-            end = m
-            break
-    if start is None and end is None:
+    """``text`` without Project Gutenberg's header and end matter, with how many lines each
+    was; ``(text, 0, 0)`` unless the text holds exactly one start marker ("*** START OF THE
+    PROJECT GUTENBERG EBOOK ... ***", or the old "*END*THE SMALL PRINT! ... *END*") in its
+    first quarter and, after it in its last quarter, an end marker ("*** END OF THE PROJECT
+    GUTENBERG EBOOK ... ***", or the old "End of the Project Gutenberg EBook of ..." and
+    "End of Project Gutenberg's ..."): the first such is where the end matter begins. A marker
+    quoted alone, a sentence that merely begins like one, or two books in one file (two start
+    markers) leave every line in place."""
+    starts = list(_GUTENBERG_START.finditer(text))
+    if len(starts) != 1 or starts[0].start() > len(text) * FRAME_SHARE:
         return text, 0, 0
-    body_start = start.end() if start else 0
-    body_end = end.start() if end else len(text)
-    head = len(text[:body_start].splitlines())
-    tail = len(text[body_end:].splitlines()) if end else 0
-    return text[body_start:body_end].strip("\n") + "\n", head, tail
+    start = starts[0]
+    end = next(
+        (m for m in _GUTENBERG_END.finditer(text, start.end())
+         if m.start() >= len(text) * (1 - FRAME_SHARE)),
+        None,
+    )  # fmt: skip
+    if end is None:
+        return text, 0, 0
+    head = len(text[: start.end()].splitlines())
+    tail = len(text[end.start() :].splitlines())
+    return text[start.end() : end.start()].strip("\n") + "\n", head, tail
 
 
 def _unwrapped(document: Document, warnings: list[str]) -> Document:
@@ -133,17 +141,23 @@ def _unwrapped(document: Document, warnings: list[str]) -> Document:
 
 
 def collect(
-    inputs: Iterable[str], stdin_text: str | None = None, *, keep_boilerplate: bool = False
+    inputs: Iterable[str],
+    stdin_text: str | None = None,
+    *,
+    keep_boilerplate: bool = False,
+    follow_links: bool = False,
 ) -> Collected:
-    """Read every input; raise :class:`InputError` for a missing, unreadable or empty input.
-    Prose is read without a Project Gutenberg frame unless ``keep_boilerplate``."""
-    out = _collect(inputs, stdin_text)
+    """Read every input; raise :class:`InputError` for a missing, unreadable, empty or not
+    regular input (a device, a pipe). Prose is read without a Project Gutenberg frame unless
+    ``keep_boilerplate``; a folder's links that lead out of it are skipped (and reported)
+    unless ``follow_links``."""
+    out = _collect(inputs, stdin_text, follow_links)
     if not keep_boilerplate:
         out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
     return out
 
 
-def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
+def _collect(inputs: Iterable[str], stdin_text: str | None, follow_links: bool) -> Collected:
     out = Collected()
     for spec in inputs:
         if spec == "-":
@@ -154,18 +168,17 @@ def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
         if path.is_dir():
             found = 0
             notes: list[str] = []
-            for file in walk(path, out.warnings):
-                doc = _read(file, notes, inside_folder=True)
-                if doc is not None:
-                    out.documents.append(doc)
-                    found += 1
+            for file in walk(path, notes, follow_links=follow_links):
+                docs = _read_all(file, notes, inside_folder=True)
+                out.documents += docs
+                found += len(docs)
             out.warnings += _binaries_counted(notes, spec)
             if not found:
                 raise InputError(f"{spec}: the folder holds no readable text files")
+        elif path.is_file():
+            out.documents += _read_all(path, out.warnings, inside_folder=False)
         elif path.exists():
-            doc = _read(path, out.warnings, inside_folder=False)
-            assert doc is not None
-            out.documents.append(doc)
+            raise InputError(f"{spec}: not a regular file or folder (a device or a pipe?)")
         else:
             raise InputError(f"{spec}: no such file or folder")
     if not any(d.text.strip() for d in out.documents):
@@ -176,14 +189,47 @@ def _collect(inputs: Iterable[str], stdin_text: str | None) -> Collected:
 _BINARY = "skipped binary file "
 
 
+_OUTSIDE = "skipped a link out of the folder: "
+
+
 def _binaries_counted(notes: list[str], folder: str) -> list[str]:
-    """A folder's warnings with its skipped binary files (compiled code, images) as one line."""
-    binary = [n for n in notes if n.startswith(_BINARY)]
-    if len(binary) <= 1:
-        return notes
-    first = binary[0].removeprefix(_BINARY)
-    rest = [n for n in notes if not n.startswith(_BINARY)]
-    return [*rest, f"skipped {len(binary)} binary files in {folder} (the first: {first})"]
+    """A folder's warnings with its skipped binary files (compiled code, images) and its links
+    that lead out of it each as one line."""
+    out = [n for n in notes if not n.startswith((_BINARY, _OUTSIDE))]
+    for prefix, what, hint in (
+        (_BINARY, "binary files", ""),
+        (_OUTSIDE, "links that lead out of the folder", "; --follow-links reads them"),
+    ):
+        found = [n.removeprefix(prefix) for n in notes if n.startswith(prefix)]
+        if len(found) == 1:
+            out.append(f"{prefix.removesuffix(': ').removesuffix(' ')} {found[0]}{hint}")
+        elif found:
+            out.append(f"skipped {len(found)} {what} in {folder} (the first: {found[0]}){hint}")
+    return out
+
+
+def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[Document]:
+    """The documents of one file: one, or one per table of an SQLite file (none when a
+    folder's file is skipped)."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        if inside_folder:
+            warnings.append(f"skipped {path}: {exc.strerror}")
+            return []
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if head == SQLITE_MAGIC:
+        try:
+            tables = sqlite_tables(path)
+        except sqlite3.Error as exc:
+            if inside_folder:
+                warnings.append(f"skipped {path}: not a readable SQLite file ({exc})")
+                return []
+            raise InputError(f"{path}: not a readable SQLite file ({exc})") from None
+        return [Document(f"{path}#{name}", text, "table") for name, text in tables]
+    doc = _read(path, warnings, inside_folder=inside_folder)
+    return [] if doc is None else [doc]
 
 
 def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
@@ -204,18 +250,35 @@ def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document |
     except UnicodeDecodeError:
         text = data.decode("utf-8", errors="replace")
         warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
-    return Document(str(path), text.removeprefix("\ufeff"), kind_of(path.name))
+    text = text.removeprefix("\ufeff")
+    if path.suffix.lower() in JSONL_SUFFIXES:
+        try:
+            text = jsonl_to_csv(text)
+        except ValueError as exc:
+            if inside_folder:
+                warnings.append(f"skipped {path}: not JSON lines ({exc})")
+                return None
+            raise InputError(f"{path}: not JSON lines ({exc})") from None
+    return Document(str(path), text, kind_of(path.name))
 
 
-def walk(root: Path, warnings: list[str] | None = None) -> Iterator[Path]:
-    """Files under ``root`` in sorted order, minus hidden entries and .gitignore matches.
+def walk(
+    root: Path, warnings: list[str] | None = None, *, follow_links: bool = False
+) -> Iterator[Path]:
+    """Regular files under ``root`` in sorted order, minus hidden entries and .gitignore
+    matches.
 
-    Links are followed, but every file and folder is visited once by its real path: a link
-    back into a folder being walked (a loop) or to something already visited is skipped, and
-    a loop is reported in ``warnings``.
+    A link whose target lies outside ``root`` (a cloned repository's ``docs -> ~/.ssh``) is
+    skipped and reported, so nothing from elsewhere reaches a prompt, the history or a server,
+    unless ``follow_links``. Links inside are followed, but every file and folder is visited
+    once by its real path: a link back into a folder being walked (a loop) or to something
+    already visited is skipped, and a loop is reported in ``warnings``.
     """
     seen: set[Path] = set()
-    yield from _walk(root, root, [], _real(root), seen, warnings if warnings is not None else [])
+    real_root = _real(root)
+    inside = None if follow_links or real_root is None else real_root
+    out = warnings if warnings is not None else []
+    yield from _walk(root, root, [], real_root, seen, out, (), inside)
 
 
 def _real(path: Path) -> Path | None:
@@ -233,6 +296,7 @@ def _walk(
     seen: set[Path],
     warnings: list[str],
     ancestors: tuple[Path, ...] = (),
+    inside: Path | None = None,
 ) -> Iterator[Path]:
     if real_folder is None:
         warnings.append(f"skipped {folder}: cannot be resolved (a broken or looping link)")
@@ -261,10 +325,13 @@ def _walk(
         if real in ancestors:
             warnings.append(f"skipped {entry}: a link back to {real} (a loop)")
             continue
+        if inside is not None and not real.is_relative_to(inside):
+            warnings.append(f"{_OUTSIDE}{entry} -> {real}")
+            continue
         if real in seen:
             continue  # reached already through another link: read once
         if real.is_dir():
-            yield from _walk(root, entry, specs, real, seen, warnings, ancestors)
+            yield from _walk(root, entry, specs, real, seen, warnings, ancestors, inside)
         elif real.is_file():
             seen.add(real)
             yield entry

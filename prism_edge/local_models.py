@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ OLLAMA_ENV = "OLLAMA_MODELS"
 OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
 OLLAMA_REGISTRY = "registry.ollama.ai"
 GGUF_MAGIC = b"GGUF"
+GGUF_VERSIONS = (2, 3)
 MAX_STRING = 1 << 24
 """A metadata string longer than this is a corrupt header, not a model."""
 
@@ -52,6 +54,8 @@ class LocalModel:
     """``ollama``, ``lmstudio``, ``huggingface`` or ``prism-edge``."""
     path: Path
     size: int
+    problem: str | None = None
+    """Why the entry cannot be a model (a broken link, not a regular file); None: a file."""
 
 
 # --- the GGUF header ------------------------------------------------------------------------
@@ -79,40 +83,85 @@ def _string(stream: BinaryIO) -> str:
     return _read(stream, length).decode("utf-8", errors="replace")
 
 
-def _value(stream: BinaryIO, kind: int) -> Any:
+def _value(stream: BinaryIO, kind: int, size: int) -> Any:
+    """A metadata value; arrays (of arrays, as deep as a file nests them) are skipped with an
+    explicit stack, never by recursion, and never past the file's ``size``."""
     if kind in _SCALARS:
         return _unpack(stream, _SCALARS[kind])
     if kind == _STRING:
         return _string(stream)
-    if kind == _ARRAY:
-        item, count = _unpack(stream, "<I"), _unpack(stream, "<Q")
+    if kind != _ARRAY:
+        raise ValueError(f"unknown metadata type {kind}")
+    pending = [(_unpack(stream, "<I"), _unpack(stream, "<Q"))]  # (item type, items left)
+    while pending:
+        item, count = pending.pop()
         if item in _SCALARS:  # skipped whole: one seek
             stream.seek(struct.calcsize(_SCALARS[item]) * count, os.SEEK_CUR)
         elif item == _STRING:
             for _ in range(count):
                 stream.seek(_unpack(stream, "<Q"), os.SEEK_CUR)
+                if stream.tell() > size:
+                    raise ValueError("the header ends early")
+        elif item == _ARRAY:
+            if count:
+                pending.append((item, count - 1))
+                pending.append((_unpack(stream, "<I"), _unpack(stream, "<Q")))
         else:
-            for _ in range(count):
-                _value(stream, item)
-        return None
-    raise ValueError(f"unknown metadata type {kind}")
+            raise ValueError(f"unknown metadata type {item}")
+        if stream.tell() > size:
+            raise ValueError("the header ends early")
+    return None
+
+
+def _regular_size(path: Path) -> int:
+    """The size of a regular file (links followed); ValueError for anything else (a FIFO
+    would block the reader, a device never ends)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    return info.st_size
+
+
+def check_magic(path: Path) -> None:
+    """:class:`LocalModelError` unless ``path`` is a regular file that starts like a GGUF
+    model."""
+    try:
+        _regular_size(path)
+        with path.open("rb") as stream:
+            magic = stream.read(4)
+    except (OSError, ValueError) as exc:
+        raise LocalModelError(f"{path}: cannot be read as a model ({exc})") from None
+    if magic != GGUF_MAGIC:
+        raise LocalModelError(f"{path}: not a GGUF model file (it starts with {magic!r})")
+
+
+def _entry(spec: str, store: str, path: Path) -> LocalModel:
+    """A store's entry: its size, or why it is no model file (a broken link, a FIFO)."""
+    try:
+        return LocalModel(spec, store, path, _regular_size(path))
+    except FileNotFoundError:
+        return LocalModel(spec, store, path, 0, "a broken link")
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return LocalModel(spec, store, path, 0, reason)
 
 
 def read_gguf(path: Path) -> GGUFInfo:
     """What a GGUF file is, from its header; :class:`LocalModelError` when it is not GGUF."""
     try:
+        size = _regular_size(path)
         with path.open("rb") as stream:
             if stream.read(4) != GGUF_MAGIC:
                 raise ValueError("not a GGUF file")
             version = _unpack(stream, "<I")
-            if version < 2:
-                raise ValueError(f"GGUF version {version} is too old")
+            if version not in GGUF_VERSIONS:
+                raise ValueError(f"GGUF version {version} is not one this reader knows (2, 3)")
             _unpack(stream, "<Q")  # tensor count
             count = _unpack(stream, "<Q")
             meta: dict[str, Any] = {}
             for _ in range(count):
                 key = _string(stream)
-                meta[key] = _value(stream, _unpack(stream, "<I"))
+                meta[key] = _value(stream, _unpack(stream, "<I"), size)
     except (OSError, ValueError, struct.error, OverflowError) as exc:
         raise LocalModelError(f"{path}: cannot read its GGUF header ({exc})") from None
     arch = str(meta.get("general.architecture") or "?")
@@ -178,7 +227,7 @@ def ollama_models(root: Path | None = None) -> Iterator[LocalModel]:
             names = [host, *names]
         blob = _ollama_blob(root, manifest)
         if blob is not None:
-            yield LocalModel(f"ollama:{'/'.join(names)}:{tag}", "ollama", blob, blob.stat().st_size)
+            yield _entry(f"ollama:{'/'.join(names)}:{tag}", "ollama", blob)
 
 
 def _ollama_blob(root: Path, manifest: Path) -> Path | None:
@@ -190,7 +239,7 @@ def _ollama_blob(root: Path, manifest: Path) -> Path | None:
         if isinstance(layer, dict) and layer.get("mediaType") == OLLAMA_MODEL_LAYER:
             digest = str(layer.get("digest", ""))
             blob = root / "blobs" / digest.replace(":", "-")
-            if "/" not in digest and blob.is_file():
+            if "/" not in digest and (blob.exists() or blob.is_symlink()):
                 return blob
     return None
 
@@ -205,7 +254,7 @@ def lmstudio_models(roots: list[Path] | None = None) -> Iterator[LocalModel]:
             if path.name.startswith("mmproj"):
                 continue  # vision projectors are not language models
             name = path.relative_to(root).with_suffix("").as_posix()
-            yield LocalModel(f"lmstudio:{name}", "lmstudio", path, path.stat().st_size)
+            yield _entry(f"lmstudio:{name}", "lmstudio", path)
 
 
 def huggingface_models(cache_dir: Path | None = None) -> Iterator[LocalModel]:
@@ -250,6 +299,8 @@ def resolve_store_spec(spec: str) -> Path:
         candidates = list(ollama_models())
         for model in candidates:
             if model.spec == f"ollama:{wanted}":
+                if model.problem:
+                    raise LocalModelError(f"{model.path} cannot be read: {model.problem}")
                 return model.path
         have = ", ".join(m.spec.removeprefix("ollama:") for m in candidates) or "none"
         raise LocalModelError(f"no ollama model {wanted!r} in {ollama_root()} (have: {have})")
@@ -258,6 +309,8 @@ def resolve_store_spec(spec: str) -> Path:
     partial = [m for m in candidates if name.casefold() in m.spec.casefold()]
     chosen = exact or partial
     if len(chosen) == 1:
+        if chosen[0].problem:
+            raise LocalModelError(f"{chosen[0].path} cannot be read: {chosen[0].problem}")
         return chosen[0].path
     if not chosen:
         raise LocalModelError(f"no LM Studio model matches {name!r}")

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.errors import BackendError
+from prism_edge.local_models import LocalModelError, check_magic
 
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 class ModelNotFound(BackendError):
@@ -110,6 +111,10 @@ def check_spec(spec: str) -> str:
         return spec
     path = Path(spec).expanduser()
     if path.is_file():
+        try:
+            check_magic(path)  # a GGUF model, not any file
+        except LocalModelError as exc:
+            raise ModelNotFound(str(exc)) from None
         return str(path.resolve())
     names = ", ".join(catalog())
     raise ModelNotFound(
@@ -130,7 +135,7 @@ def on_disk(entry: CatalogEntry) -> bool:
     return _on_disk(entry.repo, entry.file, local_dir) is not None
 
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def parse_hf(spec: str) -> tuple[str, str]:
@@ -140,7 +145,7 @@ def parse_hf(spec: str) -> tuple[str, str]:
     if len(parts) < 3 or not spec.endswith(".gguf"):
         raise ModelNotFound(f"{spec}: expected hf:OWNER/REPO/FILE.gguf")
     for part in parts:
-        if not _NAME.match(part) or part.endswith((".", "..")):
+        if not _NAME.fullmatch(part) or part.endswith((".", "..")):
             raise ModelNotFound(f"{spec}: {part!r} is not a plain name (no .., no empty parts)")
     return "/".join(parts[:2]), "/".join(parts[2:])
 
@@ -238,7 +243,7 @@ def _published_sha256(url: str) -> str | None:
         etag = (get_hf_file_metadata(url).etag or "").strip('"')
     except Exception:  # metadata is a bonus check; the download itself already succeeded
         return None
-    return etag if _HEX64.match(etag) else None
+    return etag if _HEX64.fullmatch(etag) else None
 
 
 def file_sha256(path: Path) -> str:

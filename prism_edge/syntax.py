@@ -123,7 +123,7 @@ def definitions(code: str, path: str) -> list[Span]:
     tree = parse(code, path)
     if tree is None:
         return []
-    return list(_walk(tree.root_node, "", 0, _line_starts(code)))
+    return list(_walk(tree.root_node, _line_starts(code)))
 
 
 def cut_points(code: str, path: str) -> tuple[list[int], list[int]]:
@@ -141,7 +141,7 @@ def layout(code: str, path: str) -> tuple[list[Span], list[int], list[int]]:
     if tree is None:
         return [], [], []
     lines = _line_starts(code)
-    spans = list(_walk(tree.root_node, "", 0, lines))
+    spans = list(_walk(tree.root_node, lines))
     owners = [
         lines[min(_leading_start(child), len(lines) - 1)]
         for child in tree.root_node.named_children
@@ -165,21 +165,24 @@ def _line_starts(code: str) -> list[int]:
     return starts
 
 
-def _walk(node: Any, owner: str, depth: int, lines: list[int]) -> Iterator[Span]:
-    for child in node.named_children:
+def _walk(root: Any, lines: list[int]) -> Iterator[Span]:
+    """Every definition under ``root`` in source order, walked with an explicit stack: code
+    nests as deep as it likes (an ``else if`` chain of thousands, a long ``.then()`` chain) and
+    Python's recursion limit never decides."""
+    stack: list[tuple[Any, str, int]] = [(c, "", 0) for c in reversed(root.named_children)]
+    while stack:
+        child, owner, depth = stack.pop()
         if child.type in _COMMENTS:
             continue
         kind = _kind(child)
-        if kind is None:
-            if child.type in _OWNERS:  # Rust's impl blocks name the owner of their methods
+        name = _name(child) if kind is not None else ""
+        if kind is None or not name:
+            if kind is None and child.type in _OWNERS:  # Rust's impl blocks name the owner
                 owner_name = _bare(text_of(child.child_by_field_name("type")))
-                yield from _walk(child, _join(owner, owner_name), depth + 1, lines)
+                inner = (_join(owner, owner_name), depth + 1)
             else:  # exports, decorators, declaration lists, class bodies, namespaces
-                yield from _walk(child, owner, depth, lines)
-            continue
-        name = _name(child)
-        if not name:
-            yield from _walk(child, owner, depth, lines)
+                inner = (owner, depth)
+            stack.extend((c, *inner) for c in reversed(child.named_children))
             continue
         full = _join(owner, name)
         receiver = _receiver(child)
@@ -190,7 +193,7 @@ def _walk(node: Any, owner: str, depth: int, lines: list[int]) -> Iterator[Span]
         start = lines[min(_leading_start(child), len(lines) - 1)]
         yield Span(full, kind, start, _end(child, lines), depth, child)
         if kind == "class":
-            yield from _walk(child, full, depth + 1, lines)
+            stack.extend((c, full, depth + 1) for c in reversed(child.named_children))
 
 
 def _end(node: Any, lines: list[int]) -> int:
@@ -238,9 +241,12 @@ def _receiver(node: Any) -> str:
 
 
 def _descendants(node: Any) -> Iterator[Any]:
-    for child in node.named_children:
+    """Every named node under ``node`` in source order (no recursion)."""
+    stack = list(reversed(node.named_children))
+    while stack:
+        child = stack.pop()
         yield child
-        yield from _descendants(child)
+        stack.extend(reversed(child.named_children))
 
 
 def _bare(type_text: str) -> str:

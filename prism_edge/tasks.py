@@ -13,6 +13,7 @@ from prism_edge.grounding import GroundingKind
 from prism_edge.methods import AUTO, Choice, Method, choose, make, own_options
 from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.names import ScoredNames
+from prism_edge.methods.tables import TableFacts
 from prism_edge.schema import Schema, from_source
 
 BOOK_SUMMARY = '''
@@ -183,6 +184,7 @@ TASKS: dict[str, Task] = {
         None,
         "Reply with the answer only: a number, a name or a short list, without explanation.",
         TABLE_EXAMPLE,
+        scored_method=TableFacts.name,
     ),
 }
 

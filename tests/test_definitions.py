@@ -61,7 +61,8 @@ def test_code_chunks_are_read_by_their_header() -> None:
     assert code_of(chunk)[0] == "pkg/util.py"
     assert [d.name for d in definitions_in(chunk)][:1] == ["clamp"]
     assert definitions_in("File path: notes.rb\nContent:\ndef main\n  0\nend\n") == []
-    assert python_definitions("def broken(:\n") == []
+    # tree-sitter recovers around the error: the definition is still found by its name
+    assert [d.name for d in python_definitions("def broken(:\n")] == ["broken"]
 
 
 SOURCES = {

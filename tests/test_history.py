@@ -66,16 +66,18 @@ def test_a_history_that_cannot_be_written_costs_a_warning_not_the_run(
     monkeypatch.setenv("PRISM_EDGE_LOGS", str(blocker / "logs.db"))
     out = invoke("run", str(_write(tmp_path, "a.txt", STORY)), "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 0 and out.stdout.strip() == "Mowgli grows up among wolves."
-    assert "warning: not logged: cannot open the run history" in out.stderr
+    assert "warning: not logged: the run history" in out.stderr
+    assert "cannot be written" in out.stderr
     logs = invoke("logs")
-    assert logs.exit_code == 1 and logs.stderr.startswith("error: cannot open the run history")
+    assert logs.exit_code == 1 and logs.stderr.startswith("error: the run history")
+    assert "cannot be read" in logs.stderr
 
 
 def test_a_corrupt_history_is_a_one_line_error(tmp_path, monkeypatch):
     bad = _write(tmp_path, "logs.db", "not a database " * 100)
     monkeypatch.setenv("PRISM_EDGE_LOGS", str(bad))
     out = invoke("logs")
-    assert out.exit_code == 1 and out.stderr.count("\n") == 1 and "unreadable" in out.stderr
+    assert out.exit_code == 1 and out.stderr.count("\n") == 1 and "cannot be read" in out.stderr
     assert invoke("logs", "show", "99").exit_code == 1
 
 

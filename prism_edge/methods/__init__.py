@@ -3,7 +3,8 @@
 Owns the registry of methods (the only place a method is named by a string), how ``auto``
 chooses one from what the model is, and each method's module: ``written`` (the paper's: the
 model writes revisions), ``names`` (summaries: the model scores the chunk's names),
-``definitions`` (code search: the model scores the chunk's definitions). A method may import
+``definitions`` (code search: the model scores the chunk's definitions), ``tables`` (table
+questions: the program computes candidate answers, the model chooses). A method may import
 the core (schema, memory, revisions, metrics, events, config), the text helpers, grammars,
 prompts and backends; never the runner, the session or the application.
 """
@@ -18,6 +19,7 @@ from prism_edge.config import PrismConfig
 from prism_edge.methods.base import Method, MethodError
 from prism_edge.methods.definitions import DefinitionsOptions, ScoredDefinitions
 from prism_edge.methods.names import NamesOptions, ScoredNames
+from prism_edge.methods.tables import TableFacts
 from prism_edge.methods.written import WrittenRevisions
 from prism_edge.schema import Schema
 
@@ -25,6 +27,7 @@ METHODS: dict[str, type[Method]] = {
     WrittenRevisions.name: WrittenRevisions,
     ScoredNames.name: ScoredNames,
     ScoredDefinitions.name: ScoredDefinitions,
+    TableFacts.name: TableFacts,
 }
 """Every method by its name (``--method``, the history, the checkpoint)."""
 AUTO = "auto"
@@ -90,6 +93,8 @@ def make(name: str, schema: Schema, config: PrismConfig, **options: Any) -> Meth
         return ScoredNames(config, NamesOptions(**options))
     if name == ScoredDefinitions.name:
         return ScoredDefinitions(config, DefinitionsOptions(**options))
+    if name == TableFacts.name:
+        return TableFacts(config, **options)
     return WrittenRevisions(schema, config)
 
 
@@ -104,6 +109,7 @@ __all__ = [
     "NamesOptions",
     "ScoredDefinitions",
     "ScoredNames",
+    "TableFacts",
     "WrittenRevisions",
     "choose",
     "make",

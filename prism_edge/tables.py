@@ -1,0 +1,203 @@
+"""Tables as the program reads them: records and typed cells, whatever file they came in.
+
+A table reaches the chunker as CSV text (kind ``table``): a CSV or TSV file as it is, JSON
+lines as CSV (the keys in first-seen order, nested values as JSON), every table of an SQLite
+file as its own CSV document (``shop.db#orders``), and the Markdown and fixed-width tables of
+a text file as their own CSV documents (``notes.md#1``). A table chunk (``Table: <name>``, the
+header record, whole records) is read back here into a header and rows by :mod:`csv`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+Cell = int | float | str | None
+
+
+@dataclass(frozen=True)
+class TableChunk:
+    """The records of one table chunk."""
+
+    table: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+def table_name(document_name: str) -> str:
+    """The name a table goes by: an SQLite table's own name, or the file's stem."""
+    if "#" in document_name:
+        tail = document_name.rsplit("#", 1)[1]
+        if not tail.isdigit():
+            return tail
+        stem = document_name.rsplit("#", 1)[0].rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        return f"{stem} {tail}"
+    return document_name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def to_csv(header: list[str], rows: list[list[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def jsonl_to_csv(text: str) -> str:
+    """JSON lines (one object a line) as CSV: the keys in first-seen order. A line that is
+    not a JSON object is a ValueError naming it."""
+    records: list[dict[str, Any]] = []
+    keys: dict[str, None] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {number} is not JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"line {number} is not a JSON object")
+        records.append(record)
+        keys.update(dict.fromkeys(record))
+    header = list(keys)
+    return to_csv(header, [[_cell_text(r.get(k)) for k in header] for r in records])
+
+
+def sqlite_tables(path: Path) -> list[tuple[str, str]]:
+    """(table, CSV text) of every table of an SQLite file, read without changing it."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    out = []
+    with sqlite3.connect(uri, uri=True) as db:
+        db.text_factory = lambda b: b.decode("utf-8", errors="replace")
+        names = [
+            row[0]
+            for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+        for name in names:
+            quoted = '"' + name.replace('"', '""') + '"'
+            cursor = db.execute(f"SELECT * FROM {quoted}")
+            header = [d[0] for d in cursor.description]
+            rows = [[_cell_text(v) for v in row] for row in cursor]
+            out.append((name, to_csv(header, rows)))
+    return out
+
+
+_MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_FIXED_RULE = re.compile(r"^\s*-{3,}(\s+-{3,})+\s*$")
+
+
+def text_tables(text: str) -> list[str]:
+    """The tables written in a text, as CSV: Markdown tables (a header row, a ``|---|`` row,
+    then rows) and fixed-width ones (a header line over a rule of dashes per column, then
+    lines cut at the rule's columns)."""
+    lines = text.splitlines()
+    found: list[str] = []
+    i = 0
+    while i + 1 < len(lines):
+        if "|" in lines[i] and _MD_SEPARATOR.match(lines[i + 1]):
+            header = _md_cells(lines[i])
+            rows = []
+            j = i + 2
+            while j < len(lines) and "|" in lines[j] and lines[j].strip():
+                rows.append(_md_cells(lines[j]))
+                j += 1
+            if rows:
+                found.append(to_csv(header, rows))
+            i = j
+        elif lines[i].strip() and _FIXED_RULE.match(lines[i + 1]):
+            spans = [m.span() for m in re.finditer(r"-+", lines[i + 1])]
+            header = _fixed_cells(lines[i], spans)
+            rows = []
+            j = i + 2
+            while j < len(lines) and lines[j].strip():
+                rows.append(_fixed_cells(lines[j], spans))
+                j += 1
+            if rows:
+                found.append(to_csv(header, rows))
+            i = j
+        else:
+            i += 1
+    return found
+
+
+def _md_cells(line: str) -> list[str]:
+    body = line.strip()
+    body = body.removeprefix("|").removesuffix("|")
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
+
+
+def _fixed_cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
+    """Cells of a fixed-width line: each column from its rule's start to the next one's."""
+    starts = [s for s, _ in spans]
+    cells = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(line)
+        cells.append(line[start:end].strip())
+    return cells
+
+
+def read_chunk(chunk: str) -> TableChunk | None:
+    """The table, header and records of a table chunk (``Table: <name>``, the header record,
+    records); None when the chunk is not one."""
+    if not chunk.startswith("Table: "):
+        return None
+    first, _, body = chunk.partition("\n")
+    name = first.removeprefix("Table: ").strip()
+    sample = body[:4096]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(
+            sample[: sample.rfind("\n")] if "\n" in sample else sample, ",\t;|"
+        )
+    except csv.Error:
+        dialect = csv.excel_tab if "\t" in body.partition("\n")[0] else csv.excel
+    try:
+        records = list(csv.reader(io.StringIO(body, newline=""), dialect))
+    except csv.Error:
+        records = [line.split(",") for line in body.splitlines()]
+    records = [r for r in records if any(cell.strip() for cell in r)]
+    if not records:
+        return TableChunk(name, [], [])
+    return TableChunk(name, [h.strip() for h in records[0]], records[1:])
+
+
+_INT = re.compile(r"[+-]?\d{1,18}")
+_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+
+
+def typed(text: str) -> Cell:
+    """A cell as a number when it is one (``"8"`` -> 8, ``"35.6"`` -> 35.6), None when empty,
+    else its text (stripped)."""
+    value = text.strip()
+    if not value:
+        return None
+    if _INT.fullmatch(value) and not (len(value) > 1 and value.lstrip("+-").startswith("0")):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        number = float(value)
+        if number == number and abs(number) != float("inf"):
+            return number
+    return value
