@@ -28,7 +28,7 @@ from prism_edge.config import PrismConfig
 from prism_edge.events import BudgetExceeded, StepDone
 from prism_edge.footprint import Footprint, mb, peak_rss_bytes, reset_peak
 from prism_edge.inputs import Document
-from prism_edge.methods import ScoredDefinitions, ScoredNames, make
+from prism_edge.methods import ScoredDefinitions, ScoredNames, TableFacts, make
 from prism_edge.methods.base import Method
 from prism_edge.methods.definitions import bm25_search
 from prism_edge.methods.names import NothingToSummarize
@@ -70,16 +70,31 @@ NAME_VARIANTS: dict[str, dict[str, Any]] = {
 }
 """Summaries in which the model scores each chunk's names (methods/names.py): the passage's
 likelihood of a name normalised by its likelihood without the passage (pmi), or not."""
+TABLE_VARIANTS: dict[str, dict[str, Any]] = {
+    "PRISM tables": {"chooser": "model"},
+    "tables without the model": {"chooser": "words"},
+}
+"""Table questions answered by the program's arithmetic, the answer chosen by the model or,
+for comparison, by the program's word overlap alone (methods/tables.py)."""
 BM25 = "BM25 definitions"
 """What a user would pick instead for code search: BM25 over the same definitions."""
 LEAD = "lead sentences"
 """What a user gets without a model for a summary: each chunk's lead sentence."""
 METHODS = ("long context", "incremental", "hierarchical", *PRISM_VARIANTS)
 """The paper's Table 2."""
-ALL_METHODS = (*METHODS, LEAD, *GROUNDED_VARIANTS, *NAME_VARIANTS, BM25, *DEFINITION_VARIANTS)
+ALL_METHODS = (
+    *METHODS,
+    LEAD,
+    *GROUNDED_VARIANTS,
+    *NAME_VARIANTS,
+    BM25,
+    *DEFINITION_VARIANTS,
+    *TABLE_VARIANTS,
+)
 TASK_METHODS = {
     "summarize": (*METHODS, LEAD, "PRISM amendments grounded", "PRISM names"),
     "code-search": (*METHODS, BM25, "PRISM definitions", "PRISM definitions + BM25 shortlist"),
+    "table-qa": (*METHODS, *TABLE_VARIANTS),
 }
 """``bench`` without ``--methods``: the paper's table, what a user would pick instead, and
 the PRISM variants that measured best for the task (benchmarks/results/jungle-quality-*,
@@ -88,6 +103,15 @@ definition-search-*)."""
 
 def default_methods(task: str) -> tuple[str, ...]:
     return TASK_METHODS.get(task, METHODS)
+
+
+TABLE_NEEDLE_METHODS = ("incremental", "PRISM amendments", *TABLE_VARIANTS)
+"""Table questions, one at a time: the paper's baseline and PRISM, the table method and the
+same method without the model."""
+
+
+def needle_methods(task: str) -> tuple[str, ...]:
+    return TABLE_NEEDLE_METHODS if task == "table-qa" else NEEDLE_METHODS
 
 
 NEEDLE_METHODS = (
@@ -199,6 +223,8 @@ def run_methods(
             rows.append(_definitions(backend, task, chunks, name, answer_tokens))
         elif name in NAME_VARIANTS:
             rows.append(_names(backend, task, chunks, name, answer_tokens))
+        elif name in TABLE_VARIANTS:
+            rows.append(_tables(backend, task, chunks, name))
         elif name in ("long context", "incremental", "hierarchical"):
             if name == "long context":
                 result = long_context(
@@ -263,6 +289,18 @@ def _names(
         return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
     config = task.task.configure(task.question, answer_max_tokens=answer_tokens)
     method = make(ScoredNames.name, task.task.schema, config, **NAME_VARIANTS[name])
+    return _prism(backend, task, chunks, name, config, method)
+
+
+def _tables(backend: Backend, task: BenchTask, chunks: Sequence[str], name: str) -> MethodRow:
+    """Table questions by the program's facts (table-qa only)."""
+    if task.task.name != "table-qa":
+        return MethodRow(name, None, not_applicable="table questions only")
+    options = TABLE_VARIANTS[name]
+    if options["chooser"] == "model" and not backend.can_score:
+        return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
+    config = task.task.configure(task.question)
+    method = make(TableFacts.name, task.task.schema, config, **options)
     return _prism(backend, task, chunks, name, config, method)
 
 

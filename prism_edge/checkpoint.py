@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -97,7 +97,7 @@ class RunState(BaseModel):
     method: MethodState | None = None
     """The method's own state beside the memory (None: a checkpoint of the paper's method
     written before methods kept any)."""
-    ranking: list[list[str | float]] = Field(default_factory=list)
+    ranking: list[Annotated[tuple[str, float], Field(strict=False)]] = Field(default_factory=list)
     """A scored method's final candidates and scores, best first."""
 
 
@@ -210,7 +210,7 @@ class RunFolder:
             state.counts.model_dump(),
             state.answer,
             None if saved is None else saved.state,
-            [(str(name), float(value)) for name, value in state.ranking],
+            list(state.ranking),
         )
 
     def set_aside(self) -> Path | None:

@@ -27,11 +27,11 @@ from prism_edge.backends import Backend, factory
 from prism_edge.backends.factory import Engine
 from prism_edge.bench import (
     ALL_METHODS,
-    NEEDLE_METHODS,
     SWEPT,
     BenchTask,
     default_methods,
     markdown_table,
+    needle_methods,
     needle_report,
     needle_table,
     plot_sweep,
@@ -55,7 +55,7 @@ from prism_edge.events import (
 )
 from prism_edge.grammar import revision_grammar
 from prism_edge.history import LOGS_ENV, Entry, History, HistoryError, describe_inputs, now
-from prism_edge.inputs import Collected, Document, collect
+from prism_edge.inputs import Collected, Document, collect, with_text_tables
 from prism_edge.memory import dumps
 from prism_edge.metrics import RunMetrics
 from prism_edge.quality import load_entities, load_needles
@@ -497,6 +497,8 @@ def run(
         collected = collect(
             inputs or piped_stdin(), keep_boilerplate=keep_boilerplate, follow_links=follow_links
         )
+        if chosen is not None and chosen.reads_tables:
+            collected.documents = with_text_tables(collected.documents)
         warn(console, collected.warnings)
         if parallel is not None and len(collected.documents) < 2:
             raise ValueError("--parallel runs each input document on its own: give two or more")
@@ -781,14 +783,15 @@ def _print_result(
 
 
 def _print_ranking(result: RunResult, console: Console) -> None:
-    """A scored answer's runners-up (code search: the stored definitions' scores)."""
+    """Where a scored answer came from, and the runners-up (code search: the stored
+    definitions; table questions: the computed facts)."""
     if not result.ranking:
         return
-    best = result.ranking[0][1]
+    name, best = result.ranking[0]
     meaning = methods.METHODS[result.method].score_meaning
     console.print(
-        f"score {best:.2f} ({meaning}); next: "
-        + ", ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
+        f"from: {name}, score {best:.2f} ({meaning}); next: "
+        + "; ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
         markup=False,
     )
 
@@ -1002,6 +1005,8 @@ def bench(
         )
         sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
         collected = collect(inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links)
+        if preset.reads_tables:
+            collected.documents = with_text_tables(collected.documents)
         warn(console, collected.warnings)
         largest = max([chunk_tokens, *sizes])
         backend = factory.open_backend(
@@ -1009,7 +1014,7 @@ def bench(
             n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE,
             engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
         )
-        default = NEEDLE_METHODS if needle_list else default_methods(preset.name)
+        default = needle_methods(preset.name) if needle_list else default_methods(preset.name)
         chosen = tuple(m.strip() for m in methods.split(",")) if methods else default
         full = "\n\n".join(d.text for d in collected.documents)
         chunks = chunk_documents(collected.documents, chunk_tokens, counter(backend))

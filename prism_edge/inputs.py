@@ -23,7 +23,13 @@ from typing import Any
 import pathspec
 
 from prism_edge.errors import PrismError
-from prism_edge.tables import JSONL_SUFFIXES, SQLITE_MAGIC, jsonl_to_csv, sqlite_tables
+from prism_edge.tables import (
+    JSONL_SUFFIXES,
+    SQLITE_MAGIC,
+    jsonl_to_csv,
+    sqlite_tables,
+    text_tables,
+)
 
 CODE_SUFFIXES = {
     ".py",
@@ -345,3 +351,16 @@ def _ignored(entry: Path, specs: list[tuple[Path, pathspec.PathSpec[Any]]]) -> b
         if spec.match_file(rel):
             return True
     return False
+
+
+def with_text_tables(documents: list[Document]) -> list[Document]:
+    """For table questions: a text file that holds Markdown or fixed-width tables is read as
+    those tables (``notes.md#1``, ``notes.md#2``); other documents stay as they are."""
+    out = []
+    for document in documents:
+        found = text_tables(document.text) if document.kind == "prose" else []
+        if not found:
+            out.append(document)
+        for i, text in enumerate(found, start=1):
+            out.append(Document(f"{document.name}#{i}", text, "table"))
+    return out

@@ -194,8 +194,9 @@ def typed(text: str) -> Cell:
     value = text.strip()
     if not value:
         return None
-    if _INT.fullmatch(value) and not (len(value) > 1 and value.lstrip("+-").startswith("0")):
-        return int(value)
+    if _INT.fullmatch(value):
+        digits = value.lstrip("+-")
+        return value if len(digits) > 1 and digits.startswith("0") else int(value)  # a code
     if _FLOAT.fullmatch(value):
         number = float(value)
         if number == number and abs(number) != float("inf"):

@@ -107,6 +107,8 @@ class Task:
     (characters and places), so what is stored reads well and the answer can name them."""
     given_schema: Schema | None = None
     """A schema given as an object (a user's file, a generated one) instead of source."""
+    reads_tables: bool = False
+    """A text file's Markdown and fixed-width tables are read as tables (``inputs``)."""
     scored_method: str | None = None
     """The PRISM variant in which the model chooses by scores (``definitions``, ``names``):
     the measured best for this task on a backend that can score, which ``--method auto``
@@ -184,6 +186,7 @@ TASKS: dict[str, Task] = {
         None,
         "Reply with the answer only: a number, a name or a short list, without explanation.",
         TABLE_EXAMPLE,
+        reads_tables=True,
         scored_method=TableFacts.name,
     ),
 }

@@ -324,7 +324,7 @@ def read_question(question: str, store: Store) -> Reading:
     unmatched = []
     for name in _NAMED.findall(question) + _NUMBER.findall(question):
         parts = [w.lower() for w in _WORD.findall(name)]
-        known = all(
+        known = all(  # every word of it: "Solar Power" is no value beside a table "power"
             any(_related(p, v) for v in vocabulary)
             or any(p in m.split() or m.startswith(p) for m in matched_text)
             or p in FUNCTION_WORDS
@@ -468,8 +468,9 @@ def candidates(store: Store, reading: Reading, joins: list[Link]) -> list[Candid
         sets = [in_view] + ([strong] if len(strong) < len(in_view) else [])
         if len(strong) > 1 and not any(_count(store, view, s) for s in sets):
             sets += [strong[:i] + strong[i + 1 :] for i in range(len(strong))]
+        distinct = bool(DISTINCT_WORDS & set(reading.words))
         for chosen in sets:
-            for candidate in _computed(store, view, chosen, named):
+            for candidate in _computed(store, view, chosen, named, distinct):
                 out.setdefault(candidate.description, candidate)
     return list(out.values())
 
@@ -504,7 +505,9 @@ def _expr(view: View, table: str, column: str) -> str:
     return f"{alias}.{quote(column)}"
 
 
-def _computed(store: Store, view: View, chosen: Chosen, named: set[str]) -> Iterator[Candidate]:
+def _computed(
+    store: Store, view: View, chosen: Chosen, named: set[str], distinct: bool
+) -> Iterator[Candidate]:
     """The candidates over ``view`` under the cells ``chosen``: what the question may ask of
     the rows they select."""
     where_sql, args = _clauses(view, chosen)
@@ -524,8 +527,10 @@ def _computed(store: Store, view: View, chosen: Chosen, named: set[str]) -> Iter
     numeric = [x for x in free if x[2].numeric]
     measures = [x for x in numeric if x[2].name in named] or numeric
     targets = [x for x in free if x[2].name in named] or free
+    noun = _noun(view)
+    label_column = _label(store, view, free)
     (count,) = store.query(f"SELECT COUNT(*) {base}", args)[0]
-    yield candidate("the number of rows", show(count))
+    yield candidate(f"the number of {view.name} rows", show(count))
     if not count:
         return
     single = count == 1  # one row: its cells are the answer, aggregates only repeat them
@@ -542,15 +547,16 @@ def _computed(store: Store, view: View, chosen: Chosen, named: set[str]) -> Iter
         yield candidate(f"the smallest {said}", show(low))
         yield candidate(f"the average {said}", f"{mean:.2f}")
         yield candidate(f"the total {said}", show(total))
-        for tname, texpr, _ in targets:
-            if texpr == expr:
-                continue
+        ranked = [(label(t), e) for t, e, _ in targets if e != expr]
+        if label_column is not None and label_column[1] != expr:  # "which car": its label
+            ranked.append((noun, label_column[1]))
+        for tname, texpr in ranked:
             for word, order in (("largest", "DESC"), ("smallest", "ASC")):
                 row = store.query(
                     f"SELECT {texpr} {base}{keep} ORDER BY {expr} {order}, {first} LIMIT 1", args
                 )
                 if row and row[0][0] is not None:
-                    yield candidate(f"the {label(tname)} with the {word} {said}", show(row[0][0]))
+                    yield candidate(f"the {tname} with the {word} {said}", show(row[0][0]))
     for tname, texpr, column in targets:
         not_null = f"{' AND' if where_sql else ' WHERE'} {texpr} IS NOT NULL"
         if chosen:
@@ -568,9 +574,35 @@ def _computed(store: Store, view: View, chosen: Chosen, named: set[str]) -> Iter
             tied = [show(v) for v, n in common if n == common[0][1]]
             said = ", ".join(tied[:5]) + (f" ({common[0][1]} each)" if len(tied) > 1 else "")
             yield candidate(f"the most common {label(tname)}", said)
-        if column.kind == "text":
-            (distinct,) = store.query(f"SELECT COUNT(DISTINCT {texpr}) {base}", args)[0]
-            yield candidate(f"the number of different {label(tname)} values", show(distinct))
+        if column.kind == "text" and distinct:  # asked for: "how many different ..."
+            (kinds,) = store.query(f"SELECT COUNT(DISTINCT {texpr}) {base}", args)[0]
+            yield candidate(f"the number of different {label(tname)} values", show(kinds))
+
+
+DISTINCT_WORDS = frozenset({"different", "distinct", "unique", "kinds", "types", "sorts"})
+"""Words by which a question asks how many different values a column holds."""
+
+
+def _noun(view: View) -> str:
+    """What one row of a view is, from its (first) table's name: ``cars`` -> ``car``."""
+    said = words(view.tables[0])
+    return _singular(said[-1]) if said else "row"
+
+
+def _label(
+    store: Store, view: View, free: list[tuple[str, str, Column]]
+) -> tuple[str, str, Column] | None:
+    """The column that tells a row by name: one whose words say name, title or label, else
+    the first text column whose values are mostly different."""
+    texts = [x for x in free if x[2].kind == "text"]
+    for x in texts:
+        if set(words(x[2].name)) & {"name", "title", "label"}:
+            return x
+    table = store.tables.get(view.tables[0])
+    for x in texts:
+        if table is not None and table.distinct.get(x[2].name, 0) * 2 >= max(1, table.rows):
+            return x
+    return None
 
 
 SAME = {

@@ -1,0 +1,205 @@
+"""Table questions: the program reads every record and computes exact facts and candidate
+answers; the model (here a scripted scorer) chooses; what no table holds is "not in the
+table"; two related tables join; an interrupted run resumes to the same answer."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from prism_edge import cli
+from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.chunking import chunk_documents
+from prism_edge.events import RunResult, StepDone
+from prism_edge.inputs import collect
+from prism_edge.methods import MethodError, make
+from prism_edge.methods.tables import NOT_IN_TABLE
+from prism_edge.prompts import Prompt
+from prism_edge.runner import PrismRunner
+from prism_edge.tasks import TASKS
+from tests.cli_harness import invoke
+
+TASK = TASKS["table-qa"]
+POWER = "year,source,net_generation\n" + "".join(
+    f"{year}-01-01,{source},{(year - 2000) * weight}\n"
+    for year in range(2001, 2011)
+    for source, weight in (("Fossil Fuels", 100), ("Nuclear Energy", 10), ("Renewables", 30))
+)
+
+
+def scorer(prompt: Prompt, text: str) -> float:
+    """A model that reads the question's key words: "most" asks for the largest, "how
+    many" for a count, a named column for that column."""
+    question = prompt.of_kind("document").lower()
+    if not question:
+        return 0.0
+    said = text.lower()
+    value = 0.0
+    value += 2.0 * ("how many" in question and "number of" in said and "different" not in said)
+    value += 2.0 * ("most" in question and "largest" in said)
+    value += 1.0 * ("source" in question and said.startswith(" the source"))
+    value += 1.0 * ("net generation" in question and "net generation" in said)
+    value -= 0.1 * len(said.split())
+    return value
+
+
+def chunks_of(folder: Path, backend: ScriptedBackend, tokens: int = 96) -> list[str]:
+    return chunk_documents(
+        collect([str(folder)]).documents, tokens, lambda t: len(backend.tokenize(t))
+    )
+
+
+def ask(backend: ScriptedBackend, chunks: list[str], question: str, **options: Any) -> RunResult:
+    config = TASK.configure(question)
+    runner = PrismRunner(
+        backend, TASK.schema, config, method=make("tables", TASK.schema, config, **options)
+    )
+    for _ in runner.run(chunks):
+        pass
+    return runner.result
+
+
+@pytest.fixture
+def power(tmp_path: Path) -> Path:
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    (folder / "power.csv").write_text(POWER, encoding="utf-8")
+    return folder
+
+
+def test_the_memory_holds_exact_facts_computed_as_the_chunks_pass(power):
+    backend = ScriptedBackend(scorer=scorer)
+    chunks = chunks_of(power, backend)
+    assert len(chunks) > 2  # the facts are computed across chunks, never estimated
+    config = TASK.configure("What was the net generation of Renewables in 2005?")
+    runner = PrismRunner(backend, TASK.schema, config, method=make("tables", TASK.schema, config))
+    steps = [e for e in runner.run(chunks) if isinstance(e, StepDone)]
+    assert len(steps) == len(chunks) and all(not e.rejected for e in steps)
+    (entry,) = runner.result.memory.data["table_descriptions"]
+    assert entry["table_name"] == "power" and entry["table_description"] == "30 rows of 3 columns"
+    assert entry["columns_observed"] == ["year (text)", "source (text)", "net_generation (integer)"]
+    stats = entry["relevant_statistics"]
+    total = sum((y - 2000) * w for y in range(2001, 2011) for w in (100, 10, 30))
+    assert "rows: 30" in stats
+    assert f"net_generation: 30 values from 10 to 1000, sum {total}, mean {total / 30:.4f}" in (
+        " ".join(stats)
+    )
+    assert any(
+        "source: 30 values, 3 distinct; most frequent: Fossil Fuels (10)" in s for s in stats
+    )
+    assert runner.result.answer == "150"  # 5 x 30: the cell the question names
+    assert any("for the question: the net generation" in s for s in stats)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which source generated the most electricity in 2003?", "Fossil Fuels"),
+        ("How many rows have the source Renewables?", "10"),
+        ("What was the net generation of Nuclear Energy in 2007?", "70"),
+    ],
+)
+def test_the_model_chooses_among_answers_the_program_computed(power, question, expected):
+    backend = ScriptedBackend(scorer=scorer)
+    result = ask(backend, chunks_of(power, backend), question)
+    assert result.answer == expected
+    assert result.ranking and result.ranking[0][0].endswith(f"= {expected}")
+    assert all(call.kind == "score" for call in result.metrics.calls)
+    assert result.metrics.decoded_tokens == 0  # every number is the program's
+
+
+def test_a_value_the_table_does_not_hold_is_not_in_the_table(power):
+    backend = ScriptedBackend(scorer=scorer)
+    chunks = chunks_of(power, backend)
+    for question in (
+        "What was the net generation of Solar Power in 2005?",
+        "What is the capital of France?",
+        "What was the net generation of Renewables in 2042?",
+    ):
+        result = ask(backend, chunks, question)
+        assert result.answer is not None and result.answer.startswith(NOT_IN_TABLE), question
+    assert "Solar Power" in (ask(backend, chunks, "Net generation of Solar Power?").answer or "")
+
+
+def test_two_related_tables_of_an_sqlite_file_answer_a_question_that_needs_both(tmp_path):
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE customers (id INTEGER, name TEXT, city TEXT);"
+            "CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount REAL);"
+            "INSERT INTO customers VALUES (1, 'Alice', 'Oslo'), (2, 'Bob', 'Lima');"
+            "INSERT INTO orders VALUES (1, 1, 10.5), (2, 1, 20), (3, 2, 7), (4, 1, 4.5);"
+        )
+    backend = ScriptedBackend(
+        scorer=lambda prompt, text: 1.0 * ("total" in text) if prompt.of_kind("document") else 0.0
+    )
+    chunks = chunk_documents(collect([str(path)]).documents, 96, lambda t: len(backend.tokenize(t)))
+    result = ask(backend, chunks, "What is the total amount of the orders of Alice?")
+    assert result.answer == "35"  # 10.5 + 20 + 4.5: Alice is in customers, amounts in orders
+    assert result.ranking[0][0].startswith("the total orders amount in orders and customers")
+    entries = {e["table_name"]: e for e in result.memory.data["table_descriptions"]}
+    assert entries["orders"]["relationships"] == ["orders.customer_id -> customers.id"]
+    assert entries["customers"]["relationships"] == ["orders.customer_id -> customers.id"]
+
+
+def test_without_the_model_the_program_ranks_by_the_question_words(power):
+    backend = ScriptedBackend()  # cannot score: the words chooser needs no model
+    result = ask(
+        backend, chunks_of(power, backend), "What was the largest net generation?", chooser="words"
+    )
+    assert result.answer == "1000" and result.metrics.calls == []
+    with pytest.raises(MethodError, match="scores continuations"):
+        ask(backend, chunks_of(power, backend), "q?")
+
+
+def test_an_interrupted_table_run_resumes_to_the_same_answer(power, tmp_path, monkeypatch):
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    question = "Which source generated the most electricity in 2003?"
+    args = ["run", str(power / "power.csv"), "--task", "table-qa", "--query", question]
+    args += ["--chunk-tokens", "96", "--json"]
+    full = invoke(*args, "--run-dir", str(tmp_path / "full"))
+    assert full.exit_code == 0, full.output
+    answer = json.loads(full.stdout)
+    original = PrismRunner.run
+
+    def interrupted(self, chunks, floor=None):  # type: ignore[no-untyped-def]
+        for event in original(self, chunks, floor):
+            yield event
+            if isinstance(event, StepDone) and event.index == 1:
+                raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(PrismRunner, "run", interrupted)
+        assert invoke(*args, "--run-dir", str(tmp_path / "cut")).exit_code != 0
+    resumed = invoke(*args, "--run-dir", str(tmp_path / "cut"), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    again = json.loads(resumed.stdout)
+    assert again["answer"] == answer["answer"] == "Fossil Fuels"
+    assert again["memory"] == answer["memory"] and again["ranking"] == answer["ranking"]
+    plain = invoke(*args[:-1], "--run-dir", str(tmp_path / "plain"))
+    assert plain.stdout.strip() == "Fossil Fuels"
+    assert "from: the source with the largest net generation" in plain.stderr
+
+
+def test_ask_on_a_table_run_says_why_it_cannot(power, tmp_path, monkeypatch):
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    question = "How many rows have the source Renewables?"
+    done = invoke(
+        "run",
+        str(power),
+        "--task",
+        "table-qa",
+        "--query",
+        question,
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
+    assert done.exit_code == 0 and done.stdout.strip() == "10"
+    asked = invoke("ask", "1", "How many rows have the source Nuclear Energy?")
+    assert asked.exit_code == 1 and "run again with this --query" in asked.stderr

@@ -1,0 +1,83 @@
+"""Tables as the program reads them: JSON lines, SQLite, Markdown and fixed-width tables as
+CSV documents; table chunks back into records; typed cells."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from prism_edge.chunking import chunk_document
+from prism_edge.inputs import collect, with_text_tables
+from prism_edge.tables import jsonl_to_csv, read_chunk, table_name, text_tables, typed
+
+
+def test_cells_are_typed_as_numbers_text_or_nothing():
+    assert [typed(v) for v in ("8", "-3", "35.6", "1e3", " ", "007", "2001-01-01", "x")] == [
+        8,
+        -3,
+        35.6,
+        1000.0,
+        None,
+        "007",  # a code, not a number
+        "2001-01-01",
+        "x",
+    ]
+
+
+def test_json_lines_become_csv_with_every_key():
+    text = '{"a": 1, "b": "x"}\n\n{"b": "y, z", "c": [1, 2]}\n'
+    assert jsonl_to_csv(text) == 'a,b,c\n1,x,\n,"y, z","[1, 2]"\n'
+    with pytest.raises(ValueError, match="line 2 is not a JSON object"):
+        jsonl_to_csv('{"a": 1}\n[1]\n')
+
+
+def test_an_sqlite_file_is_one_table_document_per_table(tmp_path: Path):
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE customers (id INTEGER, name TEXT)")
+        db.execute("CREATE TABLE orders (id INTEGER, customer_id INTEGER, amount REAL)")
+        db.execute("INSERT INTO customers VALUES (1, 'Alice')")
+        db.execute("INSERT INTO orders VALUES (7, 1, 2.5)")
+    before = path.read_bytes()
+    docs = collect([str(path)]).documents
+    assert [(d.name.rsplit("/", 1)[-1], d.kind) for d in docs] == [
+        ("shop.db#customers", "table"),
+        ("shop.db#orders", "table"),
+    ]
+    assert docs[1].text == "id,customer_id,amount\n7,1,2.5\n"
+    assert path.read_bytes() == before  # read, never written
+    assert table_name(docs[1].name) == "orders"
+
+
+def test_markdown_and_fixed_width_tables_in_text_are_read_as_tables(tmp_path: Path):
+    text = (
+        "Notes on the harvest.\n\n| crop | tons |\n|------|-----:|\n| wheat | 12 |\n| rye | 7 |\n\n"
+        "Later:\n\nname     city     \n-------  -------\nAlice    Oslo\nBob      Lima\n"
+    )
+    assert text_tables(text) == [
+        "crop,tons\nwheat,12\nrye,7\n",
+        "name,city\nAlice,Oslo\nBob,Lima\n",
+    ]
+    path = tmp_path / "notes.md"
+    path.write_text(text, encoding="utf-8")
+    docs = with_text_tables(collect([str(path)]).documents)
+    assert [d.name.rsplit("/", 1)[-1] for d in docs] == ["notes.md#1", "notes.md#2"]
+    assert [table_name(d.name) for d in docs] == ["notes 1", "notes 2"]
+    plain = tmp_path / "plain.txt"
+    plain.write_text("No table here.\n", encoding="utf-8")
+    assert with_text_tables(collect([str(plain)]).documents)[0].kind == "prose"
+
+
+def test_a_table_chunk_reads_back_as_its_header_and_records():
+    text = 'name,note\nAlice,"two\nlines"\nBob,plain\n' * 30
+    chunks = list(chunk_document("data/people.csv", text, "table", 64, lambda t: len(t) // 4))
+    assert len(chunks) > 1
+    rows = []
+    for chunk in chunks:
+        read = read_chunk(chunk)
+        assert read is not None and read.table == "people" and read.header == ["name", "note"]
+        rows += read.rows
+    assert rows.count(["Alice", "two\nlines"]) == 30 and len(rows) == 89  # the header repeats
+    assert read_chunk("File path: x.py\nContent:\n") is None
