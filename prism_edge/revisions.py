@@ -199,10 +199,16 @@ def parse_path(text: str) -> tuple[Segment, ...]:
     return tuple(segments)
 
 
+def output_lines(text: str) -> list[str]:
+    """The lines of an output: split at newlines only. A JSON string may hold U+2028, U+0085
+    or a form feed raw, where ``str.splitlines`` would cut the line in two."""
+    return re.split(r"\r?\n", text.removesuffix("\n")) if text else []
+
+
 def parse_output(text: str) -> ParseResult:
     """Parse a model's output in the wire format. Never raises: bad lines become rejections."""
     result = ParseResult()
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(output_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith("```") or line in ("{}", "[]", "None", "none"):
             continue

@@ -286,3 +286,11 @@ def test_any_number_is_stored_finite_or_refused(mixed_schema, number):
     height = data["people"]["Baloo"]["height"]
     assert isinstance(height, int | float) and math.isfinite(height)
     json.loads(json.dumps(data, allow_nan=False))  # the memory still renders as valid JSON
+
+
+def test_a_string_holding_a_unicode_line_separator_stays_one_line():
+    from prism_edge.revisions import parse_output
+
+    line = '{"$.\'attributes\'.\'Mowgli\'": {"add": ["a\u2028b\x85c\x0cd"]}}'
+    parsed = parse_output("[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n" + line + "\n")
+    assert not parsed.rejected and parsed.revisions[0].value == ["a\u2028b\x85c\x0cd"]

@@ -30,7 +30,7 @@ from prism_edge.memory import Memory
 from prism_edge.methods.base import Capability, Context, Method
 from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, reask_prompt
-from prism_edge.revisions import Revision, parse_output
+from prism_edge.revisions import Revision, output_lines, parse_output
 from prism_edge.schema import Schema, prompt_text
 from prism_edge.step_grammar import StepGrammar
 
@@ -139,7 +139,7 @@ class WrittenRevisions(Method):
             ]
         report = run.memory.revise(proposed, add_only=self.config.add_only)
         if completion.finish_reason == "length":
-            last = len(completion.text.rstrip("\n").splitlines())
+            last = len(output_lines(completion.text.rstrip("\n")))
             for error in parsed.rejected:
                 if error.path == f"line {last}":
                     error.kind = "cut"  # the output budget ran out inside this line
