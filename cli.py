@@ -1,6 +1,6 @@
 """Run prism-edge from a checkout: ``python cli.py run ...``."""
 
-from prism_edge.cli import main
+from prism_edge.app.cli import main
 
 if __name__ == "__main__":
     main()

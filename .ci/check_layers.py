@@ -12,18 +12,19 @@ import sys
 from pathlib import Path
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("errors", "metrics", "footprint", "gbnf")),
-    ("text", ("grounding", "syntax", "tables", "inputs", "chunking", "definitions", "bm25")),
-    ("core", ("schema", "revisions", "memory", "prompts", "config", "events")),
-    ("grammar", ("grammar", "step_grammar")),
-    ("backends", ("backends", "local_models", "models")),
-    ("methods", ("methods", "tasks", "schemagen")),
-    ("engine", ("runner", "checkpoint", "session", "each")),
-    ("eval", ("baselines", "quality", "bench")),
-    ("app", ("history", "report", "defaults", "recall", "cli", "__main__", "")),
+    ("core", ("core",)),
+    ("text", ("text",)),
+    ("grammar", ("grammar",)),
+    ("prompts", ("prompts",)),
+    ("backends", ("backends",)),
+    ("methods", ("methods",)),
+    ("engine", ("engine",)),
+    ("eval", ("eval",)),
+    ("app", ("app", "__main__", "")),
 ]
-"""Modules by their path under ``prism_edge`` (a package covers its modules); "" is the
-package itself, whose ``__init__`` gathers the public names."""
+"""The packages of ``prism_edge``, lowest first; "" is the package itself, whose ``__init__``
+gathers the public names. A module outside every package is an error: the tree shows the
+architecture."""
 
 ROOT = Path(__file__).resolve().parents[1] / "prism_edge"
 

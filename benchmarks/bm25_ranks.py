@@ -16,9 +16,9 @@ from pathlib import Path
 
 import platformdirs
 
-from prism_edge.chunking import chunk_documents
-from prism_edge.inputs import Document, kind_of
 from prism_edge.methods.definitions import bm25_search
+from prism_edge.text.chunking import chunk_documents
+from prism_edge.text.inputs import Document, kind_of
 
 DATA = Path(__file__).resolve().parent / "data"
 QUESTIONS = [

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.chunking import chunk_document
+from prism_edge.text.chunking import chunk_document
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT.parent / "shared" / "data" / "jungle-book.txt"

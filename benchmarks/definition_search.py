@@ -15,13 +15,13 @@ import time
 from pathlib import Path
 
 from prism_edge.backends.factory import open_backend
-from prism_edge.chunking import chunk_document
+from prism_edge.engine.runner import run_prism
+from prism_edge.engine.session import counter
+from prism_edge.eval.quality import load_needles, names_function
 from prism_edge.methods import make
 from prism_edge.methods.definitions import bm25_search
-from prism_edge.quality import load_needles, names_function
-from prism_edge.runner import run_prism
-from prism_edge.session import counter
-from prism_edge.tasks import TASKS
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.chunking import chunk_document
 
 ROOT = Path(__file__).resolve().parents[1]
 METHODS: dict[str, dict[str, object] | None] = {

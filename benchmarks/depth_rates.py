@@ -14,8 +14,8 @@ import argparse
 import statistics
 import time
 
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend, _load
-from prism_edge.models import resolve_model
 
 
 def rates(backend: LlamaCppBackend, depth: int, window: int, decode: int) -> tuple[float, float]:

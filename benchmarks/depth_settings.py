@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend, physical_cores
-from prism_edge.models import resolve_model
 
 SETTINGS = {
     "flash off, f16, batch 512": {"flash_attn": False},

@@ -21,12 +21,12 @@ from pathlib import Path
 from llama_cpp.llama_grammar import LlamaGrammar
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend, embedded_model_path
-from prism_edge.chunking import chunk_document
-from prism_edge.grammar import revision_grammar
-from prism_edge.memory import Memory
+from prism_edge.core.memory import Memory
+from prism_edge.core.schema import prompt_text
+from prism_edge.grammar.revision import revision_grammar
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import PromptBuilder
-from prism_edge.schema import prompt_text
-from prism_edge.tasks import TASKS
+from prism_edge.text.chunking import chunk_document
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "jungle-book.txt"
 

@@ -15,9 +15,9 @@ from itertools import islice
 from pathlib import Path
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend
-from prism_edge.chunking import chunk_document
-from prism_edge.runner import BudgetExceeded, PrismConfig, PrismRunner
-from prism_edge.tasks import TASKS
+from prism_edge.engine.runner import BudgetExceeded, PrismConfig, PrismRunner
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.chunking import chunk_document
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "moby-dick.txt"
 QUESTIONS = {

@@ -8,8 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from prism_edge.bench import NeedleRow, needle_report, needle_table
-from prism_edge.quality import Needle
+from prism_edge.eval.bench import NeedleRow, needle_report, needle_table
+from prism_edge.eval.quality import Needle
 
 out = Path(sys.argv[1])
 needles: list[Needle] = []

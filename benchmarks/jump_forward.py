@@ -16,11 +16,11 @@ import json
 import sys
 from pathlib import Path
 
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
-from prism_edge.chunking import chunk_text
-from prism_edge.models import resolve_model
-from prism_edge.session import Session, counter
-from prism_edge.tasks import TASKS
+from prism_edge.engine.session import Session, counter
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.chunking import chunk_text
 
 
 def main() -> None:

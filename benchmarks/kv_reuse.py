@@ -18,10 +18,10 @@ from typing import Any
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling
 from prism_edge.backends.llama_cpp import LlamaCppBackend
-from prism_edge.chunking import chunk_document
+from prism_edge.engine.runner import PrismRunner
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismRunner
-from prism_edge.tasks import TASKS
+from prism_edge.text.chunking import chunk_document
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "jungle-book.txt"
 

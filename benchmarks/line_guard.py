@@ -17,13 +17,13 @@ from pathlib import Path
 
 from prism_edge.backends import llama_cpp
 from prism_edge.backends.llama_cpp import LlamaCppBackend
-from prism_edge.grammar import GrammarLimits
-from prism_edge.grounding import Grounding
+from prism_edge.core.revisions import parse_output
+from prism_edge.core.schema import prompt_text
+from prism_edge.grammar.revision import GrammarLimits
+from prism_edge.grammar.step import StepGrammar
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import PromptBuilder
-from prism_edge.revisions import parse_output
-from prism_edge.schema import prompt_text
-from prism_edge.step_grammar import StepGrammar
-from prism_edge.tasks import TASKS
+from prism_edge.text.grounding import Grounding
 
 ROOT = Path(__file__).resolve().parents[1]
 

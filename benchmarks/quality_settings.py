@@ -20,19 +20,19 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
-from prism_edge.baselines import BaselineConfig, hierarchical, incremental
-from prism_edge.chunking import chunk_document
-from prism_edge.models import resolve_model
-from prism_edge.quality import (
+from prism_edge.engine.runner import PrismConfig, PrismRunner, StepDone
+from prism_edge.eval.baselines import BaselineConfig, hierarchical, incremental
+from prism_edge.eval.quality import (
     Faithfulness,
     entity_recall,
     load_entities,
     repeated_ngrams,
     stored_strings,
 )
-from prism_edge.runner import PrismConfig, PrismRunner, StepDone
-from prism_edge.tasks import TASKS
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.chunking import chunk_document
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "jungle-book.txt"

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from prism_edge.backends import native
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
-from prism_edge.models import resolve_model
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from prism_edge.quality import entity_recall, load_entities
+from prism_edge.eval.quality import entity_recall, load_entities
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,11 +12,11 @@ import time
 
 import llama_cpp
 
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.backends.llama_grammar import GrammarMatcher
-from prism_edge.grammar import revision_grammar
-from prism_edge.models import resolve_model
-from prism_edge.schemagen import SchemaGenerationError, generate_schema
+from prism_edge.grammar.revision import revision_grammar
+from prism_edge.methods.schemagen import SchemaGenerationError, generate_schema
 
 DOMAINS = [
     (

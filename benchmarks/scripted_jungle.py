@@ -15,10 +15,10 @@ import re
 from pathlib import Path
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.chunking import chunk_document
+from prism_edge.engine.runner import PrismConfig, run_prism
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismConfig, run_prism
-from prism_edge.tasks import TASKS
+from prism_edge.text.chunking import chunk_document
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "jungle-book.txt"
 NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")

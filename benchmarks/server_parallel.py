@@ -35,11 +35,11 @@ import httpx
 from prism_edge.backends import Backend, Completion, Grammar, Sampling
 from prism_edge.backends.llama_cpp import LlamaCppBackend, embedded_model_path
 from prism_edge.backends.server import ServerBackend
-from prism_edge.each import EachSettings, run_each
-from prism_edge.inputs import Document
+from prism_edge.engine.parallel import EachSettings, run_each
+from prism_edge.engine.runner import PrismConfig
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismConfig
-from prism_edge.tasks import TASKS
+from prism_edge.text.inputs import Document
 from tests.backends.test_server_real import free_port, llama_server
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "jungle-book.txt"

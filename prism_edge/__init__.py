@@ -1,19 +1,19 @@
 """prism-edge: PRISM (Processing Incrementally with Structured Memory) on local models."""
 
-from prism_edge.config import PrismConfig
-from prism_edge.errors import (
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.errors import (
     BackendError,
     ContextOverflow,
     PrismError,
     RevisionError,
     SchemaError,
 )
-from prism_edge.events import RunResult
-from prism_edge.memory import Memory
-from prism_edge.metrics import CallMetrics, RunMetrics
-from prism_edge.runner import PrismRunner, run_prism
-from prism_edge.schema import Schema, from_model, from_source
-from prism_edge.session import Session
+from prism_edge.core.events import RunResult
+from prism_edge.core.memory import Memory
+from prism_edge.core.metrics import CallMetrics, RunMetrics
+from prism_edge.core.schema import Schema, from_model, from_source
+from prism_edge.engine.runner import PrismRunner, run_prism
+from prism_edge.engine.session import Session
 
 __version__ = "0.1.0"
 

@@ -1,3 +1,3 @@
-from prism_edge.cli import main
+from prism_edge.app.cli import main
 
 main()

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from prism_edge import cli
+from prism_edge.app import cli
+from prism_edge.app import inspect as inspect_command
+from prism_edge.backends import factory
+from prism_edge.backends.catalog import ModelNotFound
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.models import ModelNotFound
 from prism_edge.prompts import Prompt
 
 NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
@@ -46,14 +48,16 @@ class Harness:
             model: str | None = None, *, n_ctx: int | None = None, **options: Any
         ) -> ScriptedBackend:
             self.requests.append((model, n_ctx))
+            if model is not None and options.get("server") is not None:
+                raise ValueError("use either --model or --server, not both")  # as the factory
             if model == "missing-model":
                 raise ModelNotFound("unknown model 'missing-model'")
             backend = ScriptedBackend(responder=responder, n_ctx=min(n_ctx or 4096, self.n_ctx))
             self.backends.append(backend)
             return backend
 
-        monkeypatch.setattr(cli.factory, "open_backend", open_backend)
-        monkeypatch.setattr(cli, "load_tokenizer", lambda model: ScriptedBackend())
+        monkeypatch.setattr(factory, "open_backend", open_backend)
+        monkeypatch.setattr(inspect_command, "load_tokenizer", lambda model: ScriptedBackend())
 
     @property
     def backend(self) -> ScriptedBackend:

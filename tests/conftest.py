@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge.schema import Schema, from_source
-from prism_edge.tasks import TASKS
+from prism_edge.core.schema import Schema, from_source
+from prism_edge.methods.presets import TASKS
 from tests.cli_harness import harness, story
 
 __all__ = ["harness", "story"]  # fixtures for the CLI tests

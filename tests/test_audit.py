@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge import defaults
-from prism_edge.chunking import SNIFF_CHARS, record_ends
-from prism_edge.definitions import definitions_in, python_definitions
-from prism_edge.history import Entry, History
-from prism_edge.inputs import InputError, collect, without_boilerplate
-from prism_edge.local_models import LocalModelError, lmstudio_models, read_gguf
-from prism_edge.models import check_spec
-from prism_edge.syntax import definitions as tree_spans
+from prism_edge.app import defaults
+from prism_edge.app.history import Entry, History
+from prism_edge.backends.catalog import check_spec
+from prism_edge.backends.local import LocalModelError, lmstudio_models, read_gguf
+from prism_edge.text.chunking import SNIFF_CHARS, record_ends
+from prism_edge.text.code import definitions_in, python_definitions
+from prism_edge.text.inputs import InputError, collect, without_boilerplate
+from prism_edge.text.syntax import definitions as tree_spans
 from tests.cli_harness import STORY, invoke
 
 BODY = "".join(f"Chapter {i}. Mowgli ran with the wolves.\n\n" for i in range(60))
@@ -343,7 +343,7 @@ def test_reading_the_history_never_writes(tmp_path, monkeypatch):
 def test_a_locked_history_is_said_and_a_failed_write_is_worded_as_one(tmp_path, monkeypatch):
     path = tmp_path / "logs.db"
     History(path).record(Entry("run", "summarize", "q", "m", status="done"))
-    monkeypatch.setattr("prism_edge.history.LOCK_WAIT_S", 0.2)
+    monkeypatch.setattr("prism_edge.app.history.LOCK_WAIT_S", 0.2)
     holder = sqlite3.connect(path)
     holder.execute("BEGIN EXCLUSIVE")
     try:

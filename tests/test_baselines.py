@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.baselines import BaselineConfig, hierarchical, incremental, long_context, words
+from prism_edge.eval.baselines import BaselineConfig, hierarchical, incremental, long_context, words
 from prism_edge.prompts import Prompt
 
 CHUNKS = [f"Chunk {i}: Mowgli meets animal number {i} in the jungle. " * 3 for i in range(6)]
@@ -82,7 +82,7 @@ def test_word_budget_derived(bad):
 
 
 def test_lead_sentences_cover_the_input_within_the_word_budget() -> None:
-    from prism_edge.baselines import lead_sentences
+    from prism_edge.eval.baselines import lead_sentences
 
     chunks = [
         f"Chapter {i}. Mowgli met animal number {i} in the hills today. It was late."

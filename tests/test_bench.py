@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.bench import (
+from prism_edge.core.metrics import CallMetrics, RunMetrics, SpeedProfile
+from prism_edge.eval.bench import (
     METHODS,
     NEEDLE_METHODS,
     BenchTask,
@@ -16,10 +17,9 @@ from prism_edge.bench import (
     run_methods,
     run_needles,
 )
-from prism_edge.metrics import CallMetrics, RunMetrics, SpeedProfile
+from prism_edge.eval.quality import Entity, Needle
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
-from prism_edge.quality import Entity, Needle
-from prism_edge.tasks import TASKS
 
 CHUNKS = [f"Part {i}. Mowgli and Baloo walk to the river number {i}. " * 4 for i in range(5)]
 

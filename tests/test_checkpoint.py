@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.checkpoint import ResumeError, RunFolder
-from prism_edge.runner import PrismConfig, PrismRunner, StepDone
-from prism_edge.tasks import TASKS
+from prism_edge.engine.checkpoint import ResumeError, RunFolder
+from prism_edge.engine.runner import PrismConfig, PrismRunner, StepDone
+from prism_edge.methods.presets import TASKS
 
 SCHEMA = TASKS["summarize"].schema
 OUTPUT = '[OBJECTS FOR ADD]\n{"$.\'attributes\'.\'Mowgli\'": {"add": ["A boy."]}}'

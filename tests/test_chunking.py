@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.chunking import chunk_document, chunk_text, record_ends, split_to_fit
+from prism_edge.text.chunking import chunk_document, chunk_text, record_ends, split_to_fit
 
 COUNT = ScriptedBackend().tokenize
 
@@ -182,7 +182,7 @@ def test_a_record_longer_than_the_budget_is_still_cut_within_it() -> None:
 
 
 def test_a_chunk_that_starts_inside_a_class_names_it_and_its_methods_keep_their_owner():
-    from prism_edge.definitions import definitions_in
+    from prism_edge.text.code import definitions_in
 
     methods = "".join(
         f"    def step_{i}(self, value):\n        total = value * {i}\n"

@@ -9,11 +9,13 @@ from typing import Any
 import httpx
 import pytest
 
-from prism_edge import cli
+from prism_edge.app import common
+from prism_edge.app import run as run_command
+from prism_edge.backends import factory
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.backends.server import ServerBackend
+from prism_edge.engine.runner import PrismRunner
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismRunner
 from tests.cli_harness import NAME, STORY, Harness, invoke
 from tests.fake_server import FakeServer
 
@@ -466,7 +468,7 @@ def fake_server(monkeypatch: pytest.MonkeyPatch) -> FakeServer:
         )
 
     server_fake = server
-    monkeypatch.setattr(cli.factory, "open_backend", connect)
+    monkeypatch.setattr(factory, "open_backend", connect)
     return server
 
 
@@ -587,7 +589,7 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
         return 0.0 if "range" in prompt.of_kind("document") else -4.0
 
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     out = tmp_path / "memory.json"
     args = ["run", str(code), "--task", "code-search", "--query", "keep a number within bounds"]
     result = invoke(*args, "--memory-out", str(out))
@@ -597,7 +599,7 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
     as_json = json.loads(invoke(*args, "--json").stdout)
     assert as_json["ranking"][0][0] == "clamp" and as_json["answer"] == "clamp"
     plain = ScriptedBackend(outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]", "clamp"])
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: plain)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: plain)
     refused = invoke(*args, "--method", "definitions")
     assert refused.exit_code == 1 and "needs a backend that scores continuations" in refused.stderr
 
@@ -606,7 +608,9 @@ def test_piped_text_is_read_when_no_input_is_named(harness, monkeypatch):
     result = invoke("run", "--task", "summarize", stdin=STORY)
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "Mowgli grows up among wolves."
-    monkeypatch.setattr(cli, "piped_stdin", lambda: (_ for _ in ()).throw(ValueError("no input")))
+    monkeypatch.setattr(
+        run_command, "piped_stdin", lambda: (_ for _ in ()).throw(ValueError("no input"))
+    )
     alone = invoke("run", "--task", "summarize")
     assert alone.exit_code == 1 and "no input" in alone.stderr
 
@@ -616,9 +620,9 @@ def test_no_input_at_a_terminal_is_a_one_line_error(harness, monkeypatch):
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.setattr(cli.sys, "stdin", Terminal())
+    monkeypatch.setattr(common.sys, "stdin", Terminal())
     with pytest.raises(ValueError, match="pipe text in"):
-        cli.piped_stdin()
+        common.piped_stdin()
 
 
 def test_shell_completion_is_offered():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge import defaults
+from prism_edge.app import defaults
 from tests.cli_harness import invoke
 
 

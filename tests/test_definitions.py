@@ -3,7 +3,7 @@ inside a class."""
 
 from __future__ import annotations
 
-from prism_edge.definitions import code_of, definitions_in, python_definitions
+from prism_edge.text.code import code_of, definitions_in, python_definitions
 
 SOURCE = '''
 import os

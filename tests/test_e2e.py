@@ -142,8 +142,8 @@ def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
 
 
 def test_a_grounded_run_stores_and_answers_only_what_the_text_says(text_file, tmp_path):
-    from prism_edge.grounding import FUNCTION_WORDS, Grounding, names_of, words_of
-    from prism_edge.tasks import TASKS
+    from prism_edge.methods.presets import TASKS
+    from prism_edge.text.grounding import FUNCTION_WORDS, Grounding, names_of, words_of
 
     text = text_file.read_text(encoding="utf-8")[:2500]
     small = tmp_path / "small.txt"

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.each import EachSettings, folder_name, run_each
-from prism_edge.inputs import Document
+from prism_edge.engine.parallel import EachSettings, folder_name, run_each
+from prism_edge.engine.runner import PrismConfig
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismConfig
-from prism_edge.tasks import TASKS
+from prism_edge.text.inputs import Document
 
 
 def test_folder_names_are_numbered_and_safe():

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from prism_edge.footprint import peak_rss_bytes, reset_peak
+from prism_edge.core.footprint import peak_rss_bytes, reset_peak
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/clear_refs: Linux")

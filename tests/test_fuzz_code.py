@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prism_edge.chunking import chunk_document
-from prism_edge.definitions import definitions_in
-from prism_edge.errors import PrismError
+from prism_edge.core.errors import PrismError
+from prism_edge.text.chunking import chunk_document
+from prism_edge.text.code import definitions_in
 
 # (prefix, suffix) pairs that wrap an expression, per language; and the function around it
 WRAPPERS = {

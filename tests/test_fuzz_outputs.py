@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from prism_edge.memory import Memory
-from prism_edge.revisions import Revision, parse_output, parse_path
-from prism_edge.schema import (
+from prism_edge.core.memory import Memory
+from prism_edge.core.revisions import Revision, parse_output, parse_path
+from prism_edge.core.schema import (
     ClassT,
     DictT,
     ListT,
@@ -28,7 +28,7 @@ from prism_edge.schema import (
     path_templates,
     unwrap,
 )
-from prism_edge.tasks import TASKS
+from prism_edge.methods.presets import TASKS
 
 OUTPUTS = 10_000
 KEYS = ["Mowgli", "Shere Khan", "x", "", "???", "a'b", "Kaa\\", "名前", "$", "*", "0"]

@@ -9,18 +9,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prism_edge.gbnf import Rules, choice, identifier, literal
-from prism_edge.grammar import (
+from prism_edge.core.revisions import Revision, apply_all
+from prism_edge.core.schema import ClassT, DictT, ListT, OptionalT, Prim, Schema, TupleT, unwrap
+from prism_edge.grammar.gbnf import Rules, choice, identifier, literal
+from prism_edge.grammar.revision import (
     GrammarLimits,
     answer_grammar,
     outline_grammar,
     prose_grammar,
     revision_grammar,
 )
-from prism_edge.grounding import Grounding
-from prism_edge.revisions import Revision, apply_all
-from prism_edge.schema import ClassT, DictT, ListT, OptionalT, Prim, Schema, TupleT, unwrap
-from prism_edge.tasks import TASKS, preset_grammars
+from prism_edge.methods.presets import TASKS, preset_grammars
+from prism_edge.text.grounding import Grounding
 
 GRAMMARS = Path(__file__).resolve().parents[1] / "grammars"
 
@@ -206,7 +206,7 @@ def test_class_values_and_missing_placeholder(grammar_checker):
 
 
 def test_numbers_and_booleans(grammar_checker):
-    from prism_edge.schema import from_source
+    from prism_edge.core.schema import from_source
 
     schema = from_source(
         "class M:\n  score: dict[str, float]\n  flags: dict[str, bool]\n  count: int\n"
@@ -254,7 +254,7 @@ def test_checked_in_grammars_do_not_drift(name, text):
 
 
 def test_step_grammar_follows_the_lines_of_its_step(grammar_checker):
-    from prism_edge.step_grammar import StepGrammar
+    from prism_edge.grammar.step import StepGrammar
 
     step = StepGrammar(BOOK, {"attributes": {}})
     first = step.initial()
@@ -272,7 +272,7 @@ def test_step_grammar_follows_the_lines_of_its_step(grammar_checker):
 
 
 def test_step_grammar_ends_on_repeats_and_low_budget():
-    from prism_edge.step_grammar import StepGrammar
+    from prism_edge.grammar.step import StepGrammar
 
     memory = {"attributes": {"Kaa": ["a python"]}}
     step = StepGrammar(BOOK, memory)
@@ -303,7 +303,7 @@ def test_repeats_of_stored_strings_are_not_in_the_grammar(grammar_checker):
 
 
 def test_long_stored_strings_keep_the_grammar_bounded(grammar_checker):
-    from prism_edge.grammar import TRIE_DEPTH
+    from prism_edge.grammar.revision import TRIE_DEPTH
 
     long = "y" * 500
     memory = {"attributes": {"k" * 300: [long]}}

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from prism_edge.grounding import (
+from prism_edge.text.grounding import (
     FUNCTION_WORDS,
     MIN_SENTENCE_WORDS,
     SPAN_WORDS,
@@ -112,7 +112,7 @@ def test_names_seen_once_mid_sentence_give_way_to_names_seen_twice():
 
 
 def test_terms_are_the_repeated_content_words_most_written_first():
-    from prism_edge.grounding import terms_of
+    from prism_edge.text.grounding import terms_of
 
     text = (
         "the parser reads the token stream; each token has a kind. the parser builds a tree "
@@ -124,7 +124,7 @@ def test_terms_are_the_repeated_content_words_most_written_first():
 
 
 def test_lower_case_text_is_cut_into_its_sentences_where_it_is_long():
-    from prism_edge.grounding import sentences_of
+    from prism_edge.text.grounding import sentences_of
 
     text = "the cache keeps every prefix. it grows with each call. old entries are dropped first. "
     assert sentences_of(text * 3, 60) == [

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge import cli
-from prism_edge.history import Entry, History, HistoryError
-from prism_edge.recall import RecallError, check, missing_names, named_in
-from prism_edge.report import entry_html
+from prism_edge.app.history import Entry, History, HistoryError
+from prism_edge.app.recall import RecallError, check, missing_names, named_in
+from prism_edge.app.report import entry_html
+from prism_edge.backends import factory
+from prism_edge.engine.session import Session
 from tests.cli_harness import STORY, invoke
 
 
@@ -52,7 +53,7 @@ def test_no_log_and_a_failed_run(harness, tmp_path, monkeypatch):
         yield from ()
         raise ValueError("the disk is full")
 
-    monkeypatch.setattr(cli.Session, "events", lambda self: broken(self, None))
+    monkeypatch.setattr(Session, "events", lambda self: broken(self, None))
     out = invoke("run", str(story), "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 1 and "the disk is full" in out.stderr
     (entry,) = History().recent()
@@ -141,7 +142,7 @@ def test_ask_a_code_search_by_definitions_scores_the_stored_entries(monkeypatch,
         return 0.0 if "numbers" in text or "sum" in prompt.text else -1.0
 
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     assert run.method == "definitions" and run.memory["candidate_functions"]
     out = invoke("ask", str(run.id), "Add two numbers together", "--json")
     assert out.exit_code == 0, out.output

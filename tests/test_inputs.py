@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge.inputs import collect, walk
+from prism_edge.text.inputs import collect, walk
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
 

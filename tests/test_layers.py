@@ -27,12 +27,21 @@ def test_the_package_keeps_its_layers():
 def test_an_import_from_a_higher_layer_is_found_even_inside_a_function():
     layers = load()
     tree = ast.parse(
-        "from prism_edge import syntax\n"
-        "def f():\n    from prism_edge.tasks import TASKS\n    import prism_edge.runner\n"
+        "from prism_edge.text import syntax\n"
+        "def f():\n    from prism_edge.methods.presets import TASKS\n"
+        "    import prism_edge.engine.runner\n"
     )
     found = layers.imported(tree)
-    assert found == [(1, "syntax"), (3, "tasks"), (4, "runner")]
-    grammar = layers.layer_of("grammar")
-    assert layers.layer_of("tasks") > grammar  # grammar.py may not import the presets
-    assert layers.layer_of("methods.names") < layers.layer_of("runner")
+    assert found == [(1, "text.syntax"), (3, "methods.presets"), (4, "engine.runner")]
+    grammar = layers.layer_of("grammar.revision")
+    assert layers.layer_of("methods.presets") > grammar  # grammars may not import the presets
+    assert layers.layer_of("methods.names") < layers.layer_of("engine.runner")
     assert layers.layer_of("backends.factory") < layers.layer_of("methods")
+
+
+def test_every_module_is_in_a_package():
+    root = SCRIPT.parents[1] / "prism_edge"
+    loose = sorted(
+        p.name for p in root.glob("*.py") if p.name not in ("__init__.py", "__main__.py")
+    )
+    assert loose == []

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import embedded_model_path
-from prism_edge.local_models import (
+from prism_edge.backends.local import (
     LocalModelError,
     huggingface_models,
     lmstudio_models,
@@ -20,7 +21,6 @@ from prism_edge.local_models import (
     read_gguf,
     resolve_store_spec,
 )
-from prism_edge.models import resolve_model
 from tests.cli_harness import invoke
 
 EMBEDDED = embedded_model_path()

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prism_edge.memory import AMENDMENTS_HEADER, Memory, dumps
-from prism_edge.revisions import Revision, parse_path
-from prism_edge.tasks import TASKS
+from prism_edge.core.memory import AMENDMENTS_HEADER, Memory, dumps
+from prism_edge.core.revisions import Revision, parse_path
+from prism_edge.methods.presets import TASKS
 
 SCHEMA = TASKS["summarize"].schema  # attributes: dict[str, list[str]]
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism_edge.metrics import CallMetrics, RunMetrics, SpeedProfile, cost_index
+from prism_edge.core.metrics import CallMetrics, RunMetrics, SpeedProfile, cost_index
 
 
 def test_run_totals_and_derived_figures():
@@ -69,7 +69,7 @@ def test_a_flat_profile_is_the_old_bound():
 
 
 def test_prefill_and_decode_rates_come_from_the_calls_that_time_their_prefill():
-    from prism_edge.metrics import CallMetrics, RunMetrics
+    from prism_edge.core.metrics import CallMetrics, RunMetrics
 
     metrics = RunMetrics(
         [
@@ -89,8 +89,8 @@ def test_prefill_and_decode_rates_come_from_the_calls_that_time_their_prefill():
 
 
 def test_the_progress_line_shows_rates_cache_memory_and_eta():
-    from prism_edge.cli import eta, progress_stats
-    from prism_edge.metrics import CallMetrics, RunMetrics
+    from prism_edge.app.render import eta, progress_stats
+    from prism_edge.core.metrics import CallMetrics, RunMetrics
 
     metrics = RunMetrics([CallMetrics("revise", 1000, 600, 40, 3.0, 1.0)])
     line = progress_stats(metrics, 321, eta(30.0, 2048, 6144))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge.models import ModelNotFound, catalog, file_sha256, resolve_model
+from prism_edge.backends.catalog import ModelNotFound, catalog, file_sha256, resolve_model
 
 PAYLOAD = b"GGUF" + bytes(range(256)) * 40
 
@@ -168,7 +168,7 @@ def test_a_model_in_the_hub_cache_works_offline(tmp_path, with_models_folder):
     if folder is not None:
         folder.mkdir()
     code = (
-        "import pathlib, prism_edge.models as m; "
+        "import pathlib, prism_edge.backends.catalog as m; "
         f"m.default_models_dir = lambda: {str(folder)!r} and pathlib.Path({str(folder)!r}); "
         "print(m.resolve_model('hf:owner/repo/cached.gguf'))"
     )

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism_edge.errors import TemplateError
+from prism_edge.core.errors import TemplateError
 from prism_edge.prompts import PromptBuilder, render
 
 

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from prism_edge.errors import PrismError
-from prism_edge.quality import (
+from prism_edge.core.errors import PrismError
+from prism_edge.core.revisions import Revision
+from prism_edge.eval.quality import (
     Entity,
     Faithfulness,
     content_words,
@@ -15,7 +16,6 @@ from prism_edge.quality import (
     stored_strings,
     supported,
 )
-from prism_edge.revisions import Revision
 
 ENTITIES = [Entity("Mowgli"), Entity("Shere Khan", ("Lungri",)), Entity("Nag"), Entity("Kaa")]
 
@@ -109,7 +109,7 @@ def test_repeated_ngrams_catch_loops_within_a_text():
 
 
 def test_a_table_answer_holds_its_value():
-    from prism_edge.quality import holds_answer
+    from prism_edge.eval.quality import holds_answer
 
     assert holds_answer("It was 4,451 megawatt hours.", "4451")
     assert holds_answer("4451.0", "4451") and not holds_answer("44510", "4451")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prism_edge.errors import RevisionError
-from prism_edge.revisions import (
+from prism_edge.core.errors import RevisionError
+from prism_edge.core.revisions import (
     MAX_DEPTH,
     Revision,
     apply,
@@ -203,7 +203,7 @@ def test_a_key_named_star_is_a_key_not_the_wildcard():
 
 
 def test_an_add_under_a_placeholder_is_a_rejection_not_a_crash(table_schema):
-    from prism_edge.memory import Memory
+    from prism_edge.core.memory import Memory
 
     memory = Memory(table_schema, "amendments")
     output = (
@@ -289,7 +289,7 @@ def test_any_number_is_stored_finite_or_refused(mixed_schema, number):
 
 
 def test_a_string_holding_a_unicode_line_separator_stays_one_line():
-    from prism_edge.revisions import parse_output
+    from prism_edge.core.revisions import parse_output
 
     line = '{"$.\'attributes\'.\'Mowgli\'": {"add": ["a\u2028b\x85c\x0cd"]}}'
     parsed = parse_output("[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]\n" + line + "\n")

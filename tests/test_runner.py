@@ -8,10 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.chunking import chunk_text
-from prism_edge.memory import Memory
-from prism_edge.prompts import Prompt
-from prism_edge.runner import (
+from prism_edge.core.memory import Memory
+from prism_edge.engine.runner import (
     Answered,
     BudgetExceeded,
     ChunkCut,
@@ -22,7 +20,9 @@ from prism_edge.runner import (
     StepDone,
     run_prism,
 )
-from prism_edge.tasks import TASKS
+from prism_edge.methods.presets import TASKS
+from prism_edge.prompts import Prompt
+from prism_edge.text.chunking import chunk_text
 
 NAME = re.compile(r"\b([A-Z][a-z]{3,})\b")
 
@@ -233,7 +233,7 @@ def test_resume_from_memory(book_schema):
     memory = Memory(book_schema, "amendments")
     backend = ScriptedBackend(['{"$.\'attributes\'.\'b\'": {"add": ["y"]}}', "ans"])
     memory.revise(
-        __import__("prism_edge.revisions", fromlist=["x"])
+        __import__("prism_edge.core.revisions", fromlist=["x"])
         .parse_output('{"$.\'attributes\'.\'a\'": {"add": ["x"]}}')
         .revisions
     )

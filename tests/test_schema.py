@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from prism_edge.errors import SchemaError
-from prism_edge.schema import (
+from prism_edge.core.errors import SchemaError
+from prism_edge.core.schema import (
     ClassT,
     DictT,
     ListT,

@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from prism_edge import cli
+from prism_edge.app import cli
+from prism_edge.backends import factory
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.grammar import revision_grammar
-from prism_edge.prompts import Prompt
-from prism_edge.schema import from_source
-from prism_edge.schemagen import (
+from prism_edge.core.schema import from_source
+from prism_edge.grammar.revision import revision_grammar
+from prism_edge.methods.schemagen import (
     SCHEMA_GRAMMAR,
     SchemaGenerationError,
     SchemaLineGrammar,
@@ -19,6 +19,7 @@ from prism_edge.schemagen import (
     generation_prompt,
     strip_fences,
 )
+from prism_edge.prompts import Prompt
 
 GOOD = '''```python
 class CharacterMap:
@@ -94,7 +95,7 @@ def auto_responder(prompt: Prompt) -> str:
 
 def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
     backend = ScriptedBackend(responder=auto_responder)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     story = tmp_path / "story.txt"
     story.write_text("Baloo the bear taught Mowgli the Law of the Jungle. " * 20)
     run_dir = tmp_path / "run"
@@ -126,9 +127,7 @@ def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
 
 
 def test_schema_generate_command(monkeypatch, tmp_path: Path):
-    monkeypatch.setattr(
-        cli.factory, "open_backend", lambda model=None, **kw: ScriptedBackend([GOOD])
-    )
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: ScriptedBackend([GOOD]))
     out = tmp_path / "s.py"
     result = CliRunner().invoke(
         cli.app,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism_edge import syntax
+from prism_edge.text import syntax
 
 PYTHON = (
     "import os\n\n@cache\ndef f(a):\n    return a\n\n"

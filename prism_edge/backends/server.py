@@ -19,7 +19,7 @@ block reports them. Servers cannot switch grammars mid-output, so a per-line gra
 first grammar for the whole output; the runner validates every revision regardless.
 
 Transport errors, timeouts, 429 and 5xx are retried with exponential backoff, then reported as
-one :class:`~prism_edge.errors.BackendError`; a 4xx is reported at once with the server's
+one :class:`~prism_edge.core.errors.BackendError`; a 4xx is reported at once with the server's
 message. The backend is thread-safe (one ``httpx.Client``), so documents can share it.
 """
 
@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored
-from prism_edge.errors import BackendError
+from prism_edge.core.errors import BackendError
 from prism_edge.prompts import Prompt
 
 GrammarField = Literal["auto", "grammar", "structured_outputs", "guided_grammar", "ebnf", "none"]

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from prism_edge.backends import Backend
-from prism_edge.config import PrismConfig
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.schema import Schema
 from prism_edge.methods.base import Method, MethodError
 from prism_edge.methods.definitions import DefinitionsOptions, ScoredDefinitions
 from prism_edge.methods.names import NamesOptions, ScoredNames
 from prism_edge.methods.tables import TableFacts
 from prism_edge.methods.written import WrittenRevisions
-from prism_edge.schema import Schema
 
 METHODS: dict[str, type[Method]] = {
     WrittenRevisions.name: WrittenRevisions,

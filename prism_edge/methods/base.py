@@ -1,6 +1,6 @@
 """The contract of a method: how one step of PRISM's loop turns a chunk into revisions.
 
-The runner (:mod:`prism_edge.runner`) keeps everything around a step: the place in the input,
+The runner (:mod:`prism_edge.engine.runner`) keeps everything around a step: the place in the input,
 cutting a chunk to the room left, folding, the budget, counts, metrics and events; the session
 keeps the plan, the context check, the checkpoint and resuming. A :class:`Method` decides only
 what a step does with its chunk and how the run answers, and declares:
@@ -21,12 +21,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
 from prism_edge.backends import Backend, Scored
-from prism_edge.config import PrismConfig
-from prism_edge.errors import BackendError, PrismError
-from prism_edge.events import Event, RunResult, StepDone
-from prism_edge.memory import Memory
-from prism_edge.metrics import CallMetrics, RunMetrics
-from prism_edge.schema import Schema
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.errors import BackendError, PrismError
+from prism_edge.core.events import Event, RunResult, StepDone
+from prism_edge.core.memory import Memory
+from prism_edge.core.metrics import CallMetrics, RunMetrics
+from prism_edge.core.schema import Schema
 
 Capability = Literal["generate", "score"]
 

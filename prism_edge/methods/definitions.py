@@ -2,7 +2,7 @@
 
 A small model cannot write a function's name it has seen once, but it can say which of a few
 functions it is shown fits a description. So, chunk by chunk, the definitions the chunk holds
-(found by a parser: :mod:`prism_edge.definitions`) are the only candidates; the model *scores*
+(found by a parser: :mod:`prism_edge.text.code`) are the only candidates; the model *scores*
 each against the description (:meth:`Backend.score`), the best few enter the memory under
 their own names, described by their own lines; at the end every stored entry is scored against
 the description from the memory alone, and the best one is the answer (with its score).
@@ -26,15 +26,15 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
 
 from prism_edge.backends import Backend
-from prism_edge.bm25 import bm25_scores, query_words, words
-from prism_edge.config import PrismConfig
-from prism_edge.definitions import Definition, definitions_in
-from prism_edge.events import Answered, Event, StepDone
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.events import Answered, Event, StepDone
+from prism_edge.core.metrics import CallMetrics
+from prism_edge.core.revisions import Revision
+from prism_edge.core.schema import Schema
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
-from prism_edge.metrics import CallMetrics
 from prism_edge.prompts import Part, Prompt
-from prism_edge.revisions import Revision
-from prism_edge.schema import Schema
+from prism_edge.text.bm25 import bm25_scores, query_words, words
+from prism_edge.text.code import Definition, definitions_in
 
 Formulation = Literal["likelihood", "yes-no"]
 FIELD = "candidate_functions"

@@ -35,16 +35,16 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
 
 from prism_edge.backends import Backend
-from prism_edge.bm25 import bm25_scores, query_words, words
-from prism_edge.config import PrismConfig
-from prism_edge.errors import PrismError
-from prism_edge.events import Answered, Event, StepDone
-from prism_edge.grounding import names_of, sentences_of, terms_of, whole_word
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.errors import PrismError
+from prism_edge.core.events import Answered, Event, StepDone
+from prism_edge.core.metrics import CallMetrics, RunMetrics
+from prism_edge.core.revisions import Revision
+from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
-from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Part, Prompt
-from prism_edge.revisions import Revision
-from prism_edge.schema import Schema, format_path
+from prism_edge.text.bm25 import bm25_scores, query_words, words
+from prism_edge.text.grounding import names_of, sentences_of, terms_of, whole_word
 
 FIELD = "attributes"
 MAX_CANDIDATES = 24

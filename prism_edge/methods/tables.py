@@ -32,16 +32,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from prism_edge.backends import Backend
-from prism_edge.bm25 import words
-from prism_edge.config import PrismConfig
-from prism_edge.events import Answered, Event, StepDone
-from prism_edge.grounding import FUNCTION_WORDS
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.events import Answered, Event, StepDone
+from prism_edge.core.metrics import RunMetrics
+from prism_edge.core.revisions import Revision
+from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
-from prism_edge.metrics import RunMetrics
 from prism_edge.prompts import Part, Prompt
-from prism_edge.revisions import Revision
-from prism_edge.schema import Schema, format_path
-from prism_edge.tables import Cell, TableChunk, read_chunk, typed
+from prism_edge.text.bm25 import words
+from prism_edge.text.grounding import FUNCTION_WORDS
+from prism_edge.text.tables import Cell, TableChunk, read_chunk, typed
 
 FIELD = "table_descriptions"
 NOT_IN_TABLE = "not in the table"

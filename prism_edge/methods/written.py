@@ -15,24 +15,24 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling
-from prism_edge.config import GROUNDED_REPEAT_PENALTY, PrismConfig
-from prism_edge.errors import RevisionError
-from prism_edge.events import Answered, Event, StepDone
-from prism_edge.grammar import (
+from prism_edge.core.config import GROUNDED_REPEAT_PENALTY, PrismConfig
+from prism_edge.core.errors import RevisionError
+from prism_edge.core.events import Answered, Event, StepDone
+from prism_edge.core.memory import Memory
+from prism_edge.core.metrics import CallMetrics, RunMetrics
+from prism_edge.core.revisions import Revision, output_lines, parse_output
+from prism_edge.core.schema import Schema, prompt_text
+from prism_edge.grammar.revision import (
     GrammarLimits,
     answer_grammar,
     outline_grammar,
     prose_grammar,
     string_slots,
 )
-from prism_edge.grounding import FUNCTION_WORDS, Grounding, case_variants, whole_word, words_of
-from prism_edge.memory import Memory
+from prism_edge.grammar.step import StepGrammar
 from prism_edge.methods.base import Capability, Context, Method
-from prism_edge.metrics import CallMetrics, RunMetrics
 from prism_edge.prompts import Prompt, PromptBuilder, reask_prompt
-from prism_edge.revisions import Revision, output_lines, parse_output
-from prism_edge.schema import Schema, prompt_text
-from prism_edge.step_grammar import StepGrammar
+from prism_edge.text.grounding import FUNCTION_WORDS, Grounding, case_variants, whole_word, words_of
 
 GrammarFor = Callable[[Memory, str], "Grammar | None"]
 """The grammar of a revision step, from the memory and the chunk the step reads."""

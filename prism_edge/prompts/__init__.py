@@ -19,9 +19,9 @@ from typing import Literal
 
 import jinja2
 
-from prism_edge.errors import TemplateError
+from prism_edge.core.config import Style
+from prism_edge.core.errors import TemplateError
 
-Style = Literal["compact", "paper"]
 STYLES: tuple[Style, ...] = ("compact", "paper")
 PartKind = Literal["static", "memory", "document", "feedback"]
 

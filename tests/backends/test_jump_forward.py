@@ -7,11 +7,11 @@ import pytest
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.backends.llama_grammar import Constraint
-from prism_edge.grammar import GrammarLimits
-from prism_edge.grounding import Grounding
+from prism_edge.grammar.revision import GrammarLimits
+from prism_edge.grammar.step import StepGrammar
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Part, Prompt
-from prism_edge.step_grammar import StepGrammar
-from prism_edge.tasks import TASKS
+from prism_edge.text.grounding import Grounding
 from tests.backends.test_line_guard import CHUNK, vocab_backend
 
 pytestmark = pytest.mark.model

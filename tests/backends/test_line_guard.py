@@ -20,12 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prism_edge.backends.llama_cpp import LlamaCppBackend, _load, embedded_model_path
-from prism_edge.grammar import GrammarLimits
-from prism_edge.grounding import Grounding
-from prism_edge.memory import Memory
-from prism_edge.revisions import parse_output
-from prism_edge.step_grammar import StepGrammar
-from prism_edge.tasks import TASKS
+from prism_edge.core.memory import Memory
+from prism_edge.core.revisions import parse_output
+from prism_edge.grammar.revision import GrammarLimits
+from prism_edge.grammar.step import StepGrammar
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.grounding import Grounding
 
 pytestmark = pytest.mark.model
 

@@ -13,14 +13,14 @@ from prism_edge.backends.llama_cpp import (
     embedded_model_path,
     physical_cores,
 )
-from prism_edge.errors import BackendError, ContextOverflow
-from prism_edge.grammar import GrammarLimits, revision_grammar
-from prism_edge.memory import Memory
+from prism_edge.core.errors import BackendError, ContextOverflow
+from prism_edge.core.memory import Memory
+from prism_edge.core.revisions import parse_output
+from prism_edge.core.schema import prompt_text
+from prism_edge.grammar.revision import GrammarLimits, revision_grammar
+from prism_edge.grammar.step import StepGrammar
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Part, Prompt, PromptBuilder
-from prism_edge.revisions import parse_output
-from prism_edge.schema import prompt_text
-from prism_edge.step_grammar import StepGrammar
-from prism_edge.tasks import TASKS
 
 pytestmark = pytest.mark.model
 

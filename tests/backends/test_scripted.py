@@ -4,7 +4,7 @@ import pytest
 
 from prism_edge.backends import reused_prefix
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.errors import BackendError
+from prism_edge.core.errors import BackendError
 from prism_edge.prompts import Part, Prompt
 
 

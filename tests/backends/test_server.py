@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from prism_edge.backends.server import ServerBackend
-from prism_edge.errors import BackendError
+from prism_edge.core.errors import BackendError
+from prism_edge.engine.runner import PrismConfig, run_prism
 from prism_edge.prompts import Part, Prompt
-from prism_edge.runner import PrismConfig, run_prism
 from tests.fake_server import FakeServer
 
 

@@ -23,8 +23,8 @@ import pytest
 
 from prism_edge.backends.llama_cpp import embedded_model_path
 from prism_edge.backends.server import ServerBackend
-from prism_edge.runner import PrismConfig, run_prism
-from prism_edge.tasks import TASKS
+from prism_edge.engine.runner import PrismConfig, run_prism
+from prism_edge.methods.presets import TASKS
 
 pytestmark = pytest.mark.model
 

@@ -11,13 +11,13 @@ from typing import Any
 import httpx
 import pytest
 
-from prism_edge import cli
+from prism_edge.backends import factory
 from prism_edge.backends.llama_cpp import model_parameters
+from prism_edge.backends.local import parse_size
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.backends.server import ServerBackend
-from prism_edge.local_models import parse_size
 from prism_edge.methods import METHODS, MethodError, choose, make
-from prism_edge.tasks import TASKS
+from prism_edge.methods.presets import TASKS
 from tests.cli_harness import STORY, invoke
 from tests.fake_server import FakeServer
 
@@ -84,7 +84,7 @@ def test_every_method_makes_itself_with_only_its_own_options():
 
 
 def run_with(monkeypatch, backend, *args: str) -> Any:
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     return invoke("run", *args)
 
 
@@ -134,7 +134,7 @@ def server_backend(monkeypatch, flavor: str) -> FakeServer:
     def connect(model: str | None = None, *, server: str, **options: Any) -> ServerBackend:
         return ServerBackend(server, transport=httpx.MockTransport(fake), n_ctx=4096, retries=0)
 
-    monkeypatch.setattr(cli.factory, "open_backend", connect)
+    monkeypatch.setattr(factory, "open_backend", connect)
     return fake
 
 

@@ -7,13 +7,13 @@ import pytest
 
 from prism_edge.backends import Scored
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.bm25 import query_words, words
-from prism_edge.events import RunResult
+from prism_edge.core.events import RunResult
+from prism_edge.engine.runner import run_prism
 from prism_edge.methods import MethodError, make
 from prism_edge.methods.definitions import bm25_search
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Part, Prompt
-from prism_edge.runner import run_prism
-from prism_edge.tasks import TASKS
+from prism_edge.text.bm25 import query_words, words
 
 TASK = TASKS["code-search"]
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from prism_edge.backends import factory
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.events import RunResult, StepDone
+from prism_edge.core.events import RunResult, StepDone
+from prism_edge.core.metrics import RunMetrics
+from prism_edge.engine.runner import PrismRunner
 from prism_edge.methods import MethodError, make
 from prism_edge.methods.names import answer_question, covering_answer
-from prism_edge.metrics import RunMetrics
+from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismRunner
-from prism_edge.tasks import TASKS
 
 TASK = TASKS["summarize"]
 
@@ -143,12 +144,11 @@ def test_a_backend_that_cannot_score_is_refused():
 
 
 def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path):
-    from prism_edge import cli
-    from prism_edge.history import History
+    from prism_edge.app.history import History
     from tests.cli_harness import invoke
 
     backend = ScriptedBackend(scorer=scorer, outputs=["Mowgli ran."])
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     story = tmp_path / "story.txt"
     story.write_text("\n\n".join(CHUNKS), encoding="utf-8")
     out = invoke("run", str(story), "--task", "summarize", "--run-dir", str(tmp_path / "r"))
@@ -169,7 +169,7 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
         and "--method definitions needs a schema with candidate_functions" in wrong.stderr
     )
     plain = ScriptedBackend(scorer=scorer, outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"] * 9)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: plain)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: plain)
     free = invoke("run", str(story), "--method", "revisions", "--run-dir", str(tmp_path / "f"))
     assert free.exit_code == 0 and History().recent(1)[0].method == "revisions"
 
@@ -187,11 +187,10 @@ def test_a_text_without_names_is_summarized_by_the_words_it_repeats():
 
 
 def test_a_run_over_text_with_nothing_to_summarize_says_so(monkeypatch, tmp_path):
-    from prism_edge import cli
     from tests.cli_harness import invoke
 
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     marks = tmp_path / "marks.txt"
     marks.write_text("!?.,;: " * 400, encoding="utf-8")
     out = invoke("run", str(marks), "--run-dir", str(tmp_path / "r"))

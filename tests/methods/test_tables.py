@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from prism_edge import cli
+from prism_edge.backends import factory
 from prism_edge.backends.scripted import ScriptedBackend
-from prism_edge.chunking import chunk_documents
-from prism_edge.events import RunResult, StepDone
-from prism_edge.inputs import collect
+from prism_edge.core.events import RunResult, StepDone
+from prism_edge.engine.runner import PrismRunner
 from prism_edge.methods import MethodError, make
+from prism_edge.methods.presets import TASKS
 from prism_edge.methods.tables import NOT_IN_TABLE
 from prism_edge.prompts import Prompt
-from prism_edge.runner import PrismRunner
-from prism_edge.tasks import TASKS
+from prism_edge.text.chunking import chunk_documents
+from prism_edge.text.inputs import collect
 from tests.cli_harness import invoke
 
 TASK = TASKS["table-qa"]
@@ -158,7 +158,7 @@ def test_without_the_model_the_program_ranks_by_the_question_words(power):
 
 def test_an_interrupted_table_run_resumes_to_the_same_answer(power, tmp_path, monkeypatch):
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     question = "Which source generated the most electricity in 2003?"
     args = ["run", str(power / "power.csv"), "--task", "table-qa", "--query", question]
     args += ["--chunk-tokens", "96", "--json"]
@@ -188,7 +188,7 @@ def test_an_interrupted_table_run_resumes_to_the_same_answer(power, tmp_path, mo
 
 def test_ask_on_a_table_run_says_why_it_cannot(power, tmp_path, monkeypatch):
     backend = ScriptedBackend(scorer=scorer)
-    monkeypatch.setattr(cli.factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     question = "How many rows have the source Renewables?"
     done = invoke(
         "run",

@@ -1,0 +1,259 @@
+"""What every command shares: option types, printing that escapes control characters, one-line
+errors, output paths checked before compute.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from prism_edge import methods
+from prism_edge.core.errors import PrismError
+from prism_edge.core.schema import (
+    Schema,
+    from_json_schema,
+    from_source,
+)
+from prism_edge.methods.presets import TASKS, Task
+
+
+class TaskName(str, Enum):
+    summarize = "summarize"
+    code_search = "code-search"
+    table_qa = "table-qa"
+    auto = "auto"
+
+
+class MemoryChoice(str, Enum):
+    in_place = "in-place"
+    amendments = "amendments"
+
+
+class GrammarFieldChoice(str, Enum):
+    auto = "auto"
+    grammar = "grammar"
+    structured_outputs = "structured_outputs"
+    guided_grammar = "guided_grammar"
+    ebnf = "ebnf"
+    none = "none"
+
+
+MethodChoice = Enum(  # type: ignore[misc]
+    "MethodChoice", [(name, name) for name in (methods.AUTO, *methods.METHODS)], type=str
+)
+"""``--method``: auto or a method of the registry."""
+AUTO_METHOD = MethodChoice(methods.AUTO)
+
+
+class KvChoice(str, Enum):
+    f16 = "f16"
+    q8_0 = "q8_0"
+
+
+class StyleChoice(str, Enum):
+    compact = "compact"
+    paper = "paper"
+
+
+# llama.cpp's engine settings, the same options on `run` and `bench`
+ThreadsOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
+    ),
+]
+BatchOption = Annotated[
+    int, typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine")
+]
+FlashAttnOption = Annotated[
+    bool,
+    typer.Option(
+        "--flash-attn/--no-flash-attn",
+        help="llama.cpp's flash attention (on: faster prefill and decoding at depth on both "
+        "shipped models, benchmarks/results/depth_settings.txt).",
+        rich_help_panel="Engine",
+    ),
+]
+KvTypeOption = Annotated[
+    KvChoice,
+    typer.Option(help="KV cache type (q8_0 needs --flash-attn).", rich_help_panel="Engine"),
+]
+JumpForwardOption = Annotated[
+    bool,
+    typer.Option(
+        "--jump-forward/--no-jump-forward",
+        help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
+        "instead of token by token (off: llama.cpp's batched logits differ from one-token ones, "
+        "so outputs may differ; benchmarks/results/jump_forward.txt).",
+        rich_help_panel="Engine",
+    ),
+]
+
+FollowLinksOption = Annotated[
+    bool,
+    typer.Option(
+        "--follow-links",
+        help="In a folder, read links that lead out of it too (skipped by default, so a "
+        "repository's link to ~/.ssh never reaches a prompt, the history or a server).",
+    ),
+]
+KeepBoilerplateOption = Annotated[
+    bool,
+    typer.Option(
+        "--keep-boilerplate",
+        help="Read a Project Gutenberg book's header and licence too (dropped by default).",
+    ),
+]
+
+
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was typed on the command line (not a default of any kind)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+STATIC_ESTIMATE = 1536
+"""Tokens set aside for instructions and schema when the context size is derived."""
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (an input's ``\\x1b]0;...``: a terminal title, a
+    clipboard write) shown as ``\\u001b`` escapes instead of acted on; newlines and tabs stay.
+    In JSON text only DEL and C1 controls can occur raw, and the escape is JSON's own."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def echo(text: str = "", nl: bool = True) -> None:
+    """Print to stdout what a run, the history or a model file says, made printable."""
+    typer.echo(printable(text), nl=nl)
+
+
+class SafeConsole(Console):
+    """stderr, where every string printed is made :func:`printable` first."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(printable(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+
+def err_console() -> Console:
+    return SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+
+
+@contextlib.contextmanager
+def reporting_errors(debug: bool) -> Iterator[None]:
+    """Known errors become one line on stderr and exit 1; ``--debug`` shows the traceback."""
+    try:
+        yield
+    except BrokenPipeError:  # `prism-edge logs | head -1`: the reader has all it wanted
+        quiet_broken_pipe()
+    except (PrismError, ValueError, OSError) as exc:
+        if debug:
+            raise
+        hint = getattr(exc, "hint", "")
+        message = f"error: {exc}" + (f" (hint: {hint})" if hint else "")
+        err_console().print(message, markup=False)
+        raise typer.Exit(1) from None
+
+
+def read_schema(schema_file: Path) -> Schema:
+    """A user's schema file: dataclass source (.py) or JSON Schema (.json)."""
+    text = schema_file.read_text(encoding="utf-8")
+    if schema_file.suffix.lower() == ".json":
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(
+                f"{schema_file}: not valid JSON ({exc.msg}, line {exc.lineno})"
+            ) from None
+        return from_json_schema(document)
+    try:
+        return from_source(text)
+    except PrismError as exc:
+        raise type(exc)(f"{schema_file}: {exc}") from None
+
+
+def task_for(task: TaskName | None, schema_file: Path | None, query: str | None) -> Task | None:
+    """The task of a command: a preset, a user's schema, or None for ``--task auto`` (its
+    schema is generated later); argument combinations that cannot work are refused here."""
+    if task is not None and schema_file is not None:
+        raise ValueError("use either --task or --schema, not both")
+    if schema_file is not None:
+        if not query:
+            raise ValueError("--schema needs --query")
+        return Task.for_schema(read_schema(schema_file))
+    if task == TaskName.auto:
+        if not query:
+            raise ValueError("--task auto needs --query (the schema is generated for it)")
+        return None
+    return TASKS[(task or TaskName.summarize).value]
+
+
+def piped_stdin() -> list[str]:
+    """No input named: standard input when something is piped in (as llm reads it)."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise ValueError("no input: name files or folders, use -, or pipe text in")
+    return ["-"]
+
+
+def warn(console: Console, warnings: list[str]) -> None:
+    for warning in warnings:
+        console.print(f"warning: {warning}", markup=False)
+
+
+def writable_file(option: str, path: Path | None) -> None:
+    """A file ``option`` will write: refused now, before any compute, when it cannot be."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: a folder; name a file to write")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{option} {path}: not a regular file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(path if path.exists() else parent, os.W_OK):
+        raise ValueError(f"{option} {path}: not writable")
+
+
+def writable_folder(option: str, path: Path) -> None:
+    """A folder ``option`` will create and write: refused now when it cannot be (a file in
+    its place, a link loop, an unwritable parent)."""
+    try:
+        path.resolve()
+    except (RuntimeError, OSError) as exc:
+        raise ValueError(f"{option} {path}: cannot be resolved ({exc})") from None
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: not a folder")
+    existing = path
+    while not existing.exists():
+        if existing.is_symlink():
+            raise ValueError(f"{option} {path}: a broken link")
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{option} {path}: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: {existing} is not writable")
+
+
+MAX_ID = 2**63 - 1
+"""The largest id SQLite stores (a larger one is a usage error, not an OverflowError)."""
+
+
+def quiet_broken_pipe() -> None:
+    """stdout's reader went away: end quietly, as ``head`` expects (no traceback, no error)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(0)

@@ -1,0 +1,371 @@
+"""Run history: every run, answered or failed, kept in SQLite in the user's data folder.
+
+Each entry holds what is needed to read the run again and to ask its memory a new question
+without reading the input again (``prism-edge ask``): the inputs with their SHA-256, the task,
+question, schema (as JSON Schema), model, settings, answer, memory (its data and its replayable
+state), metrics with every call, timings, and the error of a failed run. ``PRISM_EDGE_LOGS``
+moves the database; ``--no-log`` keeps a run out of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+from prism_edge.core.errors import PrismError
+from prism_edge.core.schema import json_schema
+
+if TYPE_CHECKING:
+    from prism_edge.backends import Backend
+    from prism_edge.core.config import PrismConfig
+    from prism_edge.methods import Choice
+    from prism_edge.methods.presets import Task
+    from prism_edge.text.inputs import Collected, Document
+
+LOGS_ENV = "PRISM_EDGE_LOGS"
+"""A path to the SQLite file that holds the history (instead of the user data folder's)."""
+VERSION = 1
+
+_COLUMNS = (
+    "started",
+    "ended",
+    "status",
+    "command",
+    "parent",
+    "task",
+    "method",
+    "question",
+    "model",
+    "inputs",
+    "schema",
+    "settings",
+    "answer",
+    "memory",
+    "memory_state",
+    "metrics",
+    "calls",
+    "error",
+)
+_JSON = {"inputs", "schema", "settings", "memory", "memory_state", "metrics", "calls"}
+_LOCK = threading.Lock()
+LOCK_WAIT_S = 5.0
+"""Seconds to wait for another process's lock on the history before saying so."""
+
+
+class HistoryError(PrismError):
+    hint = "prism-edge logs lists the recorded runs"
+
+
+def default_path() -> Path:
+    moved = os.environ.get(LOGS_ENV)
+    if moved:
+        return Path(moved).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path("prism-edge", appauthor=False) / "logs.db"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def describe_inputs(documents: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each input document's name, size and SHA-256 (of its text as read)."""
+    return [
+        {
+            "name": d.name,
+            "kind": d.kind,
+            "chars": len(d.text),
+            "sha256": hashlib.sha256(d.text.encode("utf-8", "surrogatepass")).hexdigest(),
+        }
+        for d in documents
+    ]
+
+
+@dataclass
+class Entry:
+    """One recorded run (or ``ask``)."""
+
+    command: str
+    """``run`` or ``ask``."""
+    task: str
+    question: str
+    model: str
+    started: str = field(default_factory=now)
+    ended: str | None = None
+    status: str = "running"
+    """``done``, ``failed`` or ``interrupted``."""
+    parent: int | None = None
+    """For ``ask``: the run whose memory answered."""
+    method: str = "revisions"
+    """The method that built the memory (``prism_edge.methods``: revisions, names, definitions)."""
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    schema: dict[str, Any] = field(default_factory=dict)
+    """The memory schema as JSON Schema (``schema.json_schema``)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The run's config (``PrismConfig``) and its chunk and context sizes."""
+    answer: str | None = None
+    memory: dict[str, Any] = field(default_factory=dict)
+    memory_state: dict[str, Any] = field(default_factory=dict)
+    """``Memory.state()``: replays to the same memory, encoding included."""
+    metrics: dict[str, Any] = field(default_factory=dict)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    """Every model call: kind, prompt, reused, net and decoded tokens, seconds."""
+    error: str | None = None
+    id: int | None = None
+
+    def finish(self, result: Any | None, status: str = "done", error: str | None = None) -> None:
+        """Fill in what a run ended with (``result``: a RunResult, or None when it had none)."""
+        self.ended = now()
+        self.status = status
+        self.error = error
+        if result is None:
+            return
+        self.answer = result.answer
+        self.memory = result.memory.data
+        self.memory_state = result.memory.state()
+        self.metrics = result.metrics.to_dict()
+        self.calls = [
+            {
+                "kind": c.kind,
+                "prompt": c.prompt_tokens,
+                "reused": c.reused_tokens,
+                "net": c.net_tokens,
+                "decoded": c.decoded_tokens,
+                "seconds": round(c.seconds, 4),
+            }
+            for c in result.metrics.calls
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class History:
+    """The run history in one SQLite file (created on first use)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+
+    @contextmanager
+    def _connect(self, write: bool) -> Iterator[sqlite3.Connection | None]:
+        """A connection for reading (read-only: a read never changes the file; None when there
+        is no history yet) or for writing (the file and its table created on first use)."""
+        doing = "written" if write else "read"
+        if not write and not self.path.exists():
+            folder = next((f for f in self.path.parents if f.exists()), None)
+            if folder is not None and not folder.is_dir():
+                raise HistoryError(
+                    f"the run history {self.path} cannot be read: {folder} is a file"
+                )
+            yield None
+            return
+        try:
+            if write:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(self.path, timeout=LOCK_WAIT_S)
+            else:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                connection = sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_S)
+            connection.text_factory = _text  # one undecodable value does not fail a listing
+        except (OSError, sqlite3.Error) as exc:
+            raise HistoryError(f"the run history {self.path} cannot be {doing}: {exc}") from None
+        with closing(connection):
+            try:
+                with connection:
+                    yield connection if self._checked(connection, write) else None
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise HistoryError(
+                        f"the run history {self.path} is locked by another process "
+                        f"(waited {LOCK_WAIT_S:.0f} s)"
+                    ) from None
+                raise HistoryError(
+                    f"the run history {self.path} cannot be {doing}: {exc}"
+                ) from None
+            except sqlite3.DatabaseError as exc:
+                raise HistoryError(
+                    f"the run history {self.path} cannot be {doing}: {exc}"
+                ) from None
+
+    def _checked(self, connection: sqlite3.Connection, write: bool) -> bool:
+        """Whether the file holds a run history (made one, when writing an empty file); a
+        foreign database or a newer format is a :class:`HistoryError`, never changed."""
+        (version,) = connection.execute("PRAGMA user_version").fetchone()
+        if version > VERSION:
+            raise HistoryError(
+                f"the run history was written by a newer prism-edge (format {version})"
+            )
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        ours = "runs" in tables and version == VERSION
+        if ours:
+            return True
+        if tables - {"sqlite_sequence"}:
+            raise HistoryError(
+                f"{self.path} is a database, but not a prism-edge run history; "
+                f"{LOGS_ENV} may point elsewhere"
+            )
+        if not write:
+            return False  # an empty file: no runs yet, and it stays as it is
+        columns = ", ".join(f"{name} TEXT" for name in _COLUMNS)
+        connection.execute(
+            f"CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY AUTOINCREMENT, {columns})"
+        )
+        connection.execute(f"PRAGMA user_version = {VERSION}")
+        return True
+
+    def record(self, entry: Entry) -> int:
+        """Store ``entry`` (insert, or update when it has an id); returns its id."""
+        values = [_encode(name, getattr(entry, name)) for name in _COLUMNS]
+        with _LOCK, self._connect(write=True) as connection:
+            assert connection is not None
+            if entry.id is None:
+                marks = ", ".join("?" for _ in _COLUMNS)
+                cursor = connection.execute(
+                    f"INSERT INTO runs ({', '.join(_COLUMNS)}) VALUES ({marks})", values
+                )
+                entry.id = int(cursor.lastrowid or 0)
+            else:
+                sets = ", ".join(f"{name} = ?" for name in _COLUMNS)
+                connection.execute(f"UPDATE runs SET {sets} WHERE id = ?", [*values, entry.id])
+        return entry.id
+
+    def recent(self, limit: int = 20) -> list[Entry]:
+        """The latest ``limit`` entries, newest first."""
+        with self._connect(write=False) as connection:
+            if connection is None:
+                return []
+            rows = connection.execute(
+                f"SELECT id, {', '.join(_COLUMNS)} FROM runs ORDER BY id DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [_entry(row) for row in rows]
+
+    def get(self, run_id: int) -> Entry:
+        with self._connect(write=False) as connection:
+            row = (
+                None
+                if connection is None
+                else connection.execute(
+                    f"SELECT id, {', '.join(_COLUMNS)} FROM runs WHERE id = ?", (run_id,)
+                ).fetchone()
+            )
+        if row is None:
+            raise HistoryError(f"no run {run_id} in the history ({self.path})")
+        return _entry(row)
+
+
+def _encode(name: str, value: Any) -> Any:
+    if name in _JSON:
+        return json.dumps(value, ensure_ascii=False)
+    if name == "parent":
+        return None if value is None else str(value)
+    return value
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+_LISTS = {"inputs", "calls"}
+
+
+def _entry(row: Sequence[Any]) -> Entry:
+    """An entry from its row, whatever another program or a crash left in it: a missing or
+    malformed value reads as empty, never as an error for the whole listing."""
+    values: dict[str, Any] = {"id": int(row[0])}
+    for name, raw in zip(_COLUMNS, row[1:], strict=True):
+        if name in _JSON:
+            empty: Any = [] if name in _LISTS else {}
+            try:
+                value = json.loads(raw) if isinstance(raw, str) and raw else empty
+            except (json.JSONDecodeError, RecursionError):
+                value = empty
+            values[name] = value if isinstance(value, type(empty)) else empty
+        elif name == "parent":
+            values[name] = int(raw) if isinstance(raw, int | str) and str(raw).isdigit() else None
+        else:
+            values[name] = raw if isinstance(raw, str) else ("" if raw is None else str(raw))
+    for name in ("ended", "error", "answer"):  # optional in an entry: None when not set
+        values[name] = values[name] or None
+    return Entry(**values)
+
+
+class RunLog:
+    """Records a command in the run history when it ends: answered, failed (with the memory it
+    had) or interrupted. A history that cannot be written costs a warning, never the run."""
+
+    def __init__(self, history: History | None, entry: Entry, console: Console) -> None:
+        self.history = history
+        self.entry = entry
+        self.console = console
+
+    @classmethod
+    def of_run(
+        cls,
+        no_log: bool,
+        task: Task,
+        config: PrismConfig,
+        backend: Backend,
+        choice: Choice,
+        collected: Collected,
+        console: Console,
+    ) -> RunLog:
+        """The log of a ``run`` (its settings completed by the caller)."""
+        entry = Entry(
+            "run",
+            task.name,
+            config.question,
+            backend.name,
+            method=choice.name,
+            inputs=describe_inputs(collected.documents),
+            schema=json_schema(task.schema),
+            settings={"config": config.model_dump(), "n_ctx": backend.n_ctx},
+        )
+        return cls(None if no_log else History(), entry, console)
+
+    def save(self, entry: Entry) -> None:
+        if self.history is None:
+            return
+        try:
+            self.history.record(entry)
+        except HistoryError as exc:
+            self.console.print(f"warning: not logged: {exc}", markup=False)
+
+    @contextlib.contextmanager
+    def recording(self, partial: Callable[[], Any]) -> Iterator[Callable[[Any], None]]:
+        """Yields ``done(result)``; an exception records ``partial()`` as failed or
+        interrupted and goes on up."""
+        finished: list[Any] = []
+        try:
+            yield finished.append
+        except KeyboardInterrupt:
+            self.entry.finish(partial(), "interrupted", "interrupted by the user")
+            self.save(self.entry)
+            raise
+        except Exception as exc:
+            self.entry.finish(partial(), "failed", str(exc) or type(exc).__name__)
+            self.save(self.entry)
+            raise
+        self.entry.finish(finished[-1] if finished else partial())
+        self.save(self.entry)
+
+    def each_document(self, document: Document, result: Any, error: str | None) -> None:
+        """``--parallel``: every document its own entry."""
+        entry = dataclasses.replace(
+            self.entry, inputs=describe_inputs([document]), id=None, started=self.entry.started
+        )
+        entry.finish(result, "failed" if error else "done", error)
+        self.save(entry)

@@ -1,0 +1,97 @@
+"""``prism-edge inspect``: the schema as the model sees it, its paths, its grammar and the chunk
+plan.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from prism_edge.app.common import (
+    FollowLinksOption,
+    KeepBoilerplateOption,
+    TaskName,
+    echo,
+    err_console,
+    read_schema,
+    reporting_errors,
+    warn,
+)
+from prism_edge.core.schema import (
+    path_templates,
+    prompt_text,
+    type_label,
+)
+from prism_edge.grammar.revision import revision_grammar
+from prism_edge.methods.presets import TASKS, preset_grammars
+from prism_edge.text.chunking import chunk_documents
+from prism_edge.text.inputs import collect
+
+
+def load_tokenizer(model: str | None) -> Any:
+    """A tokenizer for planning without loading weights (tests replace this)."""
+    from prism_edge.backends.catalog import resolve_model
+    from prism_edge.backends.llama_cpp import LlamaTokenizer
+
+    return LlamaTokenizer(resolve_model(model))
+
+
+def inspect(
+    inputs: Annotated[list[str] | None, typer.Argument(help="Inputs to plan chunks for.")] = None,
+    task: Annotated[TaskName | None, typer.Option(envvar="PRISM_EDGE_TASK")] = None,
+    schema_file: Annotated[
+        Path | None, typer.Option("--schema", exists=True, dir_okay=False, readable=True)
+    ] = None,
+    grammar: Annotated[bool, typer.Option("--grammar", help="Print the revision grammar.")] = False,
+    add_only: Annotated[bool, typer.Option(help="The add-only grammar.")] = False,
+    chunk_tokens: Annotated[int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS")] = 2048,
+    model: Annotated[str | None, typer.Option("--model", "-m", envvar="PRISM_EDGE_MODEL")] = None,
+    write_grammars: Annotated[
+        Path | None, typer.Option(help="Write the built-in presets' grammars into this folder.")
+    ] = None,
+    keep_boilerplate: KeepBoilerplateOption = False,
+    follow_links: FollowLinksOption = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Show the schema as the model sees it, its paths, its grammar and the chunk plan."""
+    with reporting_errors(debug):
+        if write_grammars is not None:
+            write_grammars.mkdir(parents=True, exist_ok=True)
+            for name, text in preset_grammars().items():
+                (write_grammars / name).write_text(text, encoding="utf-8")
+                echo(f"wrote {write_grammars / name}")
+            return
+        if task == TaskName.auto:
+            raise ValueError("--task auto generates its schema in `run`")
+        schema = (
+            read_schema(schema_file)
+            if schema_file is not None
+            else TASKS[(task or TaskName.summarize).value].schema
+        )
+        if grammar:
+            echo(revision_grammar(schema, schema.empty_memory(), add_only=add_only), nl=False)
+            return
+        echo(prompt_text(schema))
+        echo("")
+        for template in path_templates(schema):
+            echo(f"{template.template}  ->  {type_label(template.type)}")
+        if inputs:
+            collected = collect(
+                inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links
+            )
+            warn(err_console(), collected.warnings)
+            tokenizer = load_tokenizer(model)
+
+            def count(text: str) -> int:
+                return len(tokenizer.tokenize(text))
+
+            sizes = [count(c) for c in chunk_documents(collected.documents, chunk_tokens, count)]
+            echo("")
+            echo(
+                f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {chunk_tokens} "
+                f"each, tokenizer {tokenizer.name})"
+            )
+            for i, size in enumerate(sizes, start=1):
+                echo(f"  {i:>4}  {size} tokens")

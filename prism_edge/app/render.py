@@ -1,0 +1,165 @@
+"""How a run is shown: the progress line with rates and ETA, the answer, where a scored answer came
+from, the closing line.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from prism_edge import methods
+from prism_edge.app.common import echo
+from prism_edge.core.events import (
+    Answered,
+    ChunkCut,
+    Event,
+    MemoryFolded,
+    RunResult,
+    StepDone,
+)
+from prism_edge.core.metrics import RunMetrics
+from prism_edge.engine.session import Session
+
+
+def _print_result(
+    session: Session, as_json: bool, quiet: bool, console: Console, log_id: int | None = None
+) -> None:
+    result = session.result
+    if as_json:
+        payload: dict[str, Any] = {**result.to_dict(), "chunks": len(session.plan.chunks)}
+        if log_id is not None:
+            payload["log_id"] = log_id
+        echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    echo(result.answer or "")
+    if quiet:
+        return
+    _print_ranking(result, console)
+    _print_done(result, console, log_id)
+
+
+def _print_ranking(result: RunResult, console: Console) -> None:
+    """Where a scored answer came from, and the runners-up (code search: the stored
+    definitions; table questions: the computed facts)."""
+    if not result.ranking:
+        return
+    name, best = result.ranking[0]
+    meaning = methods.METHODS[result.method].score_meaning
+    console.print(
+        f"from: {name}, score {best:.2f} ({meaning}); next: "
+        + "; ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
+        markup=False,
+    )
+
+
+def _print_done(
+    result: RunResult, console: Console, log_id: int | None, memory_of: int | None = None
+) -> None:
+    """The closing line: what the run did (or, for ``ask``, whose memory answered) and its
+    tokens, cost and time."""
+    m = result.metrics
+    reused = (
+        f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
+        if m.reuse_known
+        else "reused unknown (not reported by the server), "
+    )
+    did = (
+        f"done: answered from run {memory_of}'s memory; "
+        if memory_of is not None
+        else f"done: {result.steps} steps, {result.applied} revisions applied, "
+        f"{result.rejected} rejected"
+        + (f" ({result.reasked} re-asked)" if result.reasked else "")
+        + f", {result.duplicates} repeats and {result.cut} cut lines dropped; "
+    )
+    console.print(
+        did + f"{m.prompt_tokens} prompt tokens, {reused}{m.net_tokens} net, "
+        f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s"
+        + (f"; logged as run {log_id}" if log_id is not None else ""),
+        markup=False,
+    )
+
+
+def _drive(session: Session, console: Console, quiet: bool) -> None:
+    plan = session.plan
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[stats]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
+        transient=False,
+    )
+    start = time.perf_counter()
+    first = session.tokens_read()  # a resumed run has read some already
+    with progress:
+        bar = progress.add_task(f"chunk 0/{len(plan.chunks)}", total=plan.total or 1, stats="")
+        for event in session.events():
+            _render(event, progress, bar, console, quiet)
+            if isinstance(event, StepDone):
+                read, elapsed = session.tokens_read(), time.perf_counter() - start
+                progress.update(
+                    bar,
+                    completed=read,
+                    description=f"chunk {session.runner.position.consumed}/{len(plan.chunks)}",
+                    stats=progress_stats(
+                        session.runner.metrics,
+                        event.memory_tokens,
+                        eta(elapsed, read - first, plan.total - read),
+                        (read - first) / elapsed if elapsed > 0 else None,
+                    ),
+                )
+
+
+def eta(elapsed_s: float, read_now: int, left: int) -> float | None:
+    """Seconds left: the input still to read at the rate this run has read it (prefill,
+    decoding and memory growth included), or None before the first step."""
+    if read_now <= 0 or elapsed_s <= 0:
+        return None
+    return left * elapsed_s / read_now
+
+
+def progress_stats(
+    metrics: RunMetrics,
+    memory_tokens: int,
+    seconds_left: float | None,
+    input_rate: float | None = None,
+) -> str:
+    """The progress line's figures: input read per second (this run), prefill and decode
+    rates, cache hit, memory size, time left."""
+    prefill, decode = metrics.rates()
+    parts = [] if input_rate is None else [f"input {input_rate:.0f} tok/s"]
+    if prefill is not None:
+        parts.append(f"prefill {prefill:.0f} tok/s")
+    if decode is not None:
+        parts.append(f"decode {decode:.0f} tok/s")
+    if metrics.reuse_known:
+        parts.append(f"cache {metrics.cache_hit:.0%}")
+    parts.append(f"memory {memory_tokens} tok")
+    if seconds_left is not None:
+        minutes, seconds = divmod(round(seconds_left), 60)
+        parts.append(f"ETA {minutes}:{seconds:02d}")
+    return ", ".join(parts)
+
+
+def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet: bool) -> None:
+    if quiet:
+        return
+    if isinstance(event, ChunkCut):
+        console.print(
+            f"note: chunk of {event.chunk_tokens} tokens cut to the "
+            f"{event.room_tokens} left beside the memory",
+            markup=False,
+        )
+    elif isinstance(event, MemoryFolded):
+        console.print(
+            f"note: amendments folded into the memory ({event.tokens_before} -> "
+            f"{event.tokens_after} tokens)",
+            markup=False,
+        )
+    elif isinstance(event, Answered):
+        progress.update(bar, description="answered")

@@ -1,0 +1,405 @@
+"""``prism-edge run``: parse the arguments, choose the method, drive one session (or
+``--parallel``), render.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from prism_edge import methods
+from prism_edge.app.common import (
+    AUTO_METHOD,
+    STATIC_ESTIMATE,
+    BatchOption,
+    FlashAttnOption,
+    FollowLinksOption,
+    GrammarFieldChoice,
+    JumpForwardOption,
+    KeepBoilerplateOption,
+    KvChoice,
+    KvTypeOption,
+    MemoryChoice,
+    MethodChoice,
+    StyleChoice,
+    TaskName,
+    ThreadsOption,
+    err_console,
+    given,
+    piped_stdin,
+    reporting_errors,
+    task_for,
+    warn,
+    writable_file,
+    writable_folder,
+)
+from prism_edge.app.history import (
+    RunLog,
+)
+from prism_edge.app.render import _drive, _print_result
+from prism_edge.backends import Backend, factory
+from prism_edge.backends.factory import Engine
+from prism_edge.core.events import (
+    BudgetExceeded,
+)
+from prism_edge.core.memory import dumps
+from prism_edge.core.schema import (
+    Schema,
+    from_source,
+)
+from prism_edge.engine.parallel import EachSettings, run_each
+from prism_edge.engine.session import Session
+from prism_edge.methods.presets import Task
+from prism_edge.methods.schemagen import DEFAULT_DOMAIN, generate_schema
+from prism_edge.text.inputs import collect, with_text_tables
+
+
+def run(
+    context: typer.Context,
+    inputs: Annotated[
+        list[str] | None,
+        typer.Argument(help="Files, folders, or - for stdin (read when piped and none named)."),
+    ] = None,
+    task: Annotated[
+        TaskName | None,
+        typer.Option(envvar="PRISM_EDGE_TASK", help="A preset (paper appendix A schemas)."),
+    ] = None,
+    schema_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--schema",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            help="A schema: dataclass source (.py) or JSON Schema (.json).",
+        ),
+    ] = None,
+    query: Annotated[str | None, typer.Option(help="The question to answer.")] = None,
+    memory: Annotated[
+        MemoryChoice, typer.Option(help="Memory encoding.")
+    ] = MemoryChoice.amendments,
+    add_only: Annotated[
+        bool, typer.Option(help="Only add, never update (paper ablation).")
+    ] = False,
+    grounded: Annotated[
+        bool | None,
+        typer.Option(
+            "--grounded/--free",
+            help="Store only what the text says: new keys are word spans of the chunk, strings "
+            "its words (a summary: its names and sentences); a prose answer uses only the "
+            "memory's words (small models). Default: grounded for summaries where the backend "
+            "takes grammars (the measured best: benchmarks/results/jungle-quality-*), free "
+            "otherwise.",
+        ),
+    ] = None,
+    chunk_tokens: Annotated[
+        int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS", help="Tokens per chunk.")
+    ] = 2048,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            "-m",
+            envvar="PRISM_EDGE_MODEL",
+            help="A .gguf path, a catalog name, hf:OWNER/REPO/FILE.gguf, ollama:NAME[:TAG] or "
+            "lmstudio:NAME (default: the embedded SmolLM2-135M; see prism-edge models).",
+        ),
+    ] = None,
+    ctx: Annotated[
+        int | None,
+        typer.Option(
+            "--ctx",
+            "-c",
+            min=256,
+            envvar="PRISM_EDGE_CTX",
+            help="Context size (default: derived from the budgets).",
+        ),
+    ] = None,
+    temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
+    seed: Annotated[int | None, typer.Option()] = None,
+    max_revisions: Annotated[int | None, typer.Option(min=1, help="Revisions per step.")] = None,
+    max_tokens: Annotated[int, typer.Option(min=16, help="Output tokens per revision step.")] = 512,
+    answer_tokens: Annotated[int, typer.Option(min=1, help="Output tokens of the answer.")] = 512,
+    style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    domain: Annotated[
+        str | None, typer.Option(help="--task auto: what the documents and questions are about.")
+    ] = None,
+    run_dir: Annotated[
+        Path, typer.Option(help="Where the state is saved after every chunk.")
+    ] = Path(".prism-run"),
+    resume: Annotated[
+        bool,
+        typer.Option(help="Continue the run saved in --run-dir after its last completed chunk."),
+    ] = False,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            help="URL of an OpenAI-compatible server (llama.cpp server, vLLM, SGLang) to use "
+            "instead of a local model.",
+            rich_help_panel="Server",
+        ),
+    ] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="PRISM_API_KEY", help="The server's API key.", rich_help_panel="Server"
+        ),
+    ] = None,
+    server_model: Annotated[
+        str | None,
+        typer.Option(
+            help="Model name on the server (default: its first).", rich_help_panel="Server"
+        ),
+    ] = None,
+    grammar_field: Annotated[
+        GrammarFieldChoice,
+        typer.Option(
+            help="How the server takes the revision grammar (auto: detected).",
+            rich_help_panel="Server",
+        ),
+    ] = GrammarFieldChoice.auto,
+    retries: Annotated[
+        int,
+        typer.Option(min=0, help="Retries of a failed server call.", rich_help_panel="Server"),
+    ] = 4,
+    method: Annotated[
+        MethodChoice,
+        typer.Option(
+            help="How each step revises the memory: the model scores each chunk's own "
+            "definitions (definitions, code-search) or names (names, summarize), or writes "
+            "revisions (revisions, any task); auto: the scored one on a model under 1B "
+            "parameters that can score (measured best: benchmarks/results/jungle-names-*, "
+            "definition-search-*), revisions on larger ones; the plan line says which and why."
+        ),
+    ] = AUTO_METHOD,
+    shortlist: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="code-search by definitions: score only BM25's best N definitions "
+            "(0: all of them).",
+        ),
+    ] = 8,
+    parallel: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Each input document on its own, N at once (N > 1 needs --server); one JSON "
+            "line per document as it finishes.",
+            rich_help_panel="Server",
+        ),
+    ] = None,
+    threads: ThreadsOption = None,
+    batch: BatchOption = 512,
+    flash_attn: FlashAttnOption = True,
+    kv_type: KvTypeOption = KvChoice.f16,
+    jump_forward: JumpForwardOption = False,
+    keep_boilerplate: KeepBoilerplateOption = False,
+    follow_links: FollowLinksOption = False,
+    no_log: Annotated[
+        bool, typer.Option("--no-log", help="Keep this run out of the run history.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")] = False,
+    debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
+) -> None:
+    """Read INPUTS chunk by chunk, revise a structured memory, answer from it."""
+    console = err_console()
+    with reporting_errors(debug):
+        if schema_file is not None and not given(context, "task"):
+            task = None  # a default task (env, config) gives way to a schema on the line
+        if server is not None and not given(context, "model"):
+            model = None  # likewise a default model to a server on the line
+        chosen = task_for(task, schema_file, query)
+        check_outputs(parallel, server, memory_out, run_dir)
+        collected = collect(
+            inputs or piped_stdin(), keep_boilerplate=keep_boilerplate, follow_links=follow_links
+        )
+        if chosen is not None and chosen.reads_tables:
+            collected.documents = with_text_tables(collected.documents)
+        warn(console, collected.warnings)
+        if parallel is not None and len(collected.documents) < 2:
+            raise ValueError("--parallel runs each input document on its own: give two or more")
+        backend = factory.open_backend(
+            model,
+            server=server,
+            n_ctx=ctx if server else ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE,
+            server_model=server_model,
+            api_key=api_key,
+            grammar_field=grammar_field.value,
+            retries=retries,
+            engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
+        )
+        if chosen is None:
+            schema = _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
+            chosen = Task.for_schema(schema)
+        config = chosen.configure(
+            query,
+            encoding=memory.value,
+            add_only=add_only,
+            grounded=grounded_default(grounded, chosen, backend),
+            style=style.value,
+            max_tokens=max_tokens,
+            answer_max_tokens=answer_tokens,
+            max_revisions=max_revisions,
+            temperature=temperature,
+            seed=seed,
+            min_chunk_tokens=min(128, chunk_tokens),
+        )
+        first, choice = chosen.method_for(backend, config, method.value, shortlist=shortlist)
+        refuse_ignored(context, choice)
+
+        def make_method() -> methods.Method:
+            return chosen.method_for(backend, config, choice.name, shortlist=shortlist)[0]
+
+        log = RunLog.of_run(no_log, chosen, config, backend, choice, collected, console)
+        log.entry.settings.update(
+            chunk_tokens=chunk_tokens, model=model, server=server, server_model=server_model
+        )
+        if parallel is not None:
+            each = EachSettings(chunk_tokens, parallel, run_dir, resume, make_method)
+            note = None if quiet else lambda line: console.print(line, markup=False)
+            failed = run_each(
+                backend, chosen.schema, config, collected.documents, each, emit=typer.echo,
+                note=note, record=log.each_document,
+            )  # fmt: skip
+            if failed:
+                raise typer.Exit(1)
+            return
+        session = Session.of_documents(
+            backend, chosen.schema, config, collected.documents, chunk_tokens, run_dir, first
+        )
+        if resume:
+            session.resume()
+        session.check_context()
+        plan = plan_line(session, choice, memory.value, add_only)
+        _run_session(session, log, plan, resume, quiet, as_json, memory_out)
+
+
+def _run_session(
+    session: Session,
+    log: RunLog,
+    plan: str,
+    resume: bool,
+    quiet: bool,
+    as_json: bool,
+    memory_out: Path | None,
+) -> None:
+    """Drive a checked session with progress, record it, print its answer, then write the
+    memory file (the answer is out before any side file)."""
+    console = log.console
+    if not quiet:
+        console.print(plan, markup=False)
+    kept = None if resume else session.start_afresh()
+    if kept is not None and not quiet:
+        console.print(f"note: the previous run's state was kept as {kept}", markup=False)
+    try:
+        with log.recording(lambda: session.result) as done:
+            _drive(session, console, quiet)
+            done(session.result)
+    except BudgetExceeded as exc:
+        _write_memory(memory_out, exc.result.memory.data)
+        raise
+    _print_result(session, as_json, quiet, console, log.entry.id)
+    _write_memory(memory_out, session.result.memory.data)
+
+
+REVISION_OPTIONS = (
+    "memory",
+    "add_only",
+    "grounded",
+    "max_revisions",
+    "max_tokens",
+    "style",
+    "temperature",
+    "seed",
+)
+"""Options only the model-written revisions read (a scored method never generates)."""
+METHOD_OPTIONS = ("shortlist",)
+"""Options of ``run`` that are a method's own (:attr:`methods.Method.option_names`)."""
+
+
+def check_outputs(
+    parallel: int | None, server: str | None, memory_out: Path | None, run_dir: Path
+) -> None:
+    """Refuse, before any input is read or a model loads, combinations that cannot work and
+    outputs that cannot be written."""
+    writable_file("--memory-out", memory_out)
+    writable_folder("--run-dir", run_dir)
+    if parallel is not None and parallel > 1 and server is None:
+        raise ValueError(
+            "--parallel above 1 needs --server: a local model runs one document at a time"
+        )
+    if parallel is not None and memory_out is not None:
+        raise ValueError(
+            "--memory-out writes one run's memory; with --parallel each document's memory is "
+            "in its JSON line"
+        )
+
+
+def refuse_ignored(context: typer.Context, choice: methods.Choice) -> None:
+    """A flag the chosen method would ignore is an error, not a silent no-op."""
+    method = methods.METHODS[choice.name]
+    ignored = [n for n in METHOD_OPTIONS if given(context, n) and n not in method.option_names]
+    if "generate" not in method.needs:  # a scored method never generates
+        ignored += [name for name in REVISION_OPTIONS if given(context, name)]
+    if ignored:
+        flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
+        verb = "does" if len(ignored) == 1 else "do"
+        raise ValueError(
+            f"{flags} {verb} not apply to --method {choice.name} ({choice.reason}); "
+            "drop it or choose another --method"
+        )
+
+
+def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
+    """``--grounded``/``--free`` as asked; by default grounded for a summary on a backend that
+    takes grammars (free PRISM invents names on small models: benchmarks/results/)."""
+    if asked is not None:
+        return asked
+    return task.name == "summarize" and backend.supports_grammar
+
+
+def plan_line(session: Session, choice: methods.Choice, memory: str, add_only: bool) -> str:
+    backend, plan = session.backend, session.plan
+    written = choice.name == methods.WRITTEN
+    return (
+        f"plan: model {backend.name}, n_ctx {backend.n_ctx}, method {choice.name} "
+        f"({choice.reason}), {len(plan.chunks)} chunks, {plan.total} input tokens, "
+        f"{plan.fixed_tokens} tokens beside each chunk"
+        + (f", memory {memory}" if written else "")
+        + (", add-only" if add_only and written else "")
+        + ("" if backend.prefix_reuse else ", no prefix reuse (recurrent or hybrid model)")
+        + (f", resuming after step {session.result.steps}" if session.resumed else "")
+    )
+
+
+def _auto_schema(
+    backend: Backend,
+    run_dir: Path,
+    domain: str | None,
+    question: str,
+    resume: bool,
+    quiet: bool,
+    console: Console,
+) -> Schema:
+    """--task auto: generate a schema for the query (or reuse the run's own when resuming)."""
+    saved = run_dir / "schema.py"
+    if resume and saved.is_file():
+        return from_source(saved.read_text(encoding="utf-8"))
+    generated = generate_schema(backend, domain or DEFAULT_DOMAIN, question)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    saved.write_text(generated.source, encoding="utf-8")
+    if not quiet:
+        console.print(f"generated schema (saved to {saved}):", markup=False)
+        console.print(generated.source.rstrip(), markup=False)
+    return generated.schema
+
+
+def _write_memory(path: Path | None, data: dict[str, Any]) -> None:
+    if path is not None:
+        path.write_text(dumps(data) + "\n", encoding="utf-8")

@@ -1,0 +1,143 @@
+"""What a run reports as it goes (events) and what it ends with (:class:`RunResult`).
+
+The runner yields an event per step and ends with :class:`Finished`; a method's step builds
+the :class:`StepDone` of its step, and its answer the :class:`Answered`. These are plain data,
+shared by the methods and the runner that drives them, and read by the command line, the
+history and the benchmarks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from prism_edge.core.errors import ContextOverflow, RevisionError
+from prism_edge.core.memory import Memory
+from prism_edge.core.metrics import CallMetrics, RunMetrics
+from prism_edge.core.revisions import Revision
+
+
+@dataclass(frozen=True)
+class StepDone:
+    index: int
+    """0-based number of the step (a cut chunk spans several steps)."""
+    chunk_tokens: int
+    applied: list[Revision]
+    rejected: list[RevisionError]
+    calls: tuple[CallMetrics, ...]
+    """The model calls the step made (a revision and its re-asks, or the scores)."""
+    memory_tokens: int
+    finish_reason: str = "stop"
+    """How the step's (last) generation ended: ``stop``, ``length``; ``stop`` for scores."""
+    chunk: str = field(default="", repr=False)
+    """The text the step read (a cut chunk's head)."""
+    kind: Literal["step"] = "step"
+
+
+@dataclass(frozen=True)
+class ChunkCut:
+    """The chunk did not fit the room left; ``rest_tokens`` go on to the next step."""
+
+    index: int
+    chunk_tokens: int
+    room_tokens: int
+    kind: Literal["cut"] = "cut"
+
+
+@dataclass(frozen=True)
+class MemoryFolded:
+    """Amendments were folded into the base object to free room."""
+
+    index: int
+    tokens_before: int
+    tokens_after: int
+    kind: Literal["fold"] = "fold"
+
+
+@dataclass(frozen=True)
+class Answered:
+    answer: str
+    call: CallMetrics | None
+    """The answer's model call; None when the method answered without one (scored methods
+    that pick from the memory)."""
+    kind: Literal["answer"] = "answer"
+
+
+@dataclass
+class RunResult:
+    answer: str | None
+    memory: Memory
+    metrics: RunMetrics
+    steps: int = 0
+    applied: int = 0
+    rejected: int = 0
+    """Invalid revisions (should stay 0 under a grammar)."""
+    duplicates: int = 0
+    """Revisions that repeated what was stored (dropped; a looping model)."""
+    cut: int = 0
+    """Last lines left incomplete when an output hit its token budget (dropped)."""
+    reasked: int = 0
+    """Invalid revisions sent back with their errors (re-asks; then applied or rejected)."""
+    rejections: list[RevisionError] = field(default_factory=list)
+    method: str = "revisions"
+    """The method that revised the memory (``prism_edge.methods``)."""
+    ranking: list[tuple[str, float]] = field(default_factory=list)
+    """A scored method's final candidates with their scores, best first (else empty)."""
+
+    def count(self, step: StepDone) -> None:
+        """Add a finished step's revisions to the counts."""
+        self.steps += 1
+        self.applied += len(step.applied)
+        for error in step.rejected:
+            if error.kind == "duplicate":
+                self.duplicates += 1
+            elif error.kind == "cut":
+                self.cut += 1
+            else:
+                self.rejected += 1
+        self.rejections.extend(step.rejected)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "answer": self.answer,
+            "method": self.method,
+            "memory": self.memory.data,
+            "metrics": self.metrics.to_dict(),
+            "revisions": {
+                "applied": self.applied,
+                "rejected": self.rejected,
+                "duplicates": self.duplicates,
+                "cut": self.cut,
+                "reasked": self.reasked,
+            },
+            "steps": self.steps,
+        }
+        if self.ranking:
+            out["ranking"] = [[name, score] for name, score in self.ranking]
+        return out
+
+
+COUNTS = ("steps", "applied", "rejected", "duplicates", "cut", "reasked")
+"""The revision counts of a :class:`RunResult` a checkpoint carries."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    result: RunResult
+    kind: Literal["finished"] = "finished"
+
+
+Event = StepDone | ChunkCut | MemoryFolded | Answered | Finished
+
+
+class BudgetExceeded(ContextOverflow):
+    """The memory has outgrown the context; ``result`` holds the memory and metrics so far."""
+
+    hint = (
+        "raise --ctx, lower --max-revisions or the output budget, use add-only mode or a "
+        "smaller schema; the memory so far was kept"
+    )
+
+    def __init__(self, needed: int, n_ctx: int, what: str, result: RunResult) -> None:
+        super().__init__(needed, n_ctx, what)
+        self.result = result

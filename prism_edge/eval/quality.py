@@ -1,0 +1,253 @@
+"""Reference-free quality measures that work on any text: one table for every method.
+
+* **entity recall**: the share of user-listed key entities (characters, places, ...) that the
+  final answer names. An entity may have aliases (``Shere Khan|Lungri``); it counts as recalled
+  when any alias occurs as whole words, case-insensitive.
+* **needle accuracy** (code search): the share of (description, expected name) pairs whose
+  answer names the expected function.
+* **faithfulness proxy** (PRISM): the share of stored values whose content words occur in the
+  chunk they were written from. A value is every string a revision stored (leaf strings of its
+  value and the new dict key its path names); it is *supported* when at least
+  :data:`SUPPORT_SHARE` of its content words occur in that chunk. Placeholders (``???``) and
+  values without content words are not counted.
+
+Content words are lowercased alphanumeric words of three or more characters that are not
+English function words; a word matches a chunk word when they are equal or share their first
+four characters (``hunting``/``hunted`` do, ``wolves``/``wolf`` do not), a crude stem that needs
+no model and no data files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prism_edge.core.errors import PrismError
+from prism_edge.core.revisions import Revision
+from prism_edge.text.grounding import FUNCTION_WORDS, whole_word
+
+SUPPORT_SHARE = 0.8
+STEM = 4
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+STOPWORDS = FUNCTION_WORDS
+
+
+def content_words(text: str) -> list[str]:
+    return [
+        w
+        for w in (m.group(0).casefold() for m in _WORD.finditer(text))
+        if len(w) >= 3 and w not in STOPWORDS
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Entity recall
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entity:
+    name: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class Recall:
+    found: tuple[str, ...]
+    missed: tuple[str, ...]
+
+    @property
+    def value(self) -> float:
+        total = len(self.found) + len(self.missed)
+        return len(self.found) / total if total else 0.0
+
+
+def entity_recall(answer: str | None, entities: Sequence[Entity]) -> Recall:
+    """The entities ``answer`` names (any spelling, any case, as whole words). Spellings are
+    matched longest first and each match is used up, so "Kala Nag" (the elephant) does not
+    also count as "Nag" (the cobra)."""
+    text = answer or ""
+    spellings = sorted(
+        ((s, e.name) for e in entities for s in e.spellings), key=lambda p: -len(p[0])
+    )
+    named: set[str] = set()
+    for spelling, name in spellings:
+        pattern = whole_word(spelling, ignore_case=True)
+        text, hits = pattern.subn(lambda m: " " * len(m.group()), text)
+        if hits:
+            named.add(name)
+    found = tuple(e.name for e in entities if e.name in named)
+    missed = tuple(e.name for e in entities if e.name not in named)
+    return Recall(found, missed)
+
+
+def _lines(path: Path, what: str) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise PrismError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
+def load_entities(path: Path) -> list[Entity]:
+    """One entity a line, aliases after ``|``; blank lines and ``#`` comments are skipped."""
+    entities = []
+    for line in _lines(path, "the entity list"):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        names = [n.strip() for n in line.split("|") if n.strip()]
+        entities.append(Entity(names[0], tuple(names[1:])))
+    if not entities:
+        raise PrismError(f"the entity list {path} names no entity")
+    return entities
+
+
+# --------------------------------------------------------------------------------------------
+# Needles (code search)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Needle:
+    query: str
+    expected: str
+
+
+def load_needles(path: Path) -> list[Needle]:
+    """JSON lines ``{"query": ..., "expected": ...}``; a bad line is a one-line error."""
+    needles = []
+    for number, line in enumerate(_lines(path, "the needles"), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            needles.append(Needle(str(obj["query"]), str(obj["expected"])))
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise PrismError(
+                f'{path}:{number}: expected {{"query": ..., "expected": ...}}'
+            ) from None
+    if not needles:
+        raise PrismError(f"{path} holds no needle")
+    return needles
+
+
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def holds_answer(answer: str | None, expected: str) -> bool:
+    """The answer states ``expected``: a number as a number (``4,451`` and ``4451.0`` hold
+    ``4451``), anything else as a whole phrase, case ignored."""
+    if not answer:
+        return False
+    if _NUMBER.fullmatch(expected.strip()):
+        wanted = float(expected.replace(",", ""))
+        return any(float(n.replace(",", "")) == wanted for n in _NUMBER.findall(answer))
+    return bool(whole_word(expected.strip(), ignore_case=True).search(answer))
+
+
+def names_function(answer: str | None, expected: str) -> bool:
+    """The answer names ``expected`` as a whole identifier (``Class.method`` or ``method``)."""
+    if not answer:
+        return False
+    names = set(re.findall(r"[A-Za-z_][\w.]*", answer))
+    short = expected.rsplit(".", 1)[-1]
+    return expected in names or any(n == short or n.endswith("." + short) for n in names)
+
+
+# --------------------------------------------------------------------------------------------
+# Faithfulness proxy
+# --------------------------------------------------------------------------------------------
+
+
+def stored_strings(revision: Revision) -> list[str]:
+    """The strings a revision stores: leaf strings of its value and a new dict key it names."""
+    out: list[str] = []
+    last = revision.segments[-1]
+    if revision.op == "add" and isinstance(last, str) and len(revision.segments) > 1:
+        out.append(last)
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            for v in value.values():  # keys of a nested value are mostly field names
+                walk(v)
+
+    walk(revision.value)
+    return [s for s in out if s.strip() and s.strip() != "???"]
+
+
+def stems_of(words: set[str]) -> set[str]:
+    return {w[:STEM] for w in words if len(w) >= STEM}
+
+
+def supported(value: str, chunk_words: set[str], stems: set[str] | None = None) -> bool | None:
+    """Whether ``value`` is supported by a chunk; None when it has no content words.
+    ``stems`` are the chunk's word stems when the caller has them already."""
+    words = content_words(value)
+    if not words:
+        return None
+    if stems is None:
+        stems = stems_of(chunk_words)
+    hits = sum(1 for w in words if w in chunk_words or (len(w) >= STEM and w[:STEM] in stems))
+    return hits >= SUPPORT_SHARE * len(words)
+
+
+@dataclass
+class Faithfulness:
+    supported: int = 0
+    total: int = 0
+    unsupported: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> float | None:
+        return self.supported / self.total if self.total else None
+
+    def add_step(self, chunk: str, revisions: Iterable[Revision]) -> None:
+        chunk_words = set(content_words(chunk))
+        stems = stems_of(chunk_words)
+        for revision in revisions:
+            for value in stored_strings(revision):
+                verdict = supported(value, chunk_words, stems)
+                if verdict is None:
+                    continue
+                self.total += 1
+                if verdict:
+                    self.supported += 1
+                else:
+                    self.unsupported.append(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Repetition
+# --------------------------------------------------------------------------------------------
+
+LOOP_NGRAM = 3
+
+
+def repeated_ngrams(texts: Iterable[str], n: int = LOOP_NGRAM) -> tuple[int, int]:
+    """(repeated, total) word n-grams over ``texts``: an n-gram is repeated when the same text
+    already had it. A model caught in a loop ("the man's cub is the man's cub is ...") scores
+    high; varied prose near 0."""
+    repeated = total = 0
+    for text in texts:
+        words = [w.casefold() for w in _WORD.findall(text)]
+        seen: set[tuple[str, ...]] = set()
+        for i in range(len(words) - n + 1):
+            gram = tuple(words[i : i + n])
+            total += 1
+            if gram in seen:
+                repeated += 1
+            seen.add(gram)
+    return repeated, total

@@ -1,0 +1,251 @@
+"""Token-aware chunking at natural boundaries.
+
+A chunk never exceeds its token budget as counted by the model's own tokenizer. Boundaries
+are tried coarse to fine -- paragraphs, lines, sentences (BooookScore splits prose at sentence
+punctuation), words, and finally any character -- and a coarser boundary is kept when it fills
+at least half the budget, so chunks stay large without cutting sentences.
+
+Code in a language with a tree-sitter grammar (``syntax.py``) is cut where top-level
+definitions start, then where members start; other code by the regular expressions below.
+Tables are read by the :mod:`csv` module, so a chunk holds whole records, a quoted field with
+newlines included.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from prism_edge.text import syntax
+from prism_edge.text.inputs import Document
+from prism_edge.text.tables import table_name
+
+Counter = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """Boundaries known by position (character offsets into the whole text) rather than by a
+    pattern. A ``strict`` set is never passed over for a finer one while any of its cuts fits:
+    a table is cut inside a record only when not one whole record fits."""
+
+    positions: Sequence[int]
+    strict: bool = False
+
+    def within(self, offset: int, length: int) -> list[int]:
+        lo = bisect_right(self.positions, offset)
+        hi = bisect_left(self.positions, offset + length)
+        return [p - offset for p in self.positions[lo:hi]]
+
+
+Boundary = re.Pattern[str] | Cuts
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_LINE = re.compile(r"\n")
+_SENTENCE = re.compile(r"(?<=[.!?;:][\"'”’)\]])\s+|(?<=[.!?;:])\s+")
+_WORD = re.compile(r"\s+")
+# a top-level definition (Python, JS, Go, Rust, C-like) starts on the next line
+_DEFINITION = re.compile(
+    r"\n(?=(?:@|(?:async\s+)?def |class |function |func |fn |pub |impl |struct |export ))"
+)
+_INDENTED_DEFINITION = re.compile(r"\n(?=[ \t]+(?:@|(?:async\s+)?def |class ))")
+
+PROSE = (_PARAGRAPH, _LINE, _SENTENCE, _WORD)
+CODE = (_DEFINITION, _INDENTED_DEFINITION, _PARAGRAPH, _LINE, _WORD)
+ROWS = (_LINE, _WORD)
+
+
+def split_to_fit(
+    text: str,
+    max_tokens: int,
+    count: Counter,
+    boundaries: tuple[Boundary, ...] = PROSE,
+    offset: int = 0,
+) -> tuple[str, str]:
+    """Split ``text`` into (head, rest) with ``count(head) <= max_tokens``, at the best boundary.
+
+    ``head`` is never empty when ``text`` is not; ``head + rest == text``. ``offset`` is where
+    ``text`` starts in the text that :class:`Cuts` positions refer to.
+    """
+    if max_tokens < 1:
+        raise ValueError("max_tokens must be at least 1")
+    window = _window(text, max_tokens, count)
+    if len(window) == len(text) and count(text) <= max_tokens:
+        return text, ""
+    best = 0
+    for boundary in boundaries:
+        if isinstance(boundary, Cuts):
+            ends = boundary.within(offset, len(window))
+        else:
+            ends = [m.end() for m in boundary.finditer(window)]
+        cuts = [end for end in ends if 0 < end < len(text)]
+        pos = _largest_fitting(cuts, text, max_tokens, count)
+        if pos > best:
+            best = pos
+        if best and (
+            count(text[:best]) * 2 >= max_tokens or (isinstance(boundary, Cuts) and boundary.strict)
+        ):
+            return text[:best], text[best:]
+    if best:
+        return text[:best], text[best:]
+    cuts = list(range(1, len(window) + 1))
+    pos = _largest_fitting(cuts, text, max_tokens, count) or 1
+    return text[:pos], text[pos:]
+
+
+def _window(text: str, max_tokens: int, count: Counter, start: int = 0) -> str:
+    """``text[start:]`` up to a length that holds more than ``max_tokens`` tokens, or all of it.
+
+    Only prefixes of about twice a chunk's length are counted, so cutting a long text costs
+    time in proportion to its length, not its square.
+    """
+    size = max(64, max_tokens * 8)
+    while start + size < len(text) and count(text[start : start + size]) <= max_tokens:
+        size *= 2
+    return text[start : start + size + 1]
+
+
+def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter) -> int:
+    lo, hi, best = 0, len(cuts) - 1, 0
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if count(text[: cuts[mid]]) <= max_tokens:
+            best = cuts[mid]
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def chunk_text(
+    text: str, max_tokens: int, count: Counter, boundaries: tuple[Boundary, ...] = PROSE
+) -> Iterator[str]:
+    """Cut ``text`` into consecutive chunks of at most ``max_tokens`` tokens each.
+
+    Each cut looks at a window of the text from the current offset (never the whole rest), so
+    the work is linear in the length of the text.
+    """
+    start = 0
+    while start < len(text):
+        window = _window(text, max_tokens, count, start)
+        head, _ = split_to_fit(window, max_tokens, count, boundaries, start)
+        yield head
+        start += len(head)
+
+
+def chunk_document(
+    name: str, text: str, kind: str, max_tokens: int, count: Counter
+) -> Iterator[str]:
+    """Chunks of one document, each within ``max_tokens`` including its header.
+
+    * ``code``: each chunk starts with ``File path: <name>`` as in the paper's prompt and is
+      cut before definitions where possible; a chunk that starts inside a class (or any type
+      tree-sitter knows) says so in an ``In: <Owner>`` line, so its methods keep their owner;
+    * ``table`` (CSV/TSV): each chunk starts with ``Table: <name>`` and the header record,
+      and holds whole records;
+    * ``prose``: paragraphs, then sentences.
+    """
+    if kind == "code":
+        yield from _code_chunks(name, text, max_tokens, count)
+        return
+    elif kind == "table":
+        ends = record_ends(text, name)
+        first_end = ends[0] if ends else len(text)
+        first, body = text[:first_end], text[first_end:]
+        header = f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
+        boundaries = (Cuts([end - first_end for end in ends[1:]], strict=True), *ROWS)
+    else:
+        yield from chunk_text(text, max_tokens, count)
+        return
+    room = _room(max_tokens, count(header), name)
+    if not body.strip():
+        yield header
+        return
+    for piece in chunk_text(body, room, count, boundaries):
+        yield header + piece
+
+
+def _room(max_tokens: int, header_tokens: int, name: str) -> int:
+    """What a chunk of ``name`` holds after its header; ValueError when that is too little."""
+    room = max_tokens - header_tokens
+    if room < max(16, max_tokens // 8):
+        raise ValueError(
+            f"the chunk budget of {max_tokens} tokens leaves no room after the header of {name}"
+        )
+    return room
+
+
+def _code_chunks(name: str, text: str, max_tokens: int, count: Counter) -> Iterator[str]:
+    header = f"File path: {name}\nContent:\n"
+    boundaries, types = code_boundaries(text, name)
+    widest = max((count(f"In: {t.name}\n") for t in types), default=0)
+    room = _room(max_tokens, count(header) + widest, name)
+    if not text.strip():
+        yield header
+        return
+    offset = 0
+    for piece in chunk_text(text, room, count, boundaries):
+        inside = [t for t in types if t.start < offset < t.end and text[t.start : offset].strip()]
+        owner = max(inside, key=lambda t: t.start).name if inside else None
+        head = header if owner is None else f"File path: {name}\nIn: {owner}\nContent:\n"
+        yield head + piece
+        offset += len(piece)
+
+
+def code_boundaries(code: str, name: str) -> tuple[tuple[Boundary, ...], list[syntax.Span]]:
+    """Definition starts from the file's tree-sitter grammar, or the regular expressions; and
+    the file's types (classes, structs, ...), from the same parse.
+
+    Definition starts are strict: a chunk ends where a definition starts whenever one fits, so a
+    definition is split only when it alone is longer than a chunk."""
+    if syntax.language_of(name) is None:
+        return CODE, []
+    spans, top, members = syntax.layout(code, name)
+    boundaries = (Cuts(top, strict=True), Cuts(members, strict=True), _PARAGRAPH, _LINE, _WORD)
+    return boundaries, [s for s in spans if s.kind == "class"]
+
+
+SNIFF_CHARS = 4096
+"""Characters the CSV dialect is guessed from: ``csv.Sniffer`` is quadratic in its sample (a
+crafted 64 KB one took 14 s), and a few lines tell the delimiter and quoting."""
+
+
+def record_ends(text: str, name: str) -> list[int]:
+    """Offsets just after each record of a CSV/TSV text, read by :mod:`csv` (quoted fields may
+    hold newlines). A text the module cannot read (a NUL byte, a field over its size limit)
+    counts each line as a record."""
+    sample = text[:SNIFF_CHARS]
+    if len(text) > SNIFF_CHARS and "\n" in sample:
+        sample = sample[: sample.rindex("\n")]  # whole lines: a cut row misleads the sniffer
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, ",\t;|")
+    except csv.Error:
+        dialect = csv.excel_tab if name.lower().endswith(".tsv") else csv.excel
+    ends: list[int] = []
+    position = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal position
+        for line in io.StringIO(text, newline=""):
+            position += len(line)
+            yield line
+
+    try:
+        for _ in csv.reader(lines(), dialect):
+            ends.append(position)
+    except csv.Error:
+        return [m.end() for m in _LINE.finditer(text)] + ([len(text)] if text else [])
+    return ends
+
+
+def chunk_documents(documents: Iterable[Document], max_tokens: int, count: Counter) -> list[str]:
+    """The chunks of every document in turn (each document's own kind of boundaries)."""
+    return [
+        chunk
+        for document in documents
+        for chunk in chunk_document(document.name, document.text, document.kind, max_tokens, count)
+    ]

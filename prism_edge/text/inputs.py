@@ -1,0 +1,366 @@
+"""Inputs: files, folders and stdin, read as text documents in a stable order.
+
+Folders are walked recursively in sorted order, skipping hidden entries, binary files and what
+the folder's ``.gitignore`` files exclude. Text that is not valid UTF-8 is decoded with
+replacement characters and reported (a warning, never a silent skip); a binary file (a NUL
+byte in its first 8 KiB) named directly is an error, inside a folder it is skipped and
+reported.
+
+A Project Gutenberg book is read without the header and licence the project wraps around it
+(:func:`without_boilerplate`; ``keep_boilerplate`` keeps them), so a summary is about the book.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from prism_edge.core.errors import PrismError
+from prism_edge.text.tables import (
+    JSONL_SUFFIXES,
+    SQLITE_MAGIC,
+    jsonl_to_csv,
+    sqlite_tables,
+    text_tables,
+)
+
+CODE_SUFFIXES = {
+    ".py",
+    ".js",
+    ".ts",
+    ".tsx",
+    ".jsx",
+    ".go",
+    ".rs",
+    ".java",
+    ".c",
+    ".h",
+    ".cc",
+    ".cpp",
+    ".hpp",
+    ".cs",
+    ".rb",
+    ".php",
+    ".swift",
+    ".kt",
+    ".scala",
+    ".sh",
+    ".lua",
+    ".r",
+    ".jl",
+    ".m",
+    ".sql",
+}
+TABLE_SUFFIXES = {".csv", ".tsv", *JSONL_SUFFIXES}
+
+
+class InputError(PrismError):
+    hint = "check the path; use - to read standard input"
+
+
+@dataclass(frozen=True)
+class Document:
+    name: str
+    """The path as given (or ``<stdin>``)."""
+    text: str
+    kind: str = "prose"
+    """``prose``, ``code`` or ``table``: which boundaries the chunker prefers."""
+
+
+@dataclass
+class Collected:
+    documents: list[Document] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def kind_of(name: str) -> str:
+    suffix = Path(name).suffix.lower()
+    if suffix in CODE_SUFFIXES:
+        return "code"
+    if suffix in TABLE_SUFFIXES:
+        return "table"
+    return "prose"
+
+
+def is_binary(head: bytes) -> bool:
+    return b"\x00" in head
+
+
+_GUTENBERG_START = re.compile(
+    r"^[ \t]*(?:\*{3}[ \t]*START OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK\b.*\*{3}"
+    r"|\*END\*THE SMALL PRINT!.*\*END\*)[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_GUTENBERG_END = re.compile(
+    r"^[ \t]*(?:\*{3}[ \t]*END OF (?:THE|THIS) PROJECT GUTENBERG E-?BOOK\b.*\*{3}"
+    r"|End of (?:the )?Project Gutenberg(?:'s\b|[ \t]+(?:E-?book|E-?text|Edition)\b).*)"
+    r"[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+FRAME_SHARE = 0.25
+"""The start marker is sought in the first quarter of a text, the end marker in the last."""
+
+
+def without_boilerplate(text: str) -> tuple[str, int, int]:
+    """``text`` without Project Gutenberg's header and end matter, with how many lines each
+    was; ``(text, 0, 0)`` unless the text holds exactly one start marker ("*** START OF THE
+    PROJECT GUTENBERG EBOOK ... ***", or the old "*END*THE SMALL PRINT! ... *END*") in its
+    first quarter and, after it in its last quarter, an end marker ("*** END OF THE PROJECT
+    GUTENBERG EBOOK ... ***", or the old "End of the Project Gutenberg EBook of ..." and
+    "End of Project Gutenberg's ..."): the first such is where the end matter begins. A marker
+    quoted alone, a sentence that merely begins like one, or two books in one file (two start
+    markers) leave every line in place."""
+    starts = list(_GUTENBERG_START.finditer(text))
+    if len(starts) != 1 or starts[0].start() > len(text) * FRAME_SHARE:
+        return text, 0, 0
+    start = starts[0]
+    end = next(
+        (m for m in _GUTENBERG_END.finditer(text, start.end())
+         if m.start() >= len(text) * (1 - FRAME_SHARE)),
+        None,
+    )  # fmt: skip
+    if end is None:
+        return text, 0, 0
+    head = len(text[: start.end()].splitlines())
+    tail = len(text[end.start() :].splitlines())
+    return text[start.end() : end.start()].strip("\n") + "\n", head, tail
+
+
+def _unwrapped(document: Document, warnings: list[str]) -> Document:
+    if document.kind != "prose":
+        return document
+    text, head, tail = without_boilerplate(document.text)
+    if not head and not tail:
+        return document
+    warnings.append(
+        f"{document.name}: read without Project Gutenberg's header ({head} lines) and end matter "
+        f"({tail} lines); --keep-boilerplate reads them too"
+    )
+    return Document(document.name, text, document.kind)
+
+
+def collect(
+    inputs: Iterable[str],
+    stdin_text: str | None = None,
+    *,
+    keep_boilerplate: bool = False,
+    follow_links: bool = False,
+) -> Collected:
+    """Read every input; raise :class:`InputError` for a missing, unreadable, empty or not
+    regular input (a device, a pipe). Prose is read without a Project Gutenberg frame unless
+    ``keep_boilerplate``; a folder's links that lead out of it are skipped (and reported)
+    unless ``follow_links``."""
+    out = _collect(inputs, stdin_text, follow_links)
+    if not keep_boilerplate:
+        out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
+    return out
+
+
+def _collect(inputs: Iterable[str], stdin_text: str | None, follow_links: bool) -> Collected:
+    out = Collected()
+    for spec in inputs:
+        if spec == "-":
+            text = stdin_text if stdin_text is not None else sys.stdin.read()
+            out.documents.append(Document("<stdin>", text, "prose"))
+            continue
+        path = Path(spec)
+        if path.is_dir():
+            found = 0
+            notes: list[str] = []
+            for file in walk(path, notes, follow_links=follow_links):
+                docs = _read_all(file, notes, inside_folder=True)
+                out.documents += docs
+                found += len(docs)
+            out.warnings += _binaries_counted(notes, spec)
+            if not found:
+                raise InputError(f"{spec}: the folder holds no readable text files")
+        elif path.is_file():
+            out.documents += _read_all(path, out.warnings, inside_folder=False)
+        elif path.exists():
+            raise InputError(f"{spec}: not a regular file or folder (a device or a pipe?)")
+        else:
+            raise InputError(f"{spec}: no such file or folder")
+    if not any(d.text.strip() for d in out.documents):
+        raise InputError("the input is empty: nothing to read")
+    return out
+
+
+_BINARY = "skipped binary file "
+
+
+_OUTSIDE = "skipped a link out of the folder: "
+
+
+def _binaries_counted(notes: list[str], folder: str) -> list[str]:
+    """A folder's warnings with its skipped binary files (compiled code, images) and its links
+    that lead out of it each as one line."""
+    out = [n for n in notes if not n.startswith((_BINARY, _OUTSIDE))]
+    for prefix, what, hint in (
+        (_BINARY, "binary files", ""),
+        (_OUTSIDE, "links that lead out of the folder", "; --follow-links reads them"),
+    ):
+        found = [n.removeprefix(prefix) for n in notes if n.startswith(prefix)]
+        if len(found) == 1:
+            out.append(f"{prefix.removesuffix(': ').removesuffix(' ')} {found[0]}{hint}")
+        elif found:
+            out.append(f"skipped {len(found)} {what} in {folder} (the first: {found[0]}){hint}")
+    return out
+
+
+def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[Document]:
+    """The documents of one file: one, or one per table of an SQLite file (none when a
+    folder's file is skipped)."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        if inside_folder:
+            warnings.append(f"skipped {path}: {exc.strerror}")
+            return []
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if head == SQLITE_MAGIC:
+        try:
+            tables = sqlite_tables(path)
+        except sqlite3.Error as exc:
+            if inside_folder:
+                warnings.append(f"skipped {path}: not a readable SQLite file ({exc})")
+                return []
+            raise InputError(f"{path}: not a readable SQLite file ({exc})") from None
+        return [Document(f"{path}#{name}", text, "table") for name, text in tables]
+    doc = _read(path, warnings, inside_folder=inside_folder)
+    return [] if doc is None else [doc]
+
+
+def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        if inside_folder:
+            warnings.append(f"skipped {path}: {exc.strerror}")
+            return None
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if is_binary(data[:8192]):
+        if inside_folder:
+            warnings.append(f"{_BINARY}{path}")
+            return None
+        raise InputError(f"{path}: a binary file, not text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
+    text = text.removeprefix("\ufeff")
+    if path.suffix.lower() in JSONL_SUFFIXES:
+        try:
+            text = jsonl_to_csv(text)
+        except ValueError as exc:
+            if inside_folder:
+                warnings.append(f"skipped {path}: not JSON lines ({exc})")
+                return None
+            raise InputError(f"{path}: not JSON lines ({exc})") from None
+    return Document(str(path), text, kind_of(path.name))
+
+
+def walk(
+    root: Path, warnings: list[str] | None = None, *, follow_links: bool = False
+) -> Iterator[Path]:
+    """Regular files under ``root`` in sorted order, minus hidden entries and .gitignore
+    matches.
+
+    A link whose target lies outside ``root`` (a cloned repository's ``docs -> ~/.ssh``) is
+    skipped and reported, so nothing from elsewhere reaches a prompt, the history or a server,
+    unless ``follow_links``. Links inside are followed, but every file and folder is visited
+    once by its real path: a link back into a folder being walked (a loop) or to something
+    already visited is skipped, and a loop is reported in ``warnings``.
+    """
+    seen: set[Path] = set()
+    real_root = _real(root)
+    inside = None if follow_links or real_root is None else real_root
+    out = warnings if warnings is not None else []
+    yield from _walk(root, root, [], real_root, seen, out, (), inside)
+
+
+def _real(path: Path) -> Path | None:
+    try:
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a dangling link, a link loop, no permission
+        return None
+
+
+def _walk(
+    root: Path,
+    folder: Path,
+    specs: list[tuple[Path, pathspec.PathSpec[Any]]],
+    real_folder: Path | None,
+    seen: set[Path],
+    warnings: list[str],
+    ancestors: tuple[Path, ...] = (),
+    inside: Path | None = None,
+) -> Iterator[Path]:
+    if real_folder is None:
+        warnings.append(f"skipped {folder}: cannot be resolved (a broken or looping link)")
+        return
+    ancestors = (*ancestors, real_folder)
+    seen.add(real_folder)
+    ignore = folder / ".gitignore"
+    if ignore.is_file():
+        lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+        specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitignore", lines))]
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError as exc:
+        warnings.append(f"skipped {folder}: {exc.strerror or exc}")
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if _ignored(entry, specs):
+            continue
+        real = _real(entry)
+        if real is None:
+            if entry.is_symlink():
+                warnings.append(f"skipped {entry}: a broken or looping link")
+            continue
+        if real in ancestors:
+            warnings.append(f"skipped {entry}: a link back to {real} (a loop)")
+            continue
+        if inside is not None and not real.is_relative_to(inside):
+            warnings.append(f"{_OUTSIDE}{entry} -> {real}")
+            continue
+        if real in seen:
+            continue  # reached already through another link: read once
+        if real.is_dir():
+            yield from _walk(root, entry, specs, real, seen, warnings, ancestors, inside)
+        elif real.is_file():
+            seen.add(real)
+            yield entry
+
+
+def _ignored(entry: Path, specs: list[tuple[Path, pathspec.PathSpec[Any]]]) -> bool:
+    for base, spec in specs:
+        rel = entry.relative_to(base).as_posix()
+        if entry.is_dir():
+            rel += "/"
+        if spec.match_file(rel):
+            return True
+    return False
+
+
+def with_text_tables(documents: list[Document]) -> list[Document]:
+    """For table questions: a text file that holds Markdown or fixed-width tables is read as
+    those tables (``notes.md#1``, ``notes.md#2``); other documents stay as they are."""
+    out = []
+    for document in documents:
+        found = text_tables(document.text) if document.kind == "prose" else []
+        if not found:
+            out.append(document)
+        for i, text in enumerate(found, start=1):
+            out.append(Document(f"{document.name}#{i}", text, "table"))
+    return out
