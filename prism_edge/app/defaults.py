@@ -141,8 +141,9 @@ def default_map(values: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def help_text() -> str:
     variables = ", ".join(env_name(k) for k in KEYS)
     return (
-        f"Defaults: flags, then {variables}, then the config file ({config_path()}: "
-        f"{', '.join(KEYS)}; `prism-edge models default NAME` sets the model). Also: "
+        f"Defaults: flags, then {variables}, then the config file (config.toml in the user "
+        f"config folder, or {CONFIG_ENV}: {', '.join(KEYS)}; `prism-edge models default NAME` "
+        "sets the model). Also: "
         f"PRISM_EDGE_LOGS (the run history's file), PRISM_EDGE_MODELS (download folder), "
         f"PRISM_EDGE_REPACK (on|off: llama.cpp weight repacking), PRISM_API_KEY."
     )

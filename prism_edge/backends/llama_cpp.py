@@ -353,37 +353,60 @@ class LlamaCppBackend(Backend):
         )
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
-        """Log-probabilities of each continuation: the prompt is evaluated once (reusing the
-        cache), then each continuation from the prompt's end, with logits for all its tokens."""
+        """Log-probabilities of each continuation after the prompt.
+
+        The prompt but its last token is evaluated once (reusing the cache); then each
+        continuation is one batch, the prompt's last token and the continuation's tokens but
+        its last, with logits for every position. Every candidate is so evaluated the same way,
+        whatever its place in the list or what was scored before: a score does not depend on
+        the order of the candidates, and a resumed run scores as an uninterrupted one. One
+        llama.cpp call a candidate."""
         import numpy as np
 
         tokens = self.prompt_tokens(prompt)
+        if not tokens:
+            raise BackendError("cannot score after an empty prompt")
+        head, last = tokens[:-1], tokens[-1]
         out: list[Scored] = []
+        reused = self._prefill_head(head)
         for text in continuations:
             start = time.perf_counter()
             wanted = self._tokenize(text, special=False)
+            if not wanted:
+                out.append(Scored(0.0, 0, len(tokens), len(head), 0.0))
+                continue
             if len(tokens) + len(wanted) > self.n_ctx:
                 raise ContextOverflow(
                     len(tokens) + len(wanted), self.n_ctx, "a prompt and a candidate to score"
                 )
-            reused = self._prefill(tokens)  # after the first candidate: all but the last token
-            rows = [self._last_logits()]
-            if len(wanted) > 1:
-                rows.extend(self._eval_all_logits(wanted[:-1]))
+            self.llama.n_tokens = len(head)
+            rows = self._eval_all_logits([last, *wanted[:-1]])
             logprob = 0.0
             for row, token in zip(rows, wanted, strict=True):
                 shifted = row.astype(np.float64) - row.max()
                 logprob += float(shifted[token] - np.log(np.exp(shifted).sum()))
             seconds = time.perf_counter() - start
             out.append(Scored(logprob, len(wanted), len(tokens), reused, seconds))
+            reused = len(head)  # the next candidate finds the head in the cache
         return out
 
-    def _last_logits(self) -> Any:
-        import llama_cpp
-        import numpy as np
-
-        pointer = llama_cpp.llama_get_logits_ith(self.llama.ctx, -1)
-        return np.ctypeslib.as_array(pointer, shape=(self.llama.n_vocab(),)).copy()
+    def _prefill_head(self, tokens: list[int]) -> int:
+        """Evaluate ``tokens`` (no logits needed), reusing the longest cached prefix; return
+        how many were reused."""
+        llama = self.llama
+        cached = self.cached_tokens() if self.prefix_reuse else []
+        reused = 0
+        for a, b in zip(cached, tokens):  # noqa: B905 -- stops at the shorter on purpose
+            if a != b:
+                break
+            reused += 1
+        if reused == 0:
+            llama.reset()
+        llama.n_tokens = reused
+        llama._ctx.kv_cache_seq_rm(-1, reused, -1)
+        if tokens[reused:]:
+            llama.eval(tokens[reused:])
+        return reused
 
     def _eval_all_logits(self, tokens: list[int]) -> list[Any]:
         """Evaluate ``tokens`` after the cached ones, keeping the logits of every one (what

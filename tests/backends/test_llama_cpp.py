@@ -166,3 +166,21 @@ def test_json_string_state_of_a_line_prefix():
     assert not _in_json_string('{"$.\'a\'": {"add": ["x"')
     assert _in_json_string('{"$.\'a\'": {"add": ["say \\"hi')
     assert not _in_json_string('{"$.\'a\'": {"add": ["back\\\\"')
+
+
+def test_a_score_does_not_depend_on_the_order_or_the_cache(backend):
+    """Each candidate is evaluated the same way (the prompt's last token and the candidate in
+    one batch after the cached head), so a list in another order, or scored after another
+    prompt, gives every candidate the same log-probability; and the model prefers what the
+    passage says."""
+    from prism_edge.prompts import Part, Prompt
+
+    passage = "Mowgli ran to the council rock, where Akela the grey wolf sat. " * 8
+    prompt = Prompt((Part("Passage:\n"), Part(passage, "document"), Part("\nWho is it about?")))
+    names = [" Mowgli", " Bagheera the panther", " a ship"]
+    forward = backend.score(prompt, names)
+    backend.score(Prompt((Part("Something else entirely."),)), [" x"])  # another cache state
+    backward = backend.score(prompt, list(reversed(names)))
+    assert [s.logprob for s in forward] == [s.logprob for s in reversed(backward)]
+    assert forward[0].logprob > forward[2].logprob
+    assert forward[1].reused_tokens == forward[0].prompt_tokens - 1  # the head, from the cache
