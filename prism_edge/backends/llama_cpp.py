@@ -368,9 +368,10 @@ class LlamaCppBackend(Backend):
             raise BackendError("cannot score after an empty prompt")
         head, last = tokens[:-1], tokens[-1]
         out: list[Scored] = []
+        begun = time.perf_counter()
         reused = self._prefill_head(head)
         for text in continuations:
-            start = time.perf_counter()
+            start = begun if not out else time.perf_counter()  # the first pays for the head
             wanted = self._tokenize(text, special=False)
             if not wanted:
                 out.append(Scored(0.0, 0, len(tokens), len(head), 0.0))

@@ -647,7 +647,7 @@ class TableFacts(Method):
     name: ClassVar[str] = "tables"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("chooser",)
-    score_meaning: ClassVar[str] = "how much likelier the question makes its description"
+    score_meaning: ClassVar[str] = "shared words, and the model's fit of description and value"
 
     def __init__(self, config: PrismConfig, chooser: str = "model") -> None:
         if chooser not in ("model", "words"):
