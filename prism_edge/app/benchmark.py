@@ -92,7 +92,8 @@ def bench(
         Path | None,
         typer.Option(
             help='JSON lines {"query", "expected"}: each query asked in turn; prints accuracy '
-            "per method (default methods: incremental, PRISM amendments)."
+            "per method (default methods: the baselines, PRISM amendments and the task's "
+            "scored method with and without the model)."
         ),
     ] = None,
     threads: ThreadsOption = None,
