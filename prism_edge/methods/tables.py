@@ -703,7 +703,7 @@ class TableFacts(Method):
             if new:
                 segments: tuple[str | int, ...] = (FIELD,)
                 revisions.append(Revision(format_path(segments), segments, "add", entry))
-            else:
+            elif _refresh(self.ingested + 1):
                 revisions += _updates(run, table.index, entry)
         self.ingested += 1
         report = run.memory.revise(revisions)
@@ -840,6 +840,13 @@ def _entry(table: Table, relationships: list[str] | None = None) -> dict[str, An
         "relevant_statistics": _statistics(table),
         "relationships": relationships or [],
     }
+
+
+def _refresh(step: int) -> bool:
+    """Whether step ``step`` (1-based) writes the running facts into the memory: at doubling
+    intervals (1, 2, 4, 8...), so a table of millions of rows costs the memory a few dozen
+    records and the run stays linear; the exact facts are written at the end."""
+    return step & (step - 1) == 0
 
 
 def _update(run: Context, index: int, key: str, value: Any) -> list[Revision]:
