@@ -110,9 +110,6 @@ class Table:
     top: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     distinct: dict[str, int] = field(default_factory=dict)
 
-    def column(self, name: str) -> Column | None:
-        return next((c for c in self.columns if c.name == name), None)
-
 
 def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
