@@ -97,3 +97,16 @@ def test_lead_sentences_cover_the_input_within_the_word_budget() -> None:
     leads = short.answer.count("Mowgli met animal")
     assert 2 <= leads < 10 and "number 0 " in short.answer  # every k-th chunk, from the first
     assert lead_sentences([], 50).answer == ""
+
+
+def test_lead_sentences_take_the_same_token_budget_as_the_answers_they_are_compared_with():
+    from prism_edge.eval.baselines import lead_sentences
+
+    chunks = [f"Mowgli met animal number {i} in the hills today. It was late." for i in range(10)]
+    characters = len  # a tokenizer of one token a character
+    fitted = lead_sentences(chunks, 120, characters)
+    assert fitted.answer and len(fitted.answer) <= 120
+    assert fitted.answer.startswith("Mowgli met animal number 0 ")
+    # a lead longer than the whole budget is cut to it
+    alone = lead_sentences(["A" * 50 + " long first sentence here."], 20, characters)
+    assert alone.answer is not None and len(alone.answer) <= 20

@@ -73,15 +73,21 @@ def test_table_arithmetic_and_bound():
         [CallMetrics("revise", 1000, 600, 100, 2.0), CallMetrics("answer", 500, 400, 50, 1.0)],
         wall_s=3.5,
     )
-    row = MethodRow("PRISM amendments", metrics, "a", 0)
+    row = MethodRow("PRISM amendments", metrics, "a", 0, input_tokens=700)
     flat = SpeedProfile.flat(100.0, 50.0)
     d = row.to_dict(flat)
     assert d["net_tokens"] == 500 and d["decoded_tokens"] == 150
     assert d["cache_hit"] == pytest.approx(1000 / 1500, abs=1e-4)
     assert d["cost_index"] == pytest.approx((500 + 3 * 150) / 1e6)
     assert d["bound_s"] == pytest.approx(500 / 100 + 150 / 50)
+    # 700 input tokens in 3.5 s: 200 tok/s, twice the depth-0 prefill rate; 3.5 s of an 8 s bound
+    assert d["input_tok_s"] == 200 and d["prefill_ratio"] == 2.0
+    assert d["wall_over_bound"] == pytest.approx(3.5 / 8, abs=1e-3)
     table = markdown_table([row], flat)
-    assert "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 8.0 | 0 |" in table
+    assert (
+        "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 8.0 | 200 | 2.00 | 0.44 | 0 |"
+        in table
+    )
 
 
 def test_unknown_method_is_an_error():

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from prism_edge.backends import Backend, Sampling
@@ -178,10 +178,13 @@ def _merge_level(
     return merged
 
 
-def lead_sentences(chunks: Sequence[str], word_budget: int) -> BaselineResult:
+def lead_sentences(
+    chunks: Sequence[str], budget: int, count: Callable[[str], int] = words
+) -> BaselineResult:
     """What a user gets without a model: the lead sentence of every chunk, in order (LEAD, as
     in news summarization, taken per chunk so the whole input is covered), cut to the answer's
-    word budget by taking every k-th chunk's lead when all of them would not fit."""
+    budget (in ``count``'s units: words, or the model's tokens, as the other methods' answers
+    are) by taking every k-th chunk's lead when all of them would not fit."""
     result = BaselineResult("lead sentences", None)
     start = time.perf_counter()
     leads = []
@@ -190,13 +193,14 @@ def lead_sentences(chunks: Sequence[str], word_budget: int) -> BaselineResult:
         if found:
             leads.append(found[0])
     step = 1
-    while step < len(leads) and sum(words(s) for s in leads[::step]) > word_budget:
+    while step < len(leads) and count(" ".join(leads[::step])) > budget:
         step += 1
     chosen = leads[::step]
     text = " ".join(chosen)
-    if words(text) > word_budget:  # one lead alone is longer than the budget
-        text = " ".join(text.split()[:word_budget])
-    result.answer = text
+    kept = text.split()
+    while kept and count(" ".join(kept)) > budget:  # one lead alone is longer than the budget
+        kept = kept[: min(len(kept) - 1, budget)]
+    result.answer = " ".join(kept)
     result.metrics.wall_s = time.perf_counter() - start
     return result
 

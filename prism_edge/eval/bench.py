@@ -67,9 +67,13 @@ shortlist; a shortlist makes it a separately named method)."""
 NAME_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM names": {"scoring": "pmi"},
     "PRISM names likelihood": {"scoring": "likelihood"},
+    "names without the model": {"scoring": "frequency"},
+    "PRISM names + frequency": {"scoring": "pmi+frequency"},
 }
 """Summaries in which the model scores each chunk's names (methods/names.py): the passage's
-likelihood of a name normalised by its likelihood without the passage (pmi), or not."""
+likelihood of a name normalised by its likelihood without the passage (pmi), or not; and the
+same method with the model taken out (names ranked by how often and how widely the text names
+them so far: the ablation)."""
 TABLE_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM tables": {"chooser": "model"},
     "tables without the model": {"chooser": "words"},
@@ -92,7 +96,13 @@ ALL_METHODS = (
     *TABLE_VARIANTS,
 )
 TASK_METHODS = {
-    "summarize": (*METHODS, LEAD, "PRISM amendments grounded", "PRISM names"),
+    "summarize": (
+        *METHODS,
+        LEAD,
+        "names without the model",
+        "PRISM amendments grounded",
+        "PRISM names",
+    ),
     "code-search": (*METHODS, BM25, "PRISM definitions", "PRISM definitions + BM25 shortlist"),
     "table-qa": (*METHODS, *TABLE_VARIANTS),
 }
@@ -156,6 +166,30 @@ class MethodRow:
     """PRISM's final memory (what the answer was written from), for the JSON report."""
     peak_rss: int | None = None
     """The process's peak resident set while the method ran (bytes; footprint.py)."""
+    input_tokens: int | None = None
+    """Tokens of the input the method read (every chunk's), for its input rate."""
+
+    def input_rate(self) -> float | None:
+        """Input tokens read per second of the method's wall time."""
+        m = self.metrics
+        if m is None or not self.input_tokens or m.wall_s <= 0:
+            return None
+        return self.input_tokens / m.wall_s
+
+    def prefill_ratio(self, calibration: SpeedProfile | None) -> float | None:
+        """The input rate as a share of the run's depth-0 prefill rate (1: the method reads as
+        fast as the engine prefills an empty context)."""
+        rate = self.input_rate()
+        if rate is None or calibration is None or not self.metrics or not self.metrics.calls:
+            return None
+        return rate / calibration.prefill_tok_s
+
+    def over_bound(self, calibration: SpeedProfile | None) -> float | None:
+        """Wall time over the depth-aware bound (1: no time beyond prefill and decode)."""
+        bound = self.bound_s(calibration)
+        if bound is None or bound <= 0 or self.metrics is None:
+            return None
+        return self.metrics.wall_s / bound
 
     def bound_s(self, calibration: SpeedProfile | None) -> float | None:
         if calibration is None or self.metrics is None:
@@ -174,6 +208,10 @@ class MethodRow:
             "cost_index": None if m is None else round(m.cost_index, 6),
             "wall_s": None if m is None else round(m.wall_s, 2),
             "bound_s": None if bound is None else round(bound, 2),
+            "input_tokens": self.input_tokens,
+            "input_tok_s": _round(self.input_rate(), 1),
+            "prefill_ratio": _round(self.prefill_ratio(calibration), 3),
+            "wall_over_bound": _round(self.over_bound(calibration), 3),
             "rejected": self.rejected,
             "answer": self.answer,
             "not_applicable": self.not_applicable,
@@ -186,6 +224,10 @@ class MethodRow:
             "peak_rss_mb": None if self.peak_rss is None else round(self.peak_rss / 2**20, 1),
             "memory": self.memory,
         }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def run_methods(
@@ -207,6 +249,7 @@ def run_methods(
     base = BaselineConfig(
         task.question, instruction, max_tokens, answer_from_notes=not task.summarize
     )
+    input_tokens = sum(len(backend.tokenize(c)) for c in chunks)
     for name in methods:
         backend.reset_cache()
         gc.collect()  # what an earlier method left is not this one's peak
@@ -217,7 +260,8 @@ def run_methods(
             if not task.summarize:
                 rows.append(MethodRow(name, None, not_applicable="summaries only"))
             else:
-                lead = lead_sentences(chunks, base.word_budget)
+                # the same budget as the summaries it is compared with: the answer's tokens
+                lead = lead_sentences(chunks, answer_tokens, lambda t: len(backend.tokenize(t)))
                 rows.append(MethodRow(name, lead.metrics, lead.answer, 0))
         elif name == BM25 or name in DEFINITION_VARIANTS:
             rows.append(_definitions(backend, task, chunks, name, answer_tokens))
@@ -252,6 +296,8 @@ def run_methods(
             )
             rows.append(_prism(backend, task, chunks, name, config))
         rows[-1].peak_rss = peak_rss_bytes()
+        if rows[-1].metrics is not None:
+            rows[-1].input_tokens = input_tokens
         if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
             rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
     return rows
@@ -285,7 +331,7 @@ def _names(
     """A summary by scored names (summaries only, on a backend that can score)."""
     if not task.summarize:
         return MethodRow(name, None, not_applicable="summaries only")
-    if not backend.can_score:
+    if NAME_VARIANTS[name]["scoring"] != "frequency" and not backend.can_score:
         return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
     config = task.task.configure(task.question, answer_max_tokens=answer_tokens)
     method = make(ScoredNames.name, task.task.schema, config, **NAME_VARIANTS[name])
@@ -459,14 +505,15 @@ def markdown_table(
     extra = (" entity recall |" if recall else "") + (" faithful |" if faithful else "")
     lines = [
         "| method | cache hit % | total tokens | net tokens | output tokens | cost index | "
-        "wall s | bound s | rejected | peak RSS MB |" + extra,
-        "|---|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + faithful),
+        "wall s | bound s | input tok/s | x prefill | wall/bound | rejected | peak RSS MB |"
+        + extra,
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + faithful),
     ]
     for row in rows:
         m = row.metrics
         if m is None:
             lines.append(
-                f"| {row.name} | n/a: {row.not_applicable} | | | | | | | | |"
+                f"| {row.name} | n/a: {row.not_applicable} | | | | | | | | | | | |"
                 + " |" * (recall + faithful)
             )
             continue
@@ -480,6 +527,9 @@ def markdown_table(
             f"{m.cost_index:.4f}",
             f"{m.wall_s:.1f}",
             "" if bound is None else f"{bound:.1f}",
+            _cell(row.input_rate(), "{:.0f}"),
+            _cell(row.prefill_ratio(calibration), "{:.2f}"),
+            _cell(row.over_bound(calibration), "{:.2f}"),
             "" if row.rejected is None else str(row.rejected),
             mb(row.peak_rss),
         ]
@@ -503,6 +553,10 @@ def markdown_table(
             f"(peak RSS per method: the process's resident set while it ran)"
         )
     return "\n".join(lines)
+
+
+def _cell(value: float | None, form: str) -> str:
+    return "" if value is None else form.format(value)
 
 
 def plot_sweep(points: Sequence[dict[str, Any]], path: Path) -> None:

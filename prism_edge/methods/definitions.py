@@ -2,10 +2,15 @@
 
 A small model cannot write a function's name it has seen once, but it can say which of a few
 functions it is shown fits a description. So, chunk by chunk, the definitions the chunk holds
-(found by a parser: :mod:`prism_edge.text.code`) are the only candidates; the model *scores*
-each against the description (:meth:`Backend.score`), the best few enter the memory under
-their own names, described by their own lines; at the end every stored entry is scored against
-the description from the memory alone, and the best one is the answer (with its score).
+(found by a parser: :mod:`prism_edge.text.code`) are the only candidates: every one enters the
+memory under its own name, described by its own lines (the memory is an index of the code),
+and the model *scores* each against the description (:meth:`Backend.score`), the best few of
+each chunk becoming the run's candidates. At the end every candidate is scored against the
+description from the memory alone, and the best one is the answer (with its score).
+
+A later description (``prism-edge ask``) is answered from the memory without reading the code
+again: BM25's best stored definitions for it (:data:`ASK_SHORTLIST`), each scored by the model
+from its stored entry.
 
 Two ways to ask, compared in ``benchmarks/results/``:
 
@@ -41,6 +46,8 @@ FIELD = "candidate_functions"
 NAME_WEIGHT = 2
 """BM25 reads a definition's name this many times: where a name says what the code does, it
 says it best."""
+ASK_SHORTLIST = 8
+"""Stored definitions the model scores for a later description (BM25's best over the memory)."""
 SOURCE_ROOM = 64
 """Tokens of the context kept for the instructions and the description beside a definition
 (a longer definition is scored by its head)."""
@@ -71,6 +78,8 @@ class ScoredDefinitions(Method):
         self.config = config
         self.options = options or DefinitionsOptions()
         self.allowed: set[str] | None = None
+        self.chosen: list[str] = []
+        """The run's candidates: each chunk's best-scored definitions, in reading order."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
         if schema.root.field(FIELD) is None:
@@ -81,6 +90,12 @@ class ScoredDefinitions(Method):
 
     def settings(self) -> dict[str, Any]:
         return asdict(self.options)
+
+    def state(self) -> dict[str, Any]:
+        return {"chosen": list(self.chosen)}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.chosen = [str(name) for name in state.get("chosen", [])]
 
     def prepare(self, chunks: Sequence[str]) -> None:
         if self.options.shortlist:
@@ -94,22 +109,23 @@ class ScoredDefinitions(Method):
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         stored = run.memory.data.get(FIELD, {})
         allowed = self.allowed
-        fresh = {
-            d.name: d
-            for d in definitions_in(chunk)
-            if d.name not in stored and (allowed is None or d.name in allowed)
-        }
+        fresh = {d.name: d for d in definitions_in(chunk) if d.name not in stored}
+        scored = [d for d in fresh.values() if allowed is None or d.name in allowed]
         calls: list[CallMetrics] = []
-        applied: list[Revision] = []
-        rejected = []
-        if fresh:
-            texts = [d.source for d in fresh.values()]
+        if scored:
+            texts = [d.source for d in scored]
             scores = self.scores(run, texts, self.config.question, calls)
-            ranked = sorted(zip(scores, fresh.values(), strict=True), key=lambda p: -p[0])
-            report = run.memory.revise(_add(d) for _, d in ranked[: self.options.keep])
-            applied, rejected = list(report.applied), list(report.rejected)
+            ranked = sorted(zip(scores, scored, strict=True), key=lambda p: -p[0])
+            self.chosen += [d.name for _, d in ranked[: self.options.keep]]
+        report = run.memory.revise(_add(d) for d in fresh.values())
         return StepDone(
-            index, chunk_tokens, applied, rejected, tuple(calls), run.memory_tokens(), chunk=chunk
+            index,
+            chunk_tokens,
+            list(report.applied),
+            list(report.rejected),
+            tuple(calls),
+            run.memory_tokens(),
+            chunk=chunk,
         )
 
     def scores(
@@ -140,14 +156,35 @@ class ScoredDefinitions(Method):
         return prompt, continuations
 
     def answer(self, run: Context) -> Iterator[Event]:
-        """Every stored entry scored for the description from the memory alone (no source);
-        the best is the answer and the ranking holds them all, best first."""
+        """The run's candidates scored for the description from the memory alone (no
+        source); the best is the answer and the ranking holds them all, best first."""
+        entries = run.memory.data.get(FIELD, {})
+        names = [n for n in dict.fromkeys(self.chosen) if n in entries]
+        yield from self._choose(run, names or self.shortlist(entries, self.config.question))
+
+    def ask(self, run: Context) -> Iterator[Event]:
+        """A new description, from the stored definitions alone: BM25's best of them, each
+        scored by the model from its stored entry."""
+        entries = run.memory.data.get(FIELD, {})
+        yield from self._choose(run, self.shortlist(entries, self.config.question))
+
+    @staticmethod
+    def shortlist(entries: dict[str, dict[str, str]], question: str) -> list[str]:
+        """BM25's best :data:`ASK_SHORTLIST` stored definitions for ``question``."""
+        if not entries:
+            return []
+        corpus = [words(n) * NAME_WEIGHT + words(entry_text(n, e)) for n, e in entries.items()]
+        scores = bm25_scores(corpus, query_words(question) or words(question))
+        ranked = sorted(zip(entries, scores, strict=True), key=lambda p: -p[1])
+        return [name for name, _ in ranked[:ASK_SHORTLIST]]
+
+    def _choose(self, run: Context, names: Sequence[str]) -> Iterator[Event]:
         entries = run.memory.data.get(FIELD, {})
         answer = ""
-        if entries:
-            texts = [entry_text(name, entry) for name, entry in entries.items()]
+        if names:
+            texts = [entry_text(name, entries[name]) for name in names]
             scores = self.scores(run, texts, self.config.question, [])
-            ranking = sorted(zip(entries, scores, strict=True), key=lambda p: -p[1])
+            ranking = sorted(zip(names, scores, strict=True), key=lambda p: -p[1])
             run.result.ranking = ranking
             answer = ranking[0][0]
         run.result.answer = answer

@@ -52,7 +52,11 @@ MAX_CANDIDATES = 24
 NAME_ALLOWANCE = 16
 """Tokens kept free after the passage for the name scored there (a name of up to three
 words)."""
-Scoring = Literal["pmi", "likelihood"]
+Scoring = Literal["pmi", "likelihood", "frequency", "pmi+frequency"]
+"""How a chunk's names are ranked: the model's PMI of the name as what the passage is about,
+its plain likelihood, no model at all (``frequency``: how often the input has named it so far,
+times in how many chunks: the ablation every scored ranking is measured against), or both
+(``pmi+frequency``: the sum of the two as standard scores over the chunk's candidates)."""
 
 
 class NothingToSummarize(PrismError):
@@ -101,11 +105,14 @@ class ScoredNames(Method):
         self.prior: dict[str, float] = {}
         """Each name's score with no passage (the PMI's normaliser: the same in every
         chunk, so scored once a run)."""
+        self.spread: Counter[str] = Counter()
+        """In how many chunks each name offered was offered."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
         if schema.root.field(FIELD) is None:
             raise MethodError(f"--method names needs a schema with {FIELD} (the summarize task)")
-        super().check(backend, schema)
+        if self.options.scoring != "frequency":
+            super().check(backend, schema)
 
     def settings(self) -> dict[str, Any]:
         return asdict(self.options)
@@ -118,12 +125,14 @@ class ScoredNames(Method):
             "read_at": {k: list(v) for k, v in self.read_at.items()},
             "mentions": dict(self.mentions),
             "prior": dict(self.prior),
+            "spread": dict(self.spread),
         }
 
     def restore(self, state: dict[str, Any]) -> None:
         self.read_at = {k: (int(v[0]), int(v[1])) for k, v in state.get("read_at", {}).items()}
         self.mentions = Counter({k: int(v) for k, v in state.get("mentions", {}).items()})
         self.prior = {k: float(v) for k, v in state.get("prior", {}).items()}
+        self.spread = Counter({k: int(v) for k, v in state.get("spread", {}).items()})
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         options = self.options
@@ -132,10 +141,13 @@ class ScoredNames(Method):
         ]
         for name in names:
             self.mentions[name] += len(whole_word(name).findall(chunk))
+            self.spread[name] += 1
         sentences = sentences_of(chunk, options.max_sentence_chars)
         for i, sentence in enumerate(sentences):
             self.read_at.setdefault(_place(sentence), (index, i))
-        about = {n: [s for s in sentences if whole_word(n).search(s)] for n in names}
+        about = {
+            n: _by_preference([s for s in sentences if whole_word(n).search(s)], n) for n in names
+        }
         names = [n for n in names if about[n]]
         calls: list[CallMetrics] = []
         revisions: list[Revision] = []
@@ -166,19 +178,26 @@ class ScoredNames(Method):
         self, run: Context, chunk: str, names: Sequence[str], calls: list[CallMetrics]
     ) -> list[float]:
         """Each name's score as what ``chunk`` is about (higher: better): its log-probability
-        after the passage, less (PMI) its log-probability with no passage."""
+        after the passage, less (PMI) its log-probability with no passage. ``frequency``
+        calls no model: log mentions so far plus log chunks it was offered in."""
+        frequency = [math.log1p(self.mentions[n]) + math.log(self.spread[n]) for n in names]
+        if self.options.scoring == "frequency":
+            return frequency
         continuations = [f" {name}" for name in names]
         scored, made = score(run.backend, _prompt(chunk), continuations, run.metrics)
         calls += made
         values = [s.logprob for s in scored]
-        if self.options.scoring != "pmi":
+        if self.options.scoring == "likelihood":
             return values
         new = [name for name in dict.fromkeys(names) if name not in self.prior]
         if new:
             alone, made = score(run.backend, _prompt(""), [f" {n}" for n in new], run.metrics)
             calls += made
             self.prior.update({n: s.logprob for n, s in zip(new, alone, strict=True)})
-        return [v - self.prior[n] for n, v in zip(names, values, strict=True)]
+        pmi = [v - self.prior[n] for n, v in zip(names, values, strict=True)]
+        if self.options.scoring == "pmi+frequency":
+            return [a + b for a, b in zip(_standard(pmi), _standard(frequency), strict=True)]
+        return pmi
 
     def answer(self, run: Context) -> Iterator[Event]:
         entries = run.memory.data.get(FIELD) or {}
@@ -206,6 +225,33 @@ class ScoredNames(Method):
         yield Answered(answer, None)
 
 
+def _standard(values: Sequence[float]) -> list[float]:
+    """``values`` as standard scores (0 where they do not vary)."""
+    mean = sum(values) / len(values)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    return [(v - mean) / spread if spread > 1e-9 else 0.0 for v in values]
+
+
+_QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]|‘[^‘’]*’(?!\w)")
+NARRATIVE_WORDS = 6
+"""Words a sentence says outside quotation marks to count as narration (not a line of
+dialogue, not an interjection)."""
+
+
+def _narrates(sentence: str, name: str) -> bool:
+    """``sentence`` tells about ``name`` in the narrator's words: at least NARRATIVE_WORDS
+    words outside quotation marks, the name among them."""
+    outside = _QUOTED.sub(" ", sentence)
+    return len(outside.split()) >= NARRATIVE_WORDS and bool(whole_word(name).search(outside))
+
+
+def _by_preference(sentences: list[str], name: str) -> list[str]:
+    """The sentences naming ``name``, those that narrate about it first (each group in
+    reading order): a summary introduces a name by what the text says of it, not by a line of
+    dialogue or an exclamation."""
+    return sorted(sentences, key=lambda s: not _narrates(s, name))
+
+
 def _revision(name: str, value: object) -> Revision:
     segments = (FIELD, name)
     return Revision(format_path(segments), segments, "add", value)
@@ -226,13 +272,19 @@ def covering_answer(
     read_at: dict[str, tuple[int, int]] | None = None,
     mentions: dict[str, int] | None = None,
 ) -> str:
-    """Stored sentences that cover the stored names best within ``budget`` (in ``count``'s
-    units: the model's tokens): greedy weighted set cover, each time the sentence that adds the
-    most weight of names not yet covered per token, a name weighing 1 + log(mentions) (how
-    often the input mentioned it: ``mentions``; else the memory), until nothing more fits. The
-    sentences come out in reading order (``read_at``: each one's place; else the memory's
-    order), each once."""
+    """A summary of the stored names within ``budget`` (in ``count``'s units: the model's
+    tokens): a header line naming the main names with how often the input mentioned each
+    (``mentions``; else the memory), then the stored sentences that cover the stored names
+    best, one paragraph per main name.
+
+    The sentences are chosen by greedy weighted set cover: each time the sentence that adds
+    the most weight of names not yet covered per token, a name weighing 1 + log(mentions),
+    until nothing more fits. A sentence joins the paragraph of the heaviest name it names;
+    paragraphs come heaviest name first, their sentences in reading order (``read_at``: each
+    one's place; else the memory's order), each once."""
     sentences = list(dict.fromkeys(s for ss in entries.values() for s in ss))
+    if not sentences:
+        return ""
     order: dict[str, tuple[int, int]] = {s: (0, i) for i, s in enumerate(sentences)}
     order.update({s: at for s, at in (read_at or {}).items() if s in order})
     patterns = {name: whole_word(name) for name in entries}
@@ -240,26 +292,67 @@ def covering_answer(
         said = " ".join(sentences)
         mentions = {name: len(p.findall(said)) for name, p in patterns.items()}
     weight = {n: 1.0 + math.log(mentions[n]) if mentions.get(n) else 0.5 for n in entries}
+    header = _header(entries, mentions, weight)
     named = {s: {n for n, p in patterns.items() if p.search(s)} for s in sentences}
     cost = {s: max(1, count(" " + s)) for s in sentences}
+    room = budget - count(header + "\n\n") if header else budget
+    chosen = _cover(sentences, named, weight, cost, room) if room > 0 else []
+    if not chosen:  # the header leaves no room: the sentences come first
+        header, chosen = "", _cover(sentences, named, weight, cost, budget)
+    paragraphs: dict[str, list[str]] = {}
+    for sentence in sorted(chosen, key=lambda s: order[s]):
+        lead = max(named[sentence], key=lambda n: (weight[n], -len(n)), default="")
+        paragraphs.setdefault(lead, []).append(sentence)
+    ranked = sorted(paragraphs, key=lambda n: -weight.get(n, 0.0))
+    body = "\n\n".join(_join(paragraphs[n]) for n in ranked)
+    return f"{header}\n\n{body}".strip() if chosen else ""
+
+
+def _cover(
+    sentences: Sequence[str],
+    named: dict[str, set[str]],
+    weight: dict[str, float],
+    cost: dict[str, int],
+    budget: int,
+) -> list[str]:
+    """Greedy weighted set cover within ``budget``: each time the sentence adding the most
+    weight of names not yet covered per token; once every name it can reach is covered, the
+    room left goes to more sentences of the heaviest names (a name's weight halving with
+    every sentence already given to it)."""
     chosen: list[str] = []
-    covered: set[str] = set()
+    given: Counter[str] = Counter()
     used = 0
-    while True:
-        best, best_gain = None, 0.0
-        for sentence in sentences:
-            if sentence in chosen or used + cost[sentence] > budget:
-                continue
-            gain = sum(weight[n] for n in named[sentence] - covered) / cost[sentence]
-            if gain > best_gain:
-                best, best_gain = sentence, gain
-        if best is None:
-            break
-        chosen.append(best)
-        used += cost[best]
-        covered |= named[best]
-    chosen.sort(key=lambda s: order[s])
-    return _join(chosen)
+    for repeat in (False, True):
+        while True:
+            best, best_gain = None, 0.0
+            for sentence in sentences:
+                if sentence in chosen or used + cost[sentence] > budget:
+                    continue
+                names = named[sentence] if repeat else named[sentence] - set(given)
+                gain = sum(weight[n] / 2 ** given[n] for n in names) / cost[sentence]
+                if gain > best_gain:
+                    best, best_gain = sentence, gain
+            if best is None:
+                break
+            chosen.append(best)
+            used += cost[best]
+            given.update(named[best])
+    return chosen
+
+
+MAIN_NAMES = 8
+"""Names the summary's header line lists at most (the most mentioned stored names)."""
+
+
+def _header(
+    entries: dict[str, list[str]], mentions: dict[str, int], weight: dict[str, float]
+) -> str:
+    """``Main names: Mowgli (177), Bagheera (127).``: the stored names mentioned most, with
+    how often the input mentioned each."""
+    main = sorted((n for n in entries if mentions.get(n)), key=lambda n: (-weight[n], n))
+    if not main:
+        return ""
+    return "Main names: " + ", ".join(f"{n} ({mentions[n]})" for n in main[:MAIN_NAMES]) + "."
 
 
 QUESTION_CANDIDATES = 24

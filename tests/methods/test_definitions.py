@@ -64,10 +64,11 @@ def test_the_best_scored_definition_is_the_answer(formulation: str) -> None:
     assert all(call.kind == "score" for call in result.metrics.calls)
 
 
-def test_only_the_best_few_of_a_chunk_enter_the_memory() -> None:
+def test_every_definition_is_stored_and_each_chunks_best_few_are_the_candidates() -> None:
     backend = ScriptedBackend(scorer=scorer)
     result = search(backend, "words", CHUNKS, keep=1)
-    assert set(result.memory.data["candidate_functions"]) == {"count", "shout"}
+    assert set(result.memory.data["candidate_functions"]) == {"wrap", "count", "shout"}
+    assert {name for name, _ in result.ranking} == {"count", "shout"}  # wrap lost its chunk
 
 
 def test_scoring_evaluates_the_shared_prompt_once() -> None:
@@ -108,7 +109,37 @@ def test_bm25_ranks_the_definitions_by_their_words() -> None:
 def test_a_bm25_shortlist_limits_what_the_model_scores() -> None:
     backend = ScriptedBackend(scorer=scorer)
     result = search(backend, "break text into lines of a width", CHUNKS, shortlist=1)
-    assert set(result.memory.data["candidate_functions"]) == {"wrap"}
+    assert [name for name, _ in result.ranking] == ["wrap"]
+    assert len(result.metrics.calls) == 2  # wrap's source in its step, its entry at the end
+    assert set(result.memory.data["candidate_functions"]) == {"wrap", "count", "shout"}
+
+
+def test_a_later_description_is_answered_from_the_stored_definitions_alone() -> None:
+    from prism_edge.core.metrics import RunMetrics
+    from prism_edge.engine.runner import Position, PrismRunner
+
+    shown: list[str] = []
+
+    def overlap(prompt: Prompt, continuation: str) -> float:
+        """A model that finds a description likely after what shares its words."""
+        shown.append(prompt.of_kind("document"))
+        return float(len(set(words(shown[-1])) & set(words(continuation))))
+
+    backend = ScriptedBackend(scorer=overlap)
+    first = search(backend, "How many words are in a text?", CHUNKS)
+    shown.clear()
+    config = TASK.configure("Make the text upper case")
+    method = make("definitions", TASK.schema, config)
+    runner = PrismRunner(backend, TASK.schema, config, method=method)
+    runner.restore(first.memory, RunMetrics(), Position(), {}, None)
+    for _ in runner.ask():
+        pass
+    # BM25 over the stored entries puts shout first; the model scores the shortlist from
+    # the memory (entries, not sources): no step, no chunk read again
+    assert runner.result.answer == "shout"
+    assert runner.result.steps == 0
+    assert len(runner.metrics.calls) == 3  # every stored entry: the shortlist holds them all
+    assert shown and all(text.startswith(("wrap\n", "count\n", "shout\n")) for text in shown)
 
 
 def test_bm25_reads_the_description_not_the_request_around_it():

@@ -81,17 +81,97 @@ def test_the_answer_covers_names_within_the_budget_each_sentence_once():
         "Bagheera": ["Bagheera hissed."],
     }
     answer = covering_answer(entries, 100)
-    # every name covered at the least cost: the short sentences, in the memory's order
-    assert answer == "Mowgli ran to Akela. Kaa slept. Bagheera hissed."
-    # when not all fit: the most name weight per word (Kaa and Bagheera are mentioned twice)
+    # a header of the main names and how often they are mentioned (here: in the memory),
+    # then every name covered at the least cost, a paragraph per main name
+    assert answer == (
+        "Main names: Bagheera (2), Kaa (2), Mowgli (2), Akela (1).\n\n"
+        "Mowgli ran to Akela.\n\n"
+        "Mowgli met Kaa and Bagheera by the ruins at night. Kaa slept.\n\n"
+        "Bagheera hissed."
+    )
+    # when not all fit: the most name weight per word (Kaa and Bagheera are mentioned twice);
+    # a header that does not fit is left out, not the sentences
     tight = covering_answer(entries, 6)
-    assert tight == "Kaa slept. Bagheera hissed."
-    read_at = {"Bagheera hissed.": (0, 0), "Mowgli ran to Akela.": (1, 0), "Kaa slept.": (2, 0)}
-    assert covering_answer(entries, 100, read_at=read_at).startswith("Bagheera hissed.")
+    assert tight == "Kaa slept.\n\nBagheera hissed."
     # how often the input names them outweighs the memory's own mentions
-    heavy = covering_answer(entries, 4, mentions={"Akela": 1000})
-    assert heavy == "Mowgli ran to Akela."
+    heavy = covering_answer(entries, 8, mentions={"Akela": 1000})
+    assert heavy == "Main names: Akela (1000).\n\nMowgli ran to Akela."
     assert covering_answer({}, 50) == ""
+
+
+def test_a_paragraph_gathers_the_sentences_of_each_main_name_in_reading_order():
+    entries = {
+        "Mowgli": ["Mowgli grew up with the wolves.", "Mowgli went to the village at last."],
+        "Baloo": ["Baloo taught him the Law of the Jungle."],
+        "Kaa": ["Kaa the python fought the monkeys."],
+    }
+    read_at = {
+        "Baloo taught him the Law of the Jungle.": (1, 0),
+        "Mowgli grew up with the wolves.": (0, 0),
+        "Kaa the python fought the monkeys.": (2, 0),
+        "Mowgli went to the village at last.": (3, 0),
+    }
+    mentions = {"Mowgli": 50, "Baloo": 20, "Kaa": 5}
+    answer = covering_answer(entries, 200, read_at=read_at, mentions=mentions)
+    header, *paragraphs = answer.split("\n\n")
+    assert header == "Main names: Mowgli (50), Baloo (20), Kaa (5)."
+    # the most mentioned name's paragraph first; its sentences in the order they were read
+    assert paragraphs == [
+        "Mowgli grew up with the wolves. Mowgli went to the village at last.",
+        "Baloo taught him the Law of the Jungle.",
+        "Kaa the python fought the monkeys.",
+    ]
+
+
+def test_a_name_is_stored_with_a_sentence_that_narrates_not_a_line_of_dialogue():
+    chunk = (
+        '"Ho! ho!" said Mowgli. "Good hunting, Mowgli," called Baloo. Then Mowgli climbed '
+        'the great tree above the river and watched the herd. "Sleep," said Baloo.'
+    )
+    backend = ScriptedBackend(scorer=scorer)
+    result = summarize(backend, [chunk], 200, keep=2)
+    stored = result.memory.data["attributes"]
+    assert stored["Mowgli"] == [
+        "Then Mowgli climbed the great tree above the river and watched the herd."
+    ]
+    assert stored["Baloo"] == ['"Good hunting, Mowgli," called Baloo.']  # no narration of him
+
+
+def test_names_without_the_model_rank_by_mentions_and_spread_and_call_nothing():
+    backend = ScriptedBackend()  # cannot score: the ablation needs no model
+    chunks = [
+        "Akela led. Mowgli ran and Mowgli hid and Mowgli slept. Kaa hissed at Akela once.",
+        "Kaa coiled. Mowgli woke, and Kaa watched Mowgli. Akela waited and Akela was old.",
+    ]
+    result = summarize(backend, chunks, 200, keep=1, scoring="frequency")
+    assert list(result.memory.data["attributes"]) == ["Mowgli"]
+    assert backend.calls == [] and result.metrics.calls == []
+    with pytest.raises(MethodError, match="scores continuations"):
+        summarize(ScriptedBackend(), chunks, 200, scoring="pmi+frequency")
+
+
+def test_the_combined_ranking_adds_the_models_and_the_counts_standard_scores():
+    chunk = (
+        "Then Mowgli ran far. Then Mowgli ran on. Then Mowgli ran back. Then Mowgli slept. "
+        "Then Akela howled. Then Akela slept. Then Akela ran. "
+        "Then Kaa hissed at Kaa's shadow alone."
+    )
+
+    def likes_kaa_then_akela(prompt: Prompt, text: str) -> float:
+        if not prompt.of_kind("document"):
+            return 0.0
+        return {" Kaa": 4.0, " Akela": 3.0}.get(text, 0.0)
+
+    def first(scoring: str) -> str:
+        backend = ScriptedBackend(scorer=likes_kaa_then_akela)
+        result = summarize(backend, [chunk], 200, keep=1, scoring=scoring)
+        return next(iter(result.memory.data["attributes"]))
+
+    # the model alone picks Kaa, the counts alone Mowgli; Akela is second in both, and first
+    # when both count
+    assert first("pmi") == "Kaa"
+    assert first("frequency") == "Mowgli"
+    assert first("pmi+frequency") == "Akela"
 
 
 ENTRIES = {
@@ -153,8 +233,10 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     story.write_text("\n\n".join(CHUNKS), encoding="utf-8")
     out = invoke("run", str(story), "--task", "summarize", "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 0, out.output
-    said = out.stdout.strip()
-    assert said.startswith("Then Mowgli ran to Akela")  # reading order
+    header, *paragraphs = out.stdout.strip().split("\n\n")
+    assert header.startswith("Main names: Mowgli (")
+    assert paragraphs[0].startswith("Then Mowgli ran to Akela")  # reading order
+    said = " ".join(paragraphs)
     assert all(f"{s}." in " ".join(CHUNKS) for s in said.rstrip(".").split(". "))
     (entry,) = History().recent()
     assert entry.method == "names" and entry.memory["attributes"]
