@@ -136,3 +136,25 @@ def test_lower_case_text_is_cut_into_its_sentences_where_it_is_long():
     assert sentences_of("use a short key, e.g. the file name and its size.", 200) == [
         "use a short key, e.g. the file name and its size."
     ]
+
+
+def test_a_title_or_an_initial_ends_no_sentence_and_belongs_to_the_name():
+    from prism_edge.text.grounding import names_of, sentences_of
+
+    text = (
+        '"My dear Mr. Bennet," said his lady one day. Then Mr. Bennet replied that he had '
+        "not. Later Mr. Bennet and Dr. Jones met J. R. Smith, and Mr. Darcy came too."
+    )
+    assert sentences_of(text, 300) == [
+        '"My dear Mr. Bennet," said his lady one day.',
+        "Then Mr. Bennet replied that he had not.",
+        "Later Mr. Bennet and Dr. Jones met J. R. Smith, and Mr. Darcy came too.",
+    ]
+    names = names_of(text, min_mentions=2)
+    assert "Mr. Bennet" in names and "Mr" not in names and "Mr." not in names
+    # a sentence that really ends in a title's letters still ends: "He met the Dr." is rare;
+    # a plain word before the full stop always ends one
+    assert sentences_of("They sat in the hall. Mowgli ran off.", 300) == [
+        "They sat in the hall.",
+        "Mowgli ran off.",
+    ]

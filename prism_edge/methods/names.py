@@ -238,11 +238,16 @@ NARRATIVE_WORDS = 6
 dialogue, not an interjection)."""
 
 
-def _narrates(sentence: str, name: str) -> bool:
-    """``sentence`` tells about ``name`` in the narrator's words: at least NARRATIVE_WORDS
-    words outside quotation marks, the name among them."""
-    outside = _QUOTED.sub(" ", sentence)
-    return len(outside.split()) >= NARRATIVE_WORDS and bool(whole_word(name).search(outside))
+def _narrates(sentence: str, name: str | None = None) -> bool:
+    """``sentence`` tells (about ``name``) in the narrator's words: at least NARRATIVE_WORDS
+    words outside quotation marks (the name among them), ending as a statement does (not in
+    "!" or "?"), and not a list of lines (a table of contents)."""
+    outside = _QUOTED.sub(" ", sentence).strip()
+    if len(outside.split()) < NARRATIVE_WORDS or outside.rstrip("\"'’”)").endswith(("!", "?")):
+        return False
+    if sentence.count("\n") >= 2 and not re.search(r"[.,;:]\s*\n", sentence):
+        return False
+    return name is None or bool(whole_word(name).search(outside))
 
 
 def _by_preference(sentences: list[str], name: str) -> list[str]:
@@ -277,11 +282,10 @@ def covering_answer(
     (``mentions``; else the memory), then the stored sentences that cover the stored names
     best, one paragraph per main name.
 
-    The sentences are chosen by greedy weighted set cover: each time the sentence that adds
-    the most weight of names not yet covered per token, a name weighing 1 + log(mentions),
-    until nothing more fits. A sentence joins the paragraph of the heaviest name it names;
-    paragraphs come heaviest name first, their sentences in reading order (``read_at``: each
-    one's place; else the memory's order), each once."""
+    The sentences are chosen by greedy weighted set cover (:func:`_cover`), a name weighing
+    1 + log(mentions). A sentence joins the paragraph of the heaviest main name it names (the
+    header's order), the others a last paragraph; each paragraph's sentences in reading order
+    (``read_at``: each one's place; else the memory's order), each once."""
     sentences = list(dict.fromkeys(s for ss in entries.values() for s in ss))
     if not sentences:
         return ""
@@ -299,12 +303,13 @@ def covering_answer(
     chosen = _cover(sentences, named, weight, cost, room) if room > 0 else []
     if not chosen:  # the header leaves no room: the sentences come first
         header, chosen = "", _cover(sentences, named, weight, cost, budget)
-    paragraphs: dict[str, list[str]] = {}
+    main = _main_names(entries, mentions, weight)
+    paragraphs: dict[str, list[str]] = {name: [] for name in main}
+    rest: list[str] = []
     for sentence in sorted(chosen, key=lambda s: order[s]):
-        lead = max(named[sentence], key=lambda n: (weight[n], -len(n)), default="")
-        paragraphs.setdefault(lead, []).append(sentence)
-    ranked = sorted(paragraphs, key=lambda n: -weight.get(n, 0.0))
-    body = "\n\n".join(_join(paragraphs[n]) for n in ranked)
+        lead = [n for n in main if n in named[sentence]]  # the heaviest main name it names
+        (paragraphs[lead[0]] if lead else rest).append(sentence)
+    body = "\n\n".join(_join(ss) for ss in [*paragraphs.values(), rest] if ss)
     return f"{header}\n\n{body}".strip() if chosen else ""
 
 
@@ -322,6 +327,8 @@ def _cover(
     chosen: list[str] = []
     given: Counter[str] = Counter()
     used = 0
+    # narration is preferred: a line of dialogue or an exclamation counts twice its tokens
+    price = {s: cost[s] * (1 if _narrates(s) else 2) for s in sentences}
     for repeat in (False, True):
         while True:
             best, best_gain = None, 0.0
@@ -329,7 +336,7 @@ def _cover(
                 if sentence in chosen or used + cost[sentence] > budget:
                     continue
                 names = named[sentence] if repeat else named[sentence] - set(given)
-                gain = sum(weight[n] / 2 ** given[n] for n in names) / cost[sentence]
+                gain = sum(weight[n] / 2 ** given[n] for n in names) / price[sentence]
                 if gain > best_gain:
                     best, best_gain = sentence, gain
             if best is None:
@@ -344,15 +351,23 @@ MAIN_NAMES = 8
 """Names the summary's header line lists at most (the most mentioned stored names)."""
 
 
+def _main_names(
+    entries: dict[str, list[str]], mentions: dict[str, int], weight: dict[str, float]
+) -> list[str]:
+    """The stored names the input mentioned most (:data:`MAIN_NAMES` at most), most first."""
+    named = sorted((n for n in entries if mentions.get(n)), key=lambda n: (-weight[n], n))
+    return named[:MAIN_NAMES]
+
+
 def _header(
     entries: dict[str, list[str]], mentions: dict[str, int], weight: dict[str, float]
 ) -> str:
-    """``Main names: Mowgli (177), Bagheera (127).``: the stored names mentioned most, with
-    how often the input mentioned each."""
-    main = sorted((n for n in entries if mentions.get(n)), key=lambda n: (-weight[n], n))
+    """``Main names: Mowgli (177), Bagheera (127).``: the main names, with how often the
+    input mentioned each."""
+    main = _main_names(entries, mentions, weight)
     if not main:
         return ""
-    return "Main names: " + ", ".join(f"{n} ({mentions[n]})" for n in main[:MAIN_NAMES]) + "."
+    return "Main names: " + ", ".join(f"{n} ({mentions[n]})" for n in main) + "."
 
 
 QUESTION_CANDIDATES = 24

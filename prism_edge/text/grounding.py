@@ -71,8 +71,50 @@ def whole_word(phrase: str, *, ignore_case: bool = False) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.IGNORECASE if ignore_case else 0)
 
 
+TITLES = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "mt",
+        "jr",
+        "sr",
+        "prof",
+        "capt",
+        "col",
+        "gen",
+        "lt",
+        "rev",
+        "hon",
+        "messrs",
+        "mme",
+        "mlle",
+        "sgt",
+        "gov",
+    ]
+)
+"""Abbreviated titles: a full stop after one ends no sentence ("Mr. Bennet")."""
+_LAST_WORD = re.compile(r"(?<![\w.])([A-Za-z]+)$")
+
+
+def _abbreviated(text: str, dot: int) -> bool:
+    """The full stop at ``dot`` ends an abbreviated title or an initial ("Mr.", "J.")."""
+    m = _LAST_WORD.search(text, max(0, dot - 12), dot)
+    if m is None:
+        return False
+    word = m.group(1)
+    return word.casefold() in TITLES or (len(word) == 1 and word.isupper())
+
+
 def _sentence_start(text: str, start: int, previous_end: int) -> bool:
-    return previous_end < 0 or bool(_SENTENCE_END.search(text, previous_end, start))
+    if previous_end < 0:
+        return True
+    for m in _SENTENCE_END.finditer(text, previous_end, start):
+        if not (m.group() == "." and _abbreviated(text, m.start())):
+            return True
+    return False
 
 
 def names_of(text: str, min_mentions: int = 1) -> list[str]:
@@ -102,6 +144,9 @@ def names_of(text: str, min_mentions: int = 1) -> list[str]:
     def flush() -> None:
         if not run:
             return
+        if len(run) == 1 and run[0].rstrip(".").casefold() in {*TITLES, "miss"}:
+            run.clear()  # "Mr" alone names no one
+            return
         if len(run) <= SPAN_WORDS:  # "Shere Khan", not "Shere" and "Khan"
             names[" ".join(run)] = None
         else:  # a title-cased line: its shorter runs
@@ -114,6 +159,10 @@ def names_of(text: str, min_mentions: int = 1) -> list[str]:
     for m, word in capitalised:
         gap = text[last_end : m.start()] if last_end >= 0 else "."
         joined = not gap.strip() and gap.count("\n") <= 1  # a wrapped line goes on
+        after_title = run and run[-1].casefold() in TITLES  # "Mr. Bennet" is one name
+        if after_title and gap.startswith(".") and not gap[1:].strip() and gap.count("\n") <= 1:
+            run[-1] += "."
+            joined = True
         if not joined or word not in mid_sentence:
             flush()
         if word in mid_sentence:
@@ -146,12 +195,17 @@ def sentences_of(text: str, max_chars: int) -> list[str]:
     """The sentences of ``text``, first seen first, each on one line (wrapped lines joined),
     of at least MIN_SENTENCE_WORDS words; one longer than ``max_chars`` is cut at a word
     boundary (its head is still what the text says). A sentence ends at a full stop before a
-    capital or a digit, or, in a paragraph too long for one sentence with no such end (text
-    written in lower case), before any word."""
+    capital or a digit (not one after an abbreviated title or an initial: "Mr. Bennet"), or,
+    in a paragraph too long for one sentence with no such end (text written in lower case),
+    before any word."""
     out: dict[str, None] = {}
     for paragraph in _PARAGRAPH.split(text):
         flat = " ".join(paragraph.split())
-        breaks = [m.end() for m in _SENTENCE_BREAK.finditer(flat)]
+        breaks = [
+            m.end()
+            for m in _SENTENCE_BREAK.finditer(flat)
+            if not (flat[m.start()] == "." and _abbreviated(flat, m.start()))
+        ]
         if not breaks and len(flat) > max_chars:  # lower-case text: any full stop ends one
             breaks = [m.end() for m in _LOWER_BREAK.finditer(flat)]
         ends = [*breaks, len(flat)]

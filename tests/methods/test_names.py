@@ -82,17 +82,18 @@ def test_the_answer_covers_names_within_the_budget_each_sentence_once():
     }
     answer = covering_answer(entries, 100)
     # a header of the main names and how often they are mentioned (here: in the memory),
-    # then every name covered at the least cost, a paragraph per main name
+    # then every name covered, narration first (short lines count double), a paragraph per
+    # main name (the heaviest it names, in the header's order)
     assert answer == (
         "Main names: Bagheera (2), Kaa (2), Mowgli (2), Akela (1).\n\n"
-        "Mowgli ran to Akela.\n\n"
-        "Mowgli met Kaa and Bagheera by the ruins at night. Kaa slept.\n\n"
-        "Bagheera hissed."
+        "Mowgli met Kaa and Bagheera by the ruins at night. Bagheera hissed.\n\n"
+        "Kaa slept.\n\n"
+        "Mowgli ran to Akela."
     )
     # when not all fit: the most name weight per word (Kaa and Bagheera are mentioned twice);
     # a header that does not fit is left out, not the sentences
     tight = covering_answer(entries, 6)
-    assert tight == "Kaa slept.\n\nBagheera hissed."
+    assert tight == "Bagheera hissed.\n\nKaa slept."
     # how often the input names them outweighs the memory's own mentions
     heavy = covering_answer(entries, 8, mentions={"Akela": 1000})
     assert heavy == "Main names: Akela (1000).\n\nMowgli ran to Akela."
@@ -278,3 +279,14 @@ def test_a_run_over_text_with_nothing_to_summarize_says_so(monkeypatch, tmp_path
     out = invoke("run", str(marks), "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 1 and out.stdout == ""
     assert "nothing to summarize by names" in out.stderr and "--method revisions" in out.stderr
+
+
+def test_narration_is_told_apart_from_dialogue_exclamations_and_lists():
+    from prism_edge.methods.names import _narrates
+
+    assert _narrates("Then Mowgli climbed the great tree above the river.", "Mowgli")
+    assert not _narrates('"Ho! ho! Good hunting to you all," said Mowgli.', "Mowgli")
+    assert not _narrates("Illo, look up, Baloo of the Seeonee Wolf Pack!")
+    assert not _narrates("Have they ever called me that, Kaa, in all the years?")
+    assert not _narrates("Mowgli's Brothers\nKaa's Hunting\nTiger! Tiger!\nThe White Seal")
+    assert _narrates("Mowgli ran on.\nHe did not stop,\nand the wolves ran with him at last.")
