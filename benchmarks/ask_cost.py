@@ -33,7 +33,7 @@ def _call(args: list[str], env: dict[str, str]) -> tuple[dict, float]:
 
 
 def main() -> None:
-    code, needles_path = sys.argv[1], Path(sys.argv[2])
+    code, needles_path = str(Path(sys.argv[1]).resolve()), Path(sys.argv[2]).resolve()
     needles = [json.loads(line) for line in needles_path.read_text().splitlines() if line]
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "PRISM_EDGE_LOGS": home, "PRISM_EDGE_CONFIG": f"{home}/c.toml"}

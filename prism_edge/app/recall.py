@@ -3,7 +3,8 @@
 The memory is replayed from the history (``Memory.from_state``), the schema rebuilt from its
 JSON Schema and the run's settings reused with the new question; then only the answer step
 runs: one call for a prose or choice answer; for a code search built by scoring definitions,
-each stored definition scored for the new description; for a summary by names, the stored
+BM25's best stored definitions for the new description, each scored by the model from its stored
+entry; for a summary by names, the stored
 sentences that answer it (:func:`prism_edge.methods.names.answer_question`).
 
 A question the memory cannot answer is refused before any call: an empty memory, or a question
@@ -86,8 +87,8 @@ class Recall:
     method: str
 
     def answer(self, backend: Backend) -> RunResult:
-        """The run's own answer step on ``backend`` (one generation, one score per stored
-        definition, or the stored sentences of a summary by names)."""
+        """The run's own answer step on ``backend`` (one generation, a score for each of BM25's
+        best stored definitions, or the stored sentences of a summary by names)."""
         config, schema = self.config, self.schema
         method = methods.make(self.method, schema, config)
         runner = PrismRunner(backend, schema, config, method=method)
