@@ -36,7 +36,11 @@ def main() -> None:
     code, needles_path = str(Path(sys.argv[1]).resolve()), Path(sys.argv[2]).resolve()
     needles = [json.loads(line) for line in needles_path.read_text().splitlines() if line]
     with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "PRISM_EDGE_LOGS": home, "PRISM_EDGE_CONFIG": f"{home}/c.toml"}
+        env = {
+            **os.environ,
+            "PRISM_EDGE_LOGS": f"{home}/logs.db",
+            "PRISM_EDGE_CONFIG": f"{home}/c.toml",
+        }
         rows = []
         for i, needle in enumerate(needles):
             fresh, seconds = _call(

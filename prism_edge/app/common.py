@@ -122,6 +122,12 @@ def given(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name == "COMMANDLINE"
 
 
+def built_in(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` has its built-in default (no flag, variable or config value)."""
+    source = ctx.get_parameter_source(name)
+    return source is None or source.name == "DEFAULT"
+
+
 STATIC_ESTIMATE = 1536
 """Tokens set aside for instructions and schema when the context size is derived."""
 

@@ -27,6 +27,7 @@ from prism_edge.app.common import (
     StyleChoice,
     TaskName,
     ThreadsOption,
+    built_in,
     err_console,
     given,
     piped_stdin,
@@ -252,6 +253,10 @@ def run(
         )
         first, choice = chosen.method_for(backend, config, method.value, shortlist=shortlist)
         refuse_ignored(context, choice)
+        chunk_reason = ""
+        if first.chunk_tokens and built_in(context, "chunk_tokens"):
+            chunk_tokens = first.chunk_tokens  # no size given: the one measured for the method
+            chunk_reason = f" (measured best for {choice.name}; --chunk-tokens sets another)"
 
         def make_method() -> methods.Method:
             return chosen.method_for(backend, config, choice.name, shortlist=shortlist)[0]
@@ -276,7 +281,7 @@ def run(
         if resume:
             session.resume()
         session.check_context()
-        plan = plan_line(session, choice, memory.value, add_only)
+        plan = plan_line(session, choice, memory.value, add_only, chunk_tokens, chunk_reason)
         _run_session(session, log, plan, resume, quiet, as_json, memory_out)
 
 
@@ -364,12 +369,20 @@ def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
     return task.name == "summarize" and backend.supports_grammar
 
 
-def plan_line(session: Session, choice: methods.Choice, memory: str, add_only: bool) -> str:
+def plan_line(
+    session: Session,
+    choice: methods.Choice,
+    memory: str,
+    add_only: bool,
+    chunk_tokens: int,
+    chunk_reason: str = "",
+) -> str:
     backend, plan = session.backend, session.plan
     written = choice.name == methods.WRITTEN
     return (
         f"plan: model {backend.name}, n_ctx {backend.n_ctx}, method {choice.name} "
-        f"({choice.reason}), {len(plan.chunks)} chunks, {plan.total} input tokens, "
+        f"({choice.reason}), {len(plan.chunks)} chunks of up to {chunk_tokens} tokens"
+        f"{chunk_reason}, {plan.total} input tokens, "
         f"{plan.fixed_tokens} tokens beside each chunk"
         + (f", memory {memory}" if written else "")
         + (", add-only" if add_only and written else "")

@@ -61,6 +61,9 @@ class Method(abc.ABC):
     """What the scores of the result's ranking are (shown beside the answer)."""
     can_fold: ClassVar[bool] = False
     """The memory is in the prompt, so folding amendments frees room for the chunk."""
+    chunk_tokens: ClassVar[int | None] = None
+    """The chunk size this method was measured to read best at (answers and speed), which a
+    run uses when no chunk size is given (flag, variable or config); None: the run's own."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
         """Refuse, before any compute, a backend or schema this method cannot work with."""

@@ -290,3 +290,22 @@ def test_narration_is_told_apart_from_dialogue_exclamations_and_lists():
     assert not _narrates("Have they ever called me that, Kaa, in all the years?")
     assert not _narrates("Mowgli's Brothers\nKaa's Hunting\nTiger! Tiger!\nThe White Seal")
     assert _narrates("Mowgli ran on.\nHe did not stop,\nand the wolves ran with him at last.")
+
+
+def test_run_reads_by_the_methods_measured_chunk_size_unless_one_is_given(monkeypatch, tmp_path):
+    from prism_edge.methods.names import ScoredNames
+    from tests.cli_harness import invoke
+
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    story = tmp_path / "story.txt"
+    story.write_text("\n\n".join(CHUNKS * 40), encoding="utf-8")
+    measured = ScoredNames.chunk_tokens
+    out = invoke("run", str(story), "--run-dir", str(tmp_path / "a"))
+    assert out.exit_code == 0, out.output
+    assert f"chunks of up to {measured} tokens (measured best for names" in out.stderr
+    given = invoke("run", str(story), "--chunk-tokens", "300", "--run-dir", str(tmp_path / "b"))
+    assert "chunks of up to 300 tokens, " in given.stderr
+    monkeypatch.setenv("PRISM_EDGE_CHUNK_TOKENS", "400")
+    env = invoke("run", str(story), "--run-dir", str(tmp_path / "c"))
+    assert "chunks of up to 400 tokens, " in env.stderr
