@@ -250,3 +250,15 @@ def test_entries_round_trip_and_ids_are_kept(tmp_path):
     assert again.answer == "changed" and again.memory == entry.memory and again.calls == entry.calls
     with pytest.raises(HistoryError, match="no run 99"):
         history.get(99)
+
+
+def test_a_code_search_index_is_asked_even_about_identifiers_it_does_not_hold():
+    memory = {"candidate_functions": {"get_app_dir": {"purpose": "The config folder."}}}
+    question = "Which function reads XDG_CONFIG_HOME to find the config folder?"
+    searched = Entry("run", "code-search", "q", "m", status="done", method="definitions")
+    searched.memory = memory
+    check(searched, question)  # BM25 and the model search the stored definitions
+    written = Entry("run", "code-search", "q", "m", status="done", method="revisions")
+    written.memory = memory
+    with pytest.raises(RecallError, match="never mentions 'XDG_CONFIG_HOME'"):
+        check(written, question)

@@ -67,7 +67,9 @@ def check(entry: Entry, question: str) -> None:
         raise RecallError(f"run {entry.id} ended without a memory ({entry.status})")
     if not entry.memory or not any(entry.memory.values()):
         raise RecallError(f"run {entry.id}'s memory is empty: there is nothing to answer from")
-    missing = missing_names(question, entry.memory)
+    method = methods.METHODS.get(entry.method)
+    searched = method is not None and method.asks_by_search
+    missing = [] if searched else missing_names(question, entry.memory)
     if missing:
         raise RecallError(
             f"run {entry.id}'s memory ({entry.task}) never mentions "

@@ -61,6 +61,10 @@ class Method(abc.ABC):
     """What the scores of the result's ranking are (shown beside the answer)."""
     can_fold: ClassVar[bool] = False
     """The memory is in the prompt, so folding amendments frees room for the chunk."""
+    asks_by_search: ClassVar[bool] = False
+    """A later question searches the memory for its best match (code search over stored
+    definitions), so an identifier it names that the memory lacks is no reason to refuse it:
+    a description says what the code does in words the code need not use."""
     chunk_tokens: ClassVar[int | None] = None
     """The chunk size this method was measured to read best at (answers and speed), which a
     run uses when no chunk size is given (flag, variable or config); None: the run's own."""

@@ -73,6 +73,7 @@ class ScoredDefinitions(Method):
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("formulation", "keep", "shortlist")
     score_meaning: ClassVar[str] = "log-probability of the description given it"
+    asks_by_search: ClassVar[bool] = True
 
     def __init__(self, config: PrismConfig, options: DefinitionsOptions | None = None) -> None:
         self.config = config
