@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CLI = str(Path(sys.executable).with_name("prism-edge"))
 SESSIONS = [
-    [["run", "examples/mowglis-brothers.txt"]],
+    [["run", "examples/mowglis-brothers.txt", "--answer-tokens", "160"]],
     [
         [
             "run",
@@ -47,10 +47,6 @@ SESSIONS = [
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as home:
-        work = Path(home) / "work"
-        (work / "src").mkdir(parents=True)
-        shutil.copytree(ROOT / "examples", work / "examples")
-        shutil.copy(ROOT / "benchmarks/data/jinja2_filters.py", work / "src/filters.py")
         env = {
             **os.environ,
             "PRISM_EDGE_LOGS": f"{home}/logs",
@@ -58,7 +54,11 @@ def main() -> None:
             "COLUMNS": "100",
             "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order they were written
         }
-        for session in SESSIONS:
+        for i, session in enumerate(SESSIONS):
+            work = Path(home) / f"work{i}"  # a fresh folder each, as a user's would be
+            (work / "src").mkdir(parents=True)
+            shutil.copytree(ROOT / "examples", work / "examples")
+            shutil.copy(ROOT / "benchmarks/data/jinja2_filters.py", work / "src/filters.py")
             print("```console")
             print(
                 "$ prism-edge "
