@@ -172,12 +172,8 @@ class ScoredDefinitions(Method):
     @staticmethod
     def shortlist(entries: dict[str, dict[str, str]], question: str) -> list[str]:
         """BM25's best :data:`ASK_SHORTLIST` stored definitions for ``question``."""
-        if not entries:
-            return []
-        corpus = [words(n) * NAME_WEIGHT + words(entry_text(n, e)) for n, e in entries.items()]
-        scores = bm25_scores(corpus, query_words(question) or words(question))
-        ranked = sorted(zip(entries, scores, strict=True), key=lambda p: -p[1])
-        return [name for name, _ in ranked[:ASK_SHORTLIST]]
+        texts = {name: entry_text(name, entry) for name, entry in entries.items()}
+        return [name for name, _ in bm25_ranked(texts, question)[:ASK_SHORTLIST]]
 
     def _choose(self, run: Context, names: Sequence[str]) -> Iterator[Event]:
         entries = run.memory.data.get(FIELD, {})
@@ -230,8 +226,14 @@ def bm25_search(chunks: Sequence[str], question: str) -> list[tuple[str, float]]
     for chunk in chunks:
         for definition in definitions_in(chunk):
             found.setdefault(definition.name, definition)
-    if not found:
+    return bm25_ranked({name: d.source for name, d in found.items()}, question)
+
+
+def bm25_ranked(texts: dict[str, str], question: str) -> list[tuple[str, float]]:
+    """BM25 (Okapi) over definitions given as name -> text (its source, or its stored
+    entry), each name read NAME_WEIGHT more times: names ranked for the question."""
+    if not texts:
         return []
-    corpus = [words(d.name) * NAME_WEIGHT + words(d.source) for d in found.values()]
+    corpus = [words(name) * NAME_WEIGHT + words(text) for name, text in texts.items()]
     scores = bm25_scores(corpus, query_words(question) or words(question))
-    return sorted(zip(found, scores, strict=True), key=lambda p: -p[1])
+    return sorted(zip(texts, scores, strict=True), key=lambda p: -p[1])

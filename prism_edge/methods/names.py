@@ -185,9 +185,8 @@ class ScoredNames(Method):
         """Each name's score as what ``chunk`` is about (higher: better): its log-probability
         after the passage, less (PMI) its log-probability with no passage. ``frequency``
         calls no model: log mentions so far plus log chunks it was offered in."""
-        frequency = [math.log1p(self.mentions[n]) + math.log(self.spread[n]) for n in names]
         if self.options.scoring == "frequency":
-            return frequency
+            return self.frequency(names)
         continuations = [f" {name}" for name in names]
         scored, made = score(run.backend, _prompt(chunk), continuations, run.metrics)
         calls += made
@@ -201,8 +200,13 @@ class ScoredNames(Method):
             self.prior.update({n: s.logprob for n, s in zip(new, alone, strict=True)})
         pmi = [v - self.prior[n] for n, v in zip(names, values, strict=True)]
         if self.options.scoring == "pmi+frequency":
-            return [a + b for a, b in zip(_standard(pmi), _standard(frequency), strict=True)]
+            frequency = _standard(self.frequency(names))
+            return [a + b for a, b in zip(_standard(pmi), frequency, strict=True)]
         return pmi
+
+    def frequency(self, names: Sequence[str]) -> list[float]:
+        """Each name's score with no model: log mentions so far plus log chunks it was in."""
+        return [math.log1p(self.mentions[n]) + math.log(self.spread[n]) for n in names]
 
     def answer(self, run: Context) -> Iterator[Event]:
         entries = run.memory.data.get(FIELD) or {}
@@ -301,14 +305,14 @@ def covering_answer(
         said = " ".join(sentences)
         mentions = {name: len(p.findall(said)) for name, p in patterns.items()}
     weight = {n: 1.0 + math.log(mentions[n]) if mentions.get(n) else 0.5 for n in entries}
-    header = _header(entries, mentions, weight)
+    main = _main_names(entries, mentions, weight)
+    header = _header(main, mentions)
     named = {s: {n for n, p in patterns.items() if p.search(s)} for s in sentences}
     cost = {s: max(1, count(" " + s)) for s in sentences}
     room = budget - count(header + "\n\n") if header else budget
     chosen = _cover(sentences, named, weight, cost, room) if room > 0 else []
     if not chosen:  # the header leaves no room: the sentences come first
         header, chosen = "", _cover(sentences, named, weight, cost, budget)
-    main = _main_names(entries, mentions, weight)
     paragraphs: dict[str, list[str]] = {name: [] for name in main}
     rest: list[str] = []
     for sentence in sorted(chosen, key=lambda s: order[s]):
@@ -330,6 +334,7 @@ def _cover(
     room left goes to more sentences of the heaviest names (a name's weight halving with
     every sentence already given to it)."""
     chosen: list[str] = []
+    picked: set[str] = set()
     given: Counter[str] = Counter()
     used = 0
     # narration is preferred: a line of dialogue or an exclamation counts twice its tokens
@@ -337,16 +342,18 @@ def _cover(
     for repeat in (False, True):
         while True:
             best, best_gain = None, 0.0
+            covered = set(given)
             for sentence in sentences:
-                if sentence in chosen or used + cost[sentence] > budget:
+                if sentence in picked or used + cost[sentence] > budget:
                     continue
-                names = named[sentence] if repeat else named[sentence] - set(given)
+                names = named[sentence] if repeat else named[sentence] - covered
                 gain = sum(weight[n] / 2 ** given[n] for n in names) / price[sentence]
                 if gain > best_gain:
                     best, best_gain = sentence, gain
             if best is None:
                 break
             chosen.append(best)
+            picked.add(best)
             used += cost[best]
             given.update(named[best])
     return chosen
@@ -364,12 +371,9 @@ def _main_names(
     return named[:MAIN_NAMES]
 
 
-def _header(
-    entries: dict[str, list[str]], mentions: dict[str, int], weight: dict[str, float]
-) -> str:
+def _header(main: Sequence[str], mentions: dict[str, int]) -> str:
     """``Main names: Mowgli (177), Bagheera (127).``: the main names, with how often the
     input mentioned each."""
-    main = _main_names(entries, mentions, weight)
     if not main:
         return ""
     return "Main names: " + ", ".join(f"{n} ({mentions[n]})" for n in main) + "."
