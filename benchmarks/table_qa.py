@@ -254,8 +254,8 @@ def main() -> None:
     if args.methods:
         command += ["--methods", args.methods]
     print("$", " ".join(command), flush=True)
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    sys.stderr.write(done.stderr)
+    # stderr passes through: each answer is shown (and kept in a redirected log) as it comes
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
     args.out.with_suffix(".txt").write_text(
         "$ " + " ".join(command) + "\n" + done.stdout, encoding="utf-8"
     )

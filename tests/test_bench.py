@@ -174,6 +174,7 @@ def test_needle_accuracy_runs_each_query_on_each_method():
     task = TASKS["code-search"]
     bench_task = BenchTask(task, "unused")
     needles = [Needle("round a number", "do_round"), Needle("count words", "do_wordcount")]
+    heard: list[tuple[int, str, bool]] = []
     rows = run_needles(
         backend,
         bench_task,
@@ -183,8 +184,16 @@ def test_needle_accuracy_runs_each_query_on_each_method():
         methods=PAIR,
         max_tokens=64,
         answer_tokens=32,
+        on_answer=lambda index, method, hit, answer: heard.append((index, method, hit)),
     )
     assert [r.name for r in rows] == list(PAIR)
+    # each answer is told as it comes, in the order asked
+    assert heard == [
+        (0, PAIR[0], True),
+        (0, PAIR[1], True),
+        (1, PAIR[0], False),
+        (1, PAIR[1], False),
+    ]
     assert all(r.hits == [True, False] and r.accuracy == 0.5 for r in rows)
     asked = [c.prompt.text for c in backend.calls]
     assert sum("round a number" in t for t in asked) > 0

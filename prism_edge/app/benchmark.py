@@ -145,8 +145,23 @@ def bench(
         )
         budgets = {"max_tokens": max_tokens, "answer_tokens": answer_tokens}
         if needle_list:
+
+            def said(index: int, method: str, hit: bool, answer: str | None) -> None:
+                mark = "right" if hit else "wrong"
+                shown = " ".join((answer or "").split())[:80]
+                console.print(
+                    f"needle {index + 1}/{len(needle_list)} {method}: {mark}: {shown}", markup=False
+                )
+
             rows = run_needles(
-                backend, bench_task, chunks, full, needle_list, methods=chosen, **budgets
+                backend,
+                bench_task,
+                chunks,
+                full,
+                needle_list,
+                methods=chosen,
+                on_answer=said,
+                **budgets,
             )
             payload = needle_report(rows, needle_list)
             _emit(payload, json_out, as_json, needle_table(rows, needle_list))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -446,11 +446,14 @@ def run_needles(
     methods: Sequence[str],
     max_tokens: int = 512,
     answer_tokens: int = 512,
+    on_answer: Callable[[int, str, bool, str | None], None] | None = None,
 ) -> list[NeedleRow]:
-    """Each needle's description as the question, every method on it: accuracy per method."""
+    """Each needle's description as the question, every method on it: accuracy per method.
+    ``on_answer(needle index, method, hit, answer)`` is called as each answer comes (a long
+    run shows, and keeps, its results as they come)."""
     rows = {m: NeedleRow(m, [], []) for m in methods}
     matches = names_function if task.task.name == "code-search" else holds_answer
-    for needle in needles:
+    for index, needle in enumerate(needles):
         asked = replace(task, question=needle.query)
         for row in run_methods(
             backend,
@@ -463,8 +466,11 @@ def run_needles(
         ):
             if row.metrics is None and row.answer is None:
                 continue  # not applicable to this input: no accuracy either way
-            rows[row.name].hits.append(matches(row.answer, needle.expected))
+            hit = matches(row.answer, needle.expected)
+            rows[row.name].hits.append(hit)
             rows[row.name].answers.append(row.answer)
+            if on_answer is not None:
+                on_answer(index, row.name, hit, row.answer)
     return [r for r in rows.values() if r.hits]
 
 
