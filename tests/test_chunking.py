@@ -199,3 +199,53 @@ def test_a_chunk_that_starts_inside_a_class_names_it_and_its_methods_keep_their_
     assert {f"Walker.step_{i}" for i in range(30)} <= names
     assert "helper" in names and "Walker.helper" not in names
     assert "".join(c.split("Content:\n", 1)[1] for c in chunks) == code
+
+
+def _whole_body_chunks(name: str, text: str, budget: int) -> list[str]:
+    """The table chunks as cut from the whole text held at once (the reference the streamed
+    reader must match): record ends as strict cuts over the body after the header record."""
+    from prism_edge.text.chunking import ROWS, Cuts, _room
+    from prism_edge.text.tables import table_name
+
+    ends = record_ends(text, name)
+    first_end = ends[0] if ends else len(text)
+    first, body = text[:first_end], text[first_end:]
+    header = f"Table: {table_name(name)}\n{first.rstrip(chr(13) + chr(10))}\n"
+    room = _room(budget, count(header), name)
+    if not body.strip():
+        return [header]
+    cuts = (Cuts([end - first_end for end in ends[1:]], strict=True), *ROWS)
+    return [header + p for p in chunk_text(body, room, count, cuts)]
+
+
+_CELL = st.one_of(
+    st.text(alphabet="abc xyz012", max_size=30),
+    st.text(alphabet='ab ,\n"', max_size=12).map(lambda t: '"' + t.replace('"', '""') + '"'),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.lists(st.lists(_CELL, min_size=3, max_size=3), max_size=60),
+    budget=st.sampled_from([40, 64, 120, 400]),
+    ending=st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_streamed_table_is_cut_exactly_as_the_whole_text_would_be(rows, budget, ending):
+    from prism_edge.text.chunking import table_chunks
+
+    text = "id,name,note" + ending + "".join(",".join(r) + ending for r in rows)
+    streamed = list(table_chunks("t.csv", io.StringIO(text, newline=""), budget, count))
+    assert streamed == _whole_body_chunks("t.csv", text, budget)
+
+
+def test_a_table_file_is_streamed_and_never_held(tmp_path):
+    from prism_edge.text.chunking import chunk_documents
+    from prism_edge.text.inputs import collect
+
+    path = tmp_path / "sales.csv"
+    text = "id,region\n" + "".join(f"{i},North\n" for i in range(3000))
+    path.write_text(text, encoding="utf-8")
+    (document,) = collect([str(path)]).documents
+    assert document.source == path and document.held == ""
+    assert document.text == text  # read whole only when asked
+    assert chunk_documents([document], 100, count) == _whole_body_chunks(str(path), text, 100)

@@ -84,15 +84,14 @@ def now() -> str:
 
 def describe_inputs(documents: Sequence[Any]) -> list[dict[str, Any]]:
     """Each input document's name, size and SHA-256 (of its text as read)."""
-    return [
-        {
-            "name": d.name,
-            "kind": d.kind,
-            "chars": len(d.text),
-            "sha256": hashlib.sha256(d.text.encode("utf-8", "surrogatepass")).hexdigest(),
-        }
-        for d in documents
-    ]
+    out = []
+    for d in documents:
+        chars, h = 0, hashlib.sha256()
+        for block in d.blocks():  # a streamed table is read block by block, never whole
+            chars += len(block)
+            h.update(block.encode("utf-8", "surrogatepass"))
+        out.append({"name": d.name, "kind": d.kind, "chars": chars, "sha256": h.hexdigest()})
+    return out
 
 
 @dataclass

@@ -26,7 +26,7 @@ from prism_edge.core.schema import (
 )
 from prism_edge.grammar.revision import revision_grammar
 from prism_edge.methods.presets import TASKS, preset_grammars
-from prism_edge.text.chunking import chunk_documents
+from prism_edge.text.chunking import iter_chunks
 from prism_edge.text.inputs import collect
 
 
@@ -87,7 +87,7 @@ def inspect(
             def count(text: str) -> int:
                 return len(tokenizer.tokenize(text))
 
-            sizes = [count(c) for c in chunk_documents(collected.documents, chunk_tokens, count)]
+            sizes = [count(c) for c in iter_chunks(collected.documents, chunk_tokens, count)]
             echo("")
             echo(
                 f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {chunk_tokens} "

@@ -30,7 +30,7 @@ def _print_result(
 ) -> None:
     result = session.result
     if as_json:
-        payload: dict[str, Any] = {**result.to_dict(), "chunks": len(session.plan.chunks)}
+        payload: dict[str, Any] = {**result.to_dict(), "chunks": session.plan.count}
         if log_id is not None:
             payload["log_id"] = log_id
         echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -97,7 +97,7 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
     start = time.perf_counter()
     first = session.tokens_read()  # a resumed run has read some already
     with progress:
-        bar = progress.add_task(f"chunk 0/{len(plan.chunks)}", total=plan.total or 1, stats="")
+        bar = progress.add_task(f"chunk 0/{plan.count}", total=plan.total or 1, stats="")
         for event in session.events():
             _render(event, progress, bar, console, quiet)
             if isinstance(event, StepDone):
@@ -105,7 +105,7 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
                 progress.update(
                     bar,
                     completed=read,
-                    description=f"chunk {session.runner.position.consumed}/{len(plan.chunks)}",
+                    description=f"chunk {session.runner.position.consumed}/{plan.count}",
                     stats=progress_stats(
                         session.runner.metrics,
                         event.memory_tokens,

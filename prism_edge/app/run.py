@@ -381,7 +381,7 @@ def plan_line(
     written = choice.name == methods.WRITTEN
     return (
         f"plan: model {backend.name}, n_ctx {backend.n_ctx}, method {choice.name} "
-        f"({choice.reason}), {len(plan.chunks)} chunks of up to {chunk_tokens} tokens"
+        f"({choice.reason}), {plan.count} chunks of up to {chunk_tokens} tokens"
         f"{chunk_reason}, {plan.total} input tokens, "
         f"{plan.fixed_tokens} tokens beside each chunk"
         + (f", memory {memory}" if written else "")

@@ -165,13 +165,14 @@ class PrismRunner:
 
     # the loop
 
-    def prepare(self, chunks: Iterable[str]) -> list[str]:
-        """The method's pre-pass over the whole input (once per run, resumed or not)."""
-        chunks = list(chunks)
+    def prepare(self, chunks: Iterable[str]) -> None:
+        """The method's pre-pass over the whole input (once per run, resumed or not); the
+        chunks are iterated again for the steps, so a one-shot iterator is not accepted."""
+        if iter(chunks) is chunks:
+            raise TypeError("the chunks must be iterable more than once (a list, a ChunkSource)")
         if not self._prepared:
             self.method.prepare(chunks)
             self._prepared = True
-        return chunks
 
     def steps(self, chunks: Iterable[str]) -> Iterator[Event]:
         """The steps over ``chunks``; cut chunks continue in the following steps.
@@ -180,7 +181,9 @@ class PrismRunner:
         (the rest of a cut chunk) is read first, so a resumed run sees exactly the text an
         uninterrupted one would.
         """
-        chunks = self.prepare(chunks)
+        if iter(chunks) is chunks:
+            chunks = list(chunks)  # a one-shot iterator: held, to be read twice
+        self.prepare(chunks)
         position = self.position
         pending: deque[str] = deque(position.pending)
         source = iter(chunks)

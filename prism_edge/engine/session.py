@@ -10,7 +10,7 @@ library all drive it; the command line only parses arguments and renders events.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,18 +22,24 @@ from prism_edge.engine.checkpoint import RunFolder, digest
 from prism_edge.engine.runner import PrismRunner
 from prism_edge.methods.base import Method
 from prism_edge.methods.written import WrittenRevisions
-from prism_edge.text.chunking import chunk_documents
+from prism_edge.text.chunking import ChunkSource, chunk_documents
 from prism_edge.text.inputs import Document
 
 
 @dataclass(frozen=True)
 class Plan:
     """The chunks a run reads, their sizes in tokens, and what the prompt and the output
-    budget take beside a chunk (at the start of the run)."""
+    budget take beside a chunk (at the start of the run). ``chunks`` is iterable more than
+    once: a list, or a :class:`ChunkSource` that cuts a streamed table from its file again
+    each time, so a run holds one chunk of it at a time."""
 
-    chunks: tuple[str, ...]
+    chunks: Iterable[str]
     sizes: tuple[int, ...]
     fixed_tokens: int
+
+    @property
+    def count(self) -> int:
+        return len(self.sizes)
 
     @property
     def total(self) -> int:
@@ -72,15 +78,20 @@ class Session:
         backend: Backend,
         schema: Schema,
         config: PrismConfig,
-        chunks: Sequence[str],
+        chunks: Iterable[str],
         folder: RunFolder | None = None,
         method: Method | None = None,
+        sizes: Sequence[int] | None = None,
     ) -> None:
         self.backend = backend
         self.runner = PrismRunner(backend, schema, config, method=method)
-        count = counter(backend)
+        if iter(chunks) is chunks:  # a one-shot iterator: held, since a run reads it twice
+            chunks = list(chunks)
+        if sizes is None:
+            count = counter(backend)
+            sizes = [count(c) for c in chunks]
         fixed = backend.n_ctx - self.runner.room_for_chunk()
-        self.plan = Plan(tuple(chunks), tuple(count(c) for c in chunks), fixed)
+        self.plan = Plan(chunks, tuple(sizes), fixed)
         self.folder = folder
         self.resumed = False
 
@@ -98,12 +109,25 @@ class Session:
         """A session over documents cut into chunks of ``chunk_tokens``, saved in ``run_dir``
         (the checkpoint is tied to the settings and the chunks)."""
         method = method or WrittenRevisions(schema, config)
-        chunks = chunk_documents(documents, chunk_tokens, counter(backend))
+        count = counter(backend)
+        chunks: Iterable[str]
+        if any(d.source is not None for d in documents):
+            chunks = ChunkSource(documents, chunk_tokens, count)  # cut again when read
+        else:
+            chunks = chunk_documents(documents, chunk_tokens, count)
+        sizes: list[int] = []
+
+        def measured() -> Iterator[str]:  # one pass: every chunk's size and the digest
+            for chunk in chunks:
+                sizes.append(count(chunk))
+                yield chunk
+
+        chunks_digest = digest(measured())
         folder = None
         if run_dir is not None:
             settings = settings_digest(backend, schema, config, method, chunk_tokens)
-            folder = RunFolder(run_dir, settings, digest(chunks))
-        return cls(backend, schema, config, chunks, folder, method)
+            folder = RunFolder(run_dir, settings, chunks_digest)
+        return cls(backend, schema, config, chunks, folder, method, sizes)
 
     @property
     def method(self) -> Method:

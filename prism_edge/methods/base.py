@@ -17,7 +17,7 @@ what a step does with its chunk and how the run answers, and declares:
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
 from prism_edge.backends import Backend, Scored
@@ -82,9 +82,11 @@ class Method(abc.ABC):
         settings digest includes it)."""
         return {}
 
-    def prepare(self, chunks: Sequence[str]) -> None:
+    def prepare(self, chunks: Iterable[str]) -> None:
         """A pre-pass over the whole input before the first step (default: none). It must
-        depend on the chunks alone, so a resumed run prepares the same."""
+        depend on the chunks alone, so a resumed run prepares the same. The chunks may be
+        cut again from their files as they are iterated: a pre-pass that keeps them all holds
+        the whole input."""
         del chunks
 
     @abc.abstractmethod

@@ -26,7 +26,7 @@ pre-pass).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
 
@@ -98,9 +98,9 @@ class ScoredDefinitions(Method):
     def restore(self, state: dict[str, Any]) -> None:
         self.chosen = [str(name) for name in state.get("chosen", [])]
 
-    def prepare(self, chunks: Sequence[str]) -> None:
+    def prepare(self, chunks: Iterable[str]) -> None:
         if self.options.shortlist:
-            ranked = bm25_search(chunks, self.config.question)
+            ranked = bm25_search(list(chunks), self.config.question)
             self.allowed = {name for name, _ in ranked[: self.options.shortlist]}
 
     def room(self, run: Context) -> int:

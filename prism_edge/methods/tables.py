@@ -23,11 +23,12 @@ all, is answered "not in the table", never guessed.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import sqlite3
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -41,7 +42,7 @@ from prism_edge.methods.base import Capability, Context, Method, MethodError, sc
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import words
 from prism_edge.text.grounding import FUNCTION_WORDS
-from prism_edge.text.tables import Cell, TableChunk, read_chunk, typed
+from prism_edge.text.tables import Cell, Dialect, TableChunk, read_chunk, typed
 
 FIELD = "table_descriptions"
 NOT_IN_TABLE = "not in the table"
@@ -655,6 +656,7 @@ class TableFacts(Method):
         (the method without the model, for comparison)."""
         self.store: Store | None = None
         self.ingested = 0
+        self._dialects: dict[str, Dialect] = {}
         self._replay = 0
         self.fact: str = ""
 
@@ -673,12 +675,12 @@ class TableFacts(Method):
     def restore(self, state: dict[str, Any]) -> None:
         self._replay = int(state.get("ingested", 0))
 
-    def prepare(self, chunks: Sequence[str]) -> None:
+    def prepare(self, chunks: Iterable[str]) -> None:
         """A resumed run reads again the records it had read (the database is not kept)."""
         if self._replay:
-            done = [c for c in chunks if c.strip()][: self._replay]
+            done = itertools.islice((c for c in chunks if c.strip()), self._replay)
             for chunk in done:
-                read = read_chunk(chunk)
+                read = read_chunk(chunk, self._dialects)
                 if read is not None:
                     self._store().add(read)
             self.ingested = self._replay
@@ -692,7 +694,7 @@ class TableFacts(Method):
         return self.store
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
-        read = read_chunk(chunk)
+        read = read_chunk(chunk, self._dialects)
         revisions: list[Revision] = []
         if read is not None and read.header:
             table, new = self._store().add(read)

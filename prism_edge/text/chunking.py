@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -153,20 +154,57 @@ def chunk_document(
         yield from _code_chunks(name, text, max_tokens, count)
         return
     elif kind == "table":
-        ends = record_ends(text, name)
-        first_end = ends[0] if ends else len(text)
-        first, body = text[:first_end], text[first_end:]
-        header = f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
-        boundaries = (Cuts([end - first_end for end in ends[1:]], strict=True), *ROWS)
+        yield from table_chunks(name, io.StringIO(text, newline=""), max_tokens, count)
     else:
         yield from chunk_text(text, max_tokens, count)
-        return
+
+
+def table_chunks(name: str, lines: Iterable[str], max_tokens: int, count: Counter) -> Iterator[str]:
+    """The chunks of a table given as lines: ``Table: <name>``, the header record, then whole
+    records, read as they come (a file is never held whole: a chunk's records and the window
+    it is cut from are). The cuts are those :func:`chunk_text` makes on the whole body."""
+    source = records(lines, name)
+    first = next(source, "")
+    header = f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
     room = _room(max_tokens, count(header), name)
-    if not body.strip():
+    buffer, base = "", 0  # the body from offset ``base`` on, as far as it is read
+    ends: list[int] = []  # offsets (in the body) just after each record in the buffer
+    exhausted = False
+
+    def fill(upto: int) -> None:
+        nonlocal buffer, exhausted
+        parts, length = [buffer], len(buffer)
+        while length < upto and not exhausted:
+            record = next(source, None)
+            if record is None:
+                exhausted = True
+                break
+            parts.append(record)
+            length += len(record)
+            ends.append(base + length)
+        buffer = "".join(parts)
+
+    fill(1)
+    while not buffer.strip() and not exhausted:
+        fill(len(buffer) + SNIFF_CHARS)
+    if not buffer.strip():
         yield header
         return
-    for piece in chunk_text(body, room, count, boundaries):
-        yield header + piece
+    while True:
+        fill(1)
+        if not buffer:
+            return
+        size = max(64, room * 8)  # the window :func:`_window` takes, read only as far as needed
+        fill(size + 1)
+        while size < len(buffer) and count(buffer[:size]) <= room:
+            size *= 2
+            fill(size + 1)
+        window = buffer[: size + 1]
+        cuts = (Cuts(ends, strict=True), *ROWS)
+        head, _ = split_to_fit(window, room, count, cuts, base)
+        yield header + head
+        buffer, base = buffer[len(head) :], base + len(head)
+        del ends[: bisect_right(ends, base)]
 
 
 def _room(max_tokens: int, header_tokens: int, name: str) -> int:
@@ -215,37 +253,77 @@ crafted 64 KB one took 14 s), and a few lines tell the delimiter and quoting."""
 
 
 def record_ends(text: str, name: str) -> list[int]:
-    """Offsets just after each record of a CSV/TSV text, read by :mod:`csv` (quoted fields may
-    hold newlines). A text the module cannot read (a NUL byte, a field over its size limit)
-    counts each line as a record."""
-    sample = text[:SNIFF_CHARS]
-    if len(text) > SNIFF_CHARS and "\n" in sample:
+    """Offsets just after each record of a CSV/TSV text (see :func:`records`)."""
+    ends, position = [], 0
+    for record in records(io.StringIO(text, newline=""), name):
+        position += len(record)
+        ends.append(position)
+    return ends
+
+
+def records(lines: Iterable[str], name: str) -> Iterator[str]:
+    """The raw text of each record of a CSV/TSV text given as lines (line endings kept), read
+    by :mod:`csv` one record at a time (quoted fields may hold newlines), so a file is never
+    held whole. The dialect is guessed from the first :data:`SNIFF_CHARS` characters; from
+    where the module cannot read on (a NUL byte, a field over its size limit), each line is a
+    record."""
+    source = iter(lines)
+    head: list[str] = []
+    sample_chars = 0
+    for line in source:
+        head.append(line)
+        sample_chars += len(line)
+        if sample_chars > SNIFF_CHARS:
+            break
+    sample = "".join(head)[:SNIFF_CHARS]
+    if sample_chars > SNIFF_CHARS and "\n" in sample:
         sample = sample[: sample.rindex("\n")]  # whole lines: a cut row misleads the sniffer
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, ",\t;|")
     except csv.Error:
         dialect = csv.excel_tab if name.lower().endswith(".tsv") else csv.excel
-    ends: list[int] = []
-    position = 0
+    taken: list[str] = []  # the lines of the record being read
+    every = itertools.chain(head, source)
 
-    def lines() -> Iterator[str]:
-        nonlocal position
-        for line in io.StringIO(text, newline=""):
-            position += len(line)
+    def feed() -> Iterator[str]:
+        for line in every:
+            taken.append(line)
             yield line
 
     try:
-        for _ in csv.reader(lines(), dialect):
-            ends.append(position)
+        for _ in csv.reader(feed(), dialect):
+            yield "".join(taken)
+            taken.clear()
     except csv.Error:
-        return [m.end() for m in _LINE.finditer(text)] + ([len(text)] if text else [])
-    return ends
+        yield from taken  # the lines of the record it could not read, then every line after
+        yield from every
 
 
 def chunk_documents(documents: Iterable[Document], max_tokens: int, count: Counter) -> list[str]:
     """The chunks of every document in turn (each document's own kind of boundaries)."""
-    return [
-        chunk
-        for document in documents
-        for chunk in chunk_document(document.name, document.text, document.kind, max_tokens, count)
-    ]
+    return list(iter_chunks(documents, max_tokens, count))
+
+
+class ChunkSource:
+    """The chunks of documents, cut again each time they are iterated (never all held): how
+    a run reads a streamed table (:attr:`Document.source`)."""
+
+    def __init__(self, documents: Sequence[Document], max_tokens: int, count: Counter) -> None:
+        self.documents = tuple(documents)
+        self.max_tokens = max_tokens
+        self.count = count
+
+    def __iter__(self) -> Iterator[str]:
+        return iter_chunks(self.documents, self.max_tokens, self.count)
+
+
+def iter_chunks(documents: Iterable[Document], max_tokens: int, count: Counter) -> Iterator[str]:
+    """:func:`chunk_documents` one chunk at a time: a streamed table is read from its file as
+    its chunks are taken."""
+    for document in documents:
+        if document.kind == "table":
+            yield from table_chunks(document.name, document.lines(), max_tokens, count)
+        else:
+            yield from chunk_document(
+                document.name, document.text, document.kind, max_tokens, count
+            )

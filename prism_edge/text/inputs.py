@@ -12,6 +12,8 @@ A Project Gutenberg book is read without the header and licence the project wrap
 
 from __future__ import annotations
 
+import codecs
+import io
 import re
 import sqlite3
 import sys
@@ -65,13 +67,53 @@ class InputError(PrismError):
     hint = "check the path; use - to read standard input"
 
 
+STREAM_BLOCK = 1 << 20
+"""Characters a streamed file is read in at a time."""
+
+
 @dataclass(frozen=True)
 class Document:
+    """One text input. A CSV or TSV file is *streamed*: ``held`` is empty and ``source`` names
+    the file, which is read from disk each time it is chunked, so a run over a large table
+    holds one chunk of it at a time, never the whole file. :attr:`text` reads a streamed file
+    whole (for what needs all of it at once: ``bench``'s long context)."""
+
     name: str
     """The path as given (or ``<stdin>``)."""
-    text: str
+    held: str = field(repr=False)
     kind: str = "prose"
     """``prose``, ``code`` or ``table``: which boundaries the chunker prefers."""
+    source: Path | None = None
+    """The file a streamed document is read from (its text is not held)."""
+
+    @property
+    def text(self) -> str:
+        if self.source is None:
+            return self.held
+        return "".join(self.lines())
+
+    def lines(self) -> Iterator[str]:
+        """The text as lines, each with its own line ending (``\r\n`` kept), read block by
+        block when the document is streamed."""
+        if self.source is None:
+            yield from io.StringIO(self.held, newline="")
+            return
+        with self.source.open(encoding="utf-8-sig", errors="replace", newline="") as stream:
+            yield from stream
+
+    def blocks(self) -> Iterator[str]:
+        """The text in pieces of at most :data:`STREAM_BLOCK` characters."""
+        if self.source is None:
+            for start in range(0, len(self.held), STREAM_BLOCK):
+                yield self.held[start : start + STREAM_BLOCK]
+            return
+        with self.source.open(encoding="utf-8-sig", errors="replace", newline="") as stream:
+            while block := stream.read(STREAM_BLOCK):
+                yield block
+
+    def has_text(self) -> bool:
+        """Whether anything but white space is in it (a streamed file stops at the first)."""
+        return any(block.strip() for block in self.blocks())
 
 
 @dataclass
@@ -187,7 +229,7 @@ def _collect(inputs: Iterable[str], stdin_text: str | None, follow_links: bool) 
             raise InputError(f"{spec}: not a regular file or folder (a device or a pipe?)")
         else:
             raise InputError(f"{spec}: no such file or folder")
-    if not any(d.text.strip() for d in out.documents):
+    if not any(d.has_text() for d in out.documents):
         raise InputError("the input is empty: nothing to read")
     return out
 
@@ -238,7 +280,14 @@ def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[D
     return [] if doc is None else [doc]
 
 
+STREAMED_SUFFIXES = (".csv", ".tsv")
+"""Files that are streamed (read from disk as they are chunked): tables, the inputs that grow
+to hundreds of megabytes."""
+
+
 def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
+    if path.suffix.lower() in STREAMED_SUFFIXES:
+        return _streamed(path, warnings, inside_folder=inside_folder)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -266,6 +315,42 @@ def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document |
                 return None
             raise InputError(f"{path}: not JSON lines ({exc})") from None
     return Document(str(path), text, kind_of(path.name))
+
+
+def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
+    """A table file as a streamed document: checked here block by block (binary, UTF-8) as
+    :func:`_read` checks a file it holds, with the same warnings and errors."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    valid = True
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(8192)
+            if is_binary(head):
+                if inside_folder:
+                    warnings.append(f"{_BINARY}{path}")
+                    return None
+                raise InputError(f"{path}: a binary file, not text")
+            block = head
+            while block:
+                if valid:
+                    try:
+                        decoder.decode(block)
+                    except UnicodeDecodeError:
+                        valid = False
+                block = stream.read(STREAM_BLOCK)
+            if valid:
+                try:
+                    decoder.decode(b"", final=True)
+                except UnicodeDecodeError:
+                    valid = False
+    except OSError as exc:
+        if inside_folder:
+            warnings.append(f"skipped {path}: {exc.strerror}")
+            return None
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if not valid:
+        warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
+    return Document(str(path), "", kind_of(path.name), source=path)
 
 
 def walk(

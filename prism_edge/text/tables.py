@@ -160,20 +160,23 @@ def _fixed_cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
     return cells
 
 
-def read_chunk(chunk: str) -> TableChunk | None:
+Dialect = type[csv.Dialect] | csv.Dialect
+
+
+def read_chunk(chunk: str, dialects: dict[str, Dialect] | None = None) -> TableChunk | None:
     """The table, header and records of a table chunk (``Table: <name>``, the header record,
-    records); None when the chunk is not one."""
+    records); None when the chunk is not one. ``dialects`` keeps each table's CSV dialect as
+    guessed from its first chunk, so every chunk of a table is read alike (and the guess,
+    which builds a class each time, is made once per table)."""
     if not chunk.startswith("Table: "):
         return None
     first, _, body = chunk.partition("\n")
     name = first.removeprefix("Table: ").strip()
-    sample = body[:4096]
-    try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(
-            sample[: sample.rfind("\n")] if "\n" in sample else sample, ",\t;|"
-        )
-    except csv.Error:
-        dialect = csv.excel_tab if "\t" in body.partition("\n")[0] else csv.excel
+    dialect = None if dialects is None else dialects.get(name)
+    if dialect is None:
+        dialect = _dialect(body)
+        if dialects is not None:
+            dialects[name] = dialect
     try:
         records = list(csv.reader(io.StringIO(body, newline=""), dialect))
     except csv.Error:
@@ -182,6 +185,16 @@ def read_chunk(chunk: str) -> TableChunk | None:
     if not records:
         return TableChunk(name, [], [])
     return TableChunk(name, [h.strip() for h in records[0]], records[1:])
+
+
+def _dialect(body: str) -> Dialect:
+    sample = body[:4096]
+    try:
+        return csv.Sniffer().sniff(
+            sample[: sample.rfind("\n")] if "\n" in sample else sample, ",\t;|"
+        )
+    except csv.Error:
+        return csv.excel_tab if "\t" in body.partition("\n")[0] else csv.excel
 
 
 _INT = re.compile(r"[+-]?\d{1,18}")

@@ -5,7 +5,9 @@ table"; two related tables join; an interrupted run resumes to the same answer."
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +17,12 @@ from prism_edge.backends import factory
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.core.events import RunResult, StepDone
 from prism_edge.engine.runner import PrismRunner
+from prism_edge.engine.session import Session
 from prism_edge.methods import MethodError, make
 from prism_edge.methods.presets import TASKS
 from prism_edge.methods.tables import NOT_IN_TABLE
 from prism_edge.prompts import Prompt
+from prism_edge.text import inputs
 from prism_edge.text.chunking import chunk_documents
 from prism_edge.text.inputs import collect
 from tests.cli_harness import invoke
@@ -203,3 +207,43 @@ def test_ask_on_a_table_run_says_why_it_cannot(power, tmp_path, monkeypatch):
     assert done.exit_code == 0 and done.stdout.strip() == "10"
     asked = invoke("ask", "1", "How many rows have the source Nuclear Energy?")
     assert asked.exit_code == 1 and "run again with this --query" in asked.stderr
+
+
+class _Words(ScriptedBackend):
+    """Counts words and marks without a growing vocabulary (whose size is not the run's)."""
+
+    def tokenize(self, text: str) -> list[int]:
+        return [0] * len(re.findall(r"\w+|[^\w\s]", text))
+
+
+def _peak_bytes(path: Path, rows: int) -> tuple[int, str | None]:
+    """Python's peak heap over a whole table run on ``rows`` records, and the answer."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write("id,region,units\n")
+        out.writelines(f"{i},{('North', 'South', 'East')[i % 3]},{i % 97}\n" for i in range(rows))
+    config = TASK.configure("How many sales are in the region North?")
+    documents = collect([str(path)]).documents
+    method = make("tables", TASK.schema, config, chooser="words")
+    tracemalloc.start()
+    try:
+        session = Session.of_documents(
+            _Words(n_ctx=4096), TASK.schema, config, documents, 512, method=method
+        )
+        answer = session.run().answer
+        return tracemalloc.get_traced_memory()[1], answer
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_table_file_is_read_in_memory_that_does_not_grow_with_it(tmp_path, monkeypatch):
+    """A CSV is streamed: twice the records cost a fraction of the bytes they add (a chunk
+    at a time is held); the same run with the file held whole grows by more than the file."""
+    small, large = tmp_path / "small.csv", tmp_path / "large.csv"
+    streamed = [_peak_bytes(small, 8000), _peak_bytes(large, 16000)]
+    added = large.stat().st_size - small.stat().st_size
+    assert [answer for _, answer in streamed] == ["2667", "5334"]
+    assert streamed[1][0] - streamed[0][0] < 0.5 * added
+    monkeypatch.setattr(inputs, "STREAMED_SUFFIXES", ())
+    held = [_peak_bytes(small, 8000), _peak_bytes(large, 16000)]
+    assert [answer for _, answer in held] == ["2667", "5334"]
+    assert held[1][0] - held[0][0] > added
