@@ -366,9 +366,21 @@ MAIN_NAMES = 8
 def _main_names(
     entries: dict[str, list[str]], mentions: dict[str, int], weight: dict[str, float]
 ) -> list[str]:
-    """The stored names the input mentioned most (:data:`MAIN_NAMES` at most), most first."""
+    """The stored names the input mentioned most (:data:`MAIN_NAMES` at most), most first.
+
+    A name that is mostly said as part of longer stored names is not a main name of its own:
+    "Wolf" (34) beside "Father Wolf" (21) and "Mother Wolf" (10), "Bennet" beside "Mr. Bennet"
+    and "Mrs. Bennet"; "Elizabeth", said far more often alone than in "Elizabeth Bennet",
+    stays."""
     named = sorted((n for n in entries if mentions.get(n)), key=lambda n: (-weight[n], n))
-    return named[:MAIN_NAMES]
+    return [n for n in named if not _mostly_inside(n, named, mentions)][:MAIN_NAMES]
+
+
+def _mostly_inside(name: str, names: Sequence[str], mentions: dict[str, int]) -> bool:
+    """Whether most mentions of ``name`` are inside longer ``names`` holding it as words."""
+    part = whole_word(name)
+    inside = sum(mentions[n] for n in names if n != name and part.search(n))
+    return inside * 2 > mentions[name]
 
 
 def _header(main: Sequence[str], mentions: dict[str, int]) -> str:

@@ -309,3 +309,21 @@ def test_run_reads_by_the_methods_measured_chunk_size_unless_one_is_given(monkey
     monkeypatch.setenv("PRISM_EDGE_CHUNK_TOKENS", "400")
     env = invoke("run", str(story), "--run-dir", str(tmp_path / "c"))
     assert "chunks of up to 400 tokens, " in env.stderr
+
+
+def test_a_name_mostly_said_inside_longer_names_is_not_a_main_name():
+    entries = {
+        "Wolf": ["The Wolf howled."],
+        "Father Wolf": ["Father Wolf listened."],
+        "Mother Wolf": ["Mother Wolf lay with her cubs."],
+        "Elizabeth": ["Elizabeth laughed."],
+        "Elizabeth Bennet": ["Elizabeth Bennet was at the ball."],
+    }
+    mentions = {
+        "Wolf": 34, "Father Wolf": 21, "Mother Wolf": 10, "Elizabeth": 90, "Elizabeth Bennet": 4,
+    }  # fmt: skip
+    header = covering_answer(entries, 300, mentions=mentions).split("\n\n")[0]
+    # "Wolf" is said alone 3 times of 34; "Elizabeth" mostly alone, so she stays
+    assert header == (
+        "Main names: Elizabeth (90), Father Wolf (21), Mother Wolf (10), Elizabeth Bennet (4)."
+    )
