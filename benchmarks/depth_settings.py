@@ -28,6 +28,9 @@ SETTINGS = {
     "flash off, f16, batch 256": {"flash_attn": False, "n_batch": 256},
     "flash off, f16, batch 1024": {"flash_attn": False, "n_batch": 1024},
     "flash off, f16, 1 thread": {"flash_attn": False, "n_threads": 1},
+    "flash on, f16, batch 256": {"flash_attn": True, "n_batch": 256},
+    "flash on, f16, batch 512, micro-batch 256": {"flash_attn": True, "n_ubatch": 256},
+    "flash on, f16, batch 128": {"flash_attn": True, "n_batch": 128},
 }
 
 
@@ -57,7 +60,10 @@ def main() -> None:
     parser.add_argument("--decode", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--only", default="", help="settings to measure, separated by |")
     args = parser.parse_args()
+    only = [label.strip() for label in args.only.split("|") if label.strip()]
+    chosen = {k: v for k, v in SETTINGS.items() if not only or k in only}
     depths = [int(d) for d in args.depths.split(",")]
     out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
 
@@ -74,7 +80,7 @@ def main() -> None:
         path = resolve_model(name)
         backends = {
             label: LlamaCppBackend(path, n_ctx=n_ctx, **settings)  # type: ignore[arg-type]
-            for label, settings in SETTINGS.items()
+            for label, settings in chosen.items()
         }
         say(f"\n### {path.name} (tokens/s, median of {args.repeats})\n")
         say(f"| setting | {head} |")

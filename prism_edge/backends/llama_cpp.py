@@ -104,6 +104,10 @@ def _quiet_stderr() -> Iterator[None]:
             os.close(saved)
 
 
+SCORE_SEQUENCES = 32
+"""Candidates scored side by side in one llama.cpp call (each its own sequence)."""
+
+
 class LlamaTokenizer:
     """A model's tokenizer alone (vocab-only load: no weights, no context), for planning."""
 
@@ -140,6 +144,7 @@ class LlamaCppBackend(Backend):
         kv_type: str = "f16",
         jump_forward: bool = False,
         seed: int = 0,
+        score_sequences: int = SCORE_SEQUENCES,
     ) -> None:
         """Load a GGUF model; ``n_ctx`` is capped at the model's training context.
 
@@ -178,7 +183,10 @@ class LlamaCppBackend(Backend):
             type_v=KV_TYPES[kv_type],
             seed=seed,
             extra_buffers=self.repack.extra_buffers,
+            sequences=score_sequences + 2,  # the prompt's, the candidates', a spare
         )
+        self.score_sequences = score_sequences
+        """Candidates :meth:`score` evaluates side by side in one call (1: one call each)."""
         self.kv_type = kv_type
         self.flash_attn = flash_attn
         self.jump_forward = jump_forward
@@ -355,41 +363,99 @@ class LlamaCppBackend(Backend):
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
         """Log-probabilities of each continuation after the prompt.
 
-        The prompt but its last token is evaluated once (reusing the cache); then each
-        continuation is one batch, the prompt's last token and the continuation's tokens but
-        its last, with logits for every position. Every candidate is so evaluated the same way,
-        whatever its place in the list or what was scored before: a score does not depend on
-        the order of the candidates, and a resumed run scores as an uninterrupted one. One
-        llama.cpp call a candidate."""
+        The prompt but its last token is evaluated once (reusing the cache), then its last
+        token alone, whose logits give every continuation's first token. A continuation of
+        more tokens has its other tokens evaluated after the prompt, with logits for every
+        position: up to ``score_sequences`` continuations side by side in one llama.cpp call,
+        each in its own sequence sharing the prompt's cache (so none sees another), or one
+        call each when ``score_sequences`` is 1. Every score is so computed the same way,
+        whatever the order of the candidates or what the cache held: a resumed run scores as
+        an uninterrupted one. Each call's time is shared among its candidates; the first
+        pays for the prompt."""
         import numpy as np
 
         tokens = self.prompt_tokens(prompt)
         if not tokens:
             raise BackendError("cannot score after an empty prompt")
-        head, last = tokens[:-1], tokens[-1]
-        out: list[Scored] = []
-        begun = time.perf_counter()
-        reused = self._prefill_head(head)
-        for text in continuations:
-            start = begun if not out else time.perf_counter()  # the first pays for the head
-            wanted = self._tokenize(text, special=False)
-            if not wanted:
-                out.append(Scored(0.0, 0, len(tokens), len(head), 0.0))
-                continue
-            if len(tokens) + len(wanted) > self.n_ctx:
+        wanted = [self._tokenize(text, special=False) for text in continuations]
+        for w in wanted:
+            if len(tokens) + len(w) > self.n_ctx:
                 raise ContextOverflow(
-                    len(tokens) + len(wanted), self.n_ctx, "a prompt and a candidate to score"
+                    len(tokens) + len(w), self.n_ctx, "a prompt and a candidate to score"
                 )
-            self.llama.n_tokens = len(head)
-            rows = self._eval_all_logits([last, *wanted[:-1]])
-            logprob = 0.0
-            for row, token in zip(rows, wanted, strict=True):
-                shifted = row.astype(np.float64) - row.max()
-                logprob += float(shifted[token] - np.log(np.exp(shifted).sum()))
-            seconds = time.perf_counter() - start
-            out.append(Scored(logprob, len(wanted), len(tokens), reused, seconds))
-            reused = len(head)  # the next candidate finds the head in the cache
+        begun = time.perf_counter()
+        reused = self._prefill_head(tokens[:-1])
+        (after_prompt,) = self._eval_all_logits(tokens[-1:])  # alone: the same whatever came
+        first = [_logprob([after_prompt], w[:1], np) if w else 0.0 for w in wanted]
+        head_seconds = time.perf_counter() - begun
+        rest: dict[int, tuple[float, float]] = {}
+        for group in self._score_groups(wanted, len(tokens)):
+            start = time.perf_counter()
+            logprobs = self._score_group(len(tokens), [wanted[i] for i in group])
+            seconds = (time.perf_counter() - start) / len(group)
+            rest.update({i: (lp, seconds) for i, lp in zip(group, logprobs, strict=True)})
+        out = []
+        for i, w in enumerate(wanted):
+            more, seconds = rest.get(i, (0.0, 0.0))
+            seconds += head_seconds if i == 0 else 0.0  # the first pays for the prompt
+            out.append(Scored(first[i] + more, len(w), len(tokens), reused, seconds))
+            reused = len(tokens) - 1  # the others find the prompt in the cache
         return out
+
+    def _score_groups(self, wanted: list[list[int]], prompt: int) -> list[list[int]]:
+        """The candidates of more than one token (by index) in groups evaluated by one call
+        each: at most ``score_sequences`` a group, within one batch and the context."""
+        groups: list[list[int]] = []
+        size = 0
+        room = min(self.llama.n_batch, self.n_ctx - prompt)
+        for i, w in enumerate(wanted):
+            if len(w) < 2:
+                continue
+            if groups and len(groups[-1]) < self.score_sequences and size + len(w) <= room:
+                groups[-1].append(i)
+                size += len(w) - 1
+            else:
+                groups.append([i])
+                size = len(w) - 1
+        return groups
+
+    def _score_group(self, prompt: int, group: list[list[int]]) -> list[float]:
+        """The log-probability of each candidate of ``group`` but its first token, after the
+        ``prompt`` tokens in the cache: one llama.cpp call, candidate k in sequence k
+        (sharing sequence 0's cells of the prompt); the candidates' cells are removed after."""
+        import numpy as np
+
+        llama = self.llama
+        ctx = llama._ctx
+        batch = llama._batch.batch
+        n = 0
+        for k, candidate in enumerate(group, start=1):
+            ctx.kv_cache_seq_cp(0, k, -1, -1)  # the prompt, shared (no copy in a unified cache)
+            for j, token in enumerate(candidate[:-1]):
+                batch.token[n] = token
+                batch.pos[n] = prompt + j
+                batch.seq_id[n][0] = k
+                batch.n_seq_id[n] = 1
+                batch.logits[n] = True
+                n += 1
+        if n == 1:  # a batch of one token is computed another way (llama.cpp's matrix-vector
+            # path, whose logits differ): a token in a sequence of its own keeps it a matrix
+            batch.token[1], batch.pos[1] = batch.token[0], batch.pos[0]
+            batch.seq_id[1][0], batch.n_seq_id[1], batch.logits[1] = len(group) + 1, 1, False
+        batch.n_tokens = max(n, 2)
+        try:
+            ctx.decode(llama._batch)
+            logits = np.ctypeslib.as_array(ctx.get_logits(), shape=(n, llama.n_vocab()))
+            out, at = [], 0
+            for candidate in group:
+                rows = logits[at : at + len(candidate) - 1]
+                out.append(_logprob(rows, candidate[1:], np))
+                at += len(candidate) - 1
+            return out
+        finally:
+            for k in range(1, len(group) + 2):
+                ctx.kv_cache_seq_rm(k, -1, -1)
+            llama.n_tokens = prompt
 
     def _prefill_head(self, tokens: list[int]) -> int:
         """Evaluate ``tokens`` (no logits needed), reusing the longest cached prefix; return
@@ -763,13 +829,48 @@ KV_BYTES = {"f16": 2.0, "q8_0": 34 / 32}
 """Bytes per cached element: f16, and q8_0's 32 values in 34 bytes."""
 
 
-def _load(path: Path, *, extra_buffers: bool = True, **settings: Any) -> Any:
-    """A ``Llama``; ``extra_buffers=False`` is llama.cpp's ``--no-repack`` (see native.py)."""
+def _logprob(rows: Any, tokens: list[int], np: Any) -> float:
+    """The sum of each token's log-probability under the logits row before it."""
+    total = 0.0
+    for row, token in zip(rows, tokens, strict=True):
+        shifted = row.astype(np.float64) - row.max()
+        total += float(shifted[token] - np.log(np.exp(shifted).sum()))
+    return total
+
+
+@contextlib.contextmanager
+def _sequences(n: int) -> Iterator[None]:
+    """Contexts made inside hold ``n`` sequences in one unified KV cache (llama-cpp-python
+    makes one sequence; candidates scored side by side need one each, sharing the prompt's
+    cells)."""
+    import llama_cpp._internals as internals  # the module Llama makes its context with
+
+    made = internals.LlamaContext
+    if n <= 1:
+        yield
+        return
+
+    class Context(made):  # type: ignore[misc,valid-type]
+        def __init__(self, *, params: Any, **kwargs: Any) -> None:
+            params.n_seq_max = n
+            params.kv_unified = True
+            super().__init__(params=params, **kwargs)
+
+    internals.LlamaContext = Context  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        internals.LlamaContext = made  # type: ignore[misc]
+
+
+def _load(path: Path, *, extra_buffers: bool = True, sequences: int = 1, **settings: Any) -> Any:
+    """A ``Llama``; ``extra_buffers=False`` is llama.cpp's ``--no-repack`` (see native.py);
+    ``sequences``: how many sequences its context holds."""
     from llama_cpp import Llama  # imported here: loading the library is not free
 
     params = {} if extra_buffers else {"use_extra_bufts": False}
     try:
-        with _quiet_stderr(), native.model_params(**params):
+        with _quiet_stderr(), native.model_params(**params), _sequences(sequences):
             return Llama(str(path), verbose=False, **settings)
     except (ValueError, RuntimeError) as exc:
         arch = _architecture(path)

@@ -169,10 +169,10 @@ def test_json_string_state_of_a_line_prefix():
 
 
 def test_a_score_does_not_depend_on_the_order_or_the_cache(backend):
-    """Each candidate is evaluated the same way (the prompt's last token and the candidate in
-    one batch after the cached head), so a list in another order, or scored after another
-    prompt, gives every candidate the same log-probability; and the model prefers what the
-    passage says."""
+    """Each candidate is evaluated the same way (the prompt's last token alone after the
+    cached head, the candidate's other tokens in their own sequence), so a list in another
+    order, or scored after another prompt, gives every candidate the same log-probability;
+    and the model prefers what the passage says."""
     from prism_edge.prompts import Part, Prompt
 
     passage = "Mowgli ran to the council rock, where Akela the grey wolf sat. " * 8
@@ -184,3 +184,23 @@ def test_a_score_does_not_depend_on_the_order_or_the_cache(backend):
     assert [s.logprob for s in forward] == [s.logprob for s in reversed(backward)]
     assert forward[0].logprob > forward[2].logprob
     assert forward[1].reused_tokens == forward[0].prompt_tokens - 1  # the head, from the cache
+
+
+def test_candidates_side_by_side_score_as_one_at_a_time(backend):
+    """Candidates in one call (each its own sequence) get exactly the log-probabilities they
+    get one call each, a one-token candidate and a one-token rest included; the cache then
+    holds the prompt alone, so generating after scoring is unchanged."""
+    from prism_edge.backends.llama_cpp import LlamaCppBackend
+    from prism_edge.prompts import Part, Prompt
+
+    prompt = Prompt((Part("The wolf cub was named Mowgli by Mother Wolf.", "document"),))
+    names = [" Mowgli", " Mother Wolf", " Shere Khan the tiger", " a", " Akela"]
+    alone = LlamaCppBackend(backend.path, n_ctx=512, score_sequences=1)
+    backend.reset_cache()  # both from an empty cache: the same prompt evaluated the same way
+    assert [s.logprob for s in backend.score(prompt, names)] == [
+        s.logprob for s in alone.score(prompt, names)
+    ]
+    assert [s.logprob for s in alone.score(prompt, names[2:3])] == [
+        s.logprob for s in backend.score(prompt, names[2:3])
+    ]
+    assert backend.cached_tokens() == backend.prompt_tokens(prompt)
