@@ -133,3 +133,44 @@ def test_a_folders_binary_files_are_one_warning(tmp_path: Path) -> None:
     assert collect([str(tmp_path / "one")]).warnings == [
         f"skipped binary file {tmp_path / 'one' / 'x.bin'}"
     ]
+
+
+def test_a_streamed_table_is_checked_as_a_held_file_is(tmp_path: Path) -> None:
+    """A CSV is streamed, yet read with the same warnings and errors as a file read whole:
+    undecodable bytes replaced and said, a binary file refused, a byte-order mark dropped,
+    and its text and fingerprint those of the file."""
+    from prism_edge.app.history import describe_inputs
+    from prism_edge.text.inputs import STREAM_BLOCK, InputError
+
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"\xef\xbb\xbfname,city\n" + b"a,b\n" * (STREAM_BLOCK // 4) + b"x,\xff\n")
+    collected = collect([str(bad)])
+    (document,) = collected.documents
+    assert document.source == bad
+    assert collected.warnings == [f"{bad} is not valid UTF-8; undecodable bytes were replaced"]
+    text = bad.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+    assert document.text == text and "".join(document.blocks()) == text
+    (described,) = describe_inputs([document])
+    held = describe_inputs([type(document)(document.name, text, "table")])[0]
+    assert described == held
+    binary = tmp_path / "blob.csv"
+    binary.write_bytes(b"a,b\n\x00\x01")
+    with pytest.raises(InputError, match="a binary file"):
+        collect([str(binary)])
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "blob.csv").write_bytes(b"a,b\n\x00")
+    (tmp_path / "folder" / "ok.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    found = collect([str(tmp_path / "folder")])
+    assert [Path(d.name).name for d in found.documents] == ["ok.csv"]
+
+
+def test_a_streamed_table_that_changes_before_it_is_read_again_is_an_error(tmp_path: Path):
+    from prism_edge.text.inputs import InputError
+
+    table = tmp_path / "t.csv"
+    table.write_text("a,b\n1,2\n", encoding="utf-8")
+    (document,) = collect([str(table)]).documents
+    assert document.text == "a,b\n1,2\n"
+    table.write_text("a,b\n1,2\n3,4\n", encoding="utf-8")
+    with pytest.raises(InputError, match="changed while it was being read; run again"):
+        list(document.lines())

@@ -85,6 +85,9 @@ class Document:
     """``prose``, ``code`` or ``table``: which boundaries the chunker prefers."""
     source: Path | None = None
     """The file a streamed document is read from (its text is not held)."""
+    stamp: tuple[int, int] = (0, 0)
+    """The streamed file's size and modification time when it was collected: a file that
+    changes between two readings is an error, never a run over two different texts."""
 
     @property
     def text(self) -> str:
@@ -98,7 +101,7 @@ class Document:
         if self.source is None:
             yield from io.StringIO(self.held, newline="")
             return
-        with self.source.open(encoding="utf-8-sig", errors="replace", newline="") as stream:
+        with self._open() as stream:
             yield from stream
 
     def blocks(self) -> Iterator[str]:
@@ -107,9 +110,20 @@ class Document:
             for start in range(0, len(self.held), STREAM_BLOCK):
                 yield self.held[start : start + STREAM_BLOCK]
             return
-        with self.source.open(encoding="utf-8-sig", errors="replace", newline="") as stream:
+        with self._open() as stream:
             while block := stream.read(STREAM_BLOCK):
                 yield block
+
+    def _open(self) -> io.TextIOWrapper:
+        assert self.source is not None
+        try:
+            stream = self.source.open(encoding="utf-8-sig", errors="replace", newline="")
+        except OSError as exc:
+            raise InputError(f"{self.source}: cannot read ({exc.strerror})") from None
+        if _stamp(self.source) != self.stamp:
+            stream.close()
+            raise InputError(f"{self.source} changed while it was being read; run again")
+        return stream
 
     def has_text(self) -> bool:
         """Whether anything but white space is in it (a streamed file stops at the first)."""
@@ -323,6 +337,7 @@ def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Docume
     decoder = codecs.getincrementaldecoder("utf-8")()
     valid = True
     try:
+        stamp = _stamp(path)
         with path.open("rb") as stream:
             head = stream.read(8192)
             if is_binary(head):
@@ -350,7 +365,12 @@ def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Docume
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
     if not valid:
         warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
-    return Document(str(path), "", kind_of(path.name), source=path)
+    return Document(str(path), "", kind_of(path.name), source=path, stamp=stamp)
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
 
 
 def walk(
