@@ -238,6 +238,87 @@ def test_a_streamed_table_is_cut_exactly_as_the_whole_text_would_be(rows, budget
     assert streamed == _whole_body_chunks("t.csv", text, budget)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    weights=st.lists(st.integers(0, 9), min_size=1, max_size=300),
+    cuts=st.sets(st.integers(1, 299), max_size=80),
+    budget=st.integers(0, 400),
+)
+def test_the_largest_fitting_cut_is_found_as_bisection_finds_it(weights, cuts, budget):
+    """Any tokenizer for which a longer prefix never holds fewer tokens (character weights
+    0 to 9): the guided search answers the largest fitting cut, as checking every cut does."""
+    from prism_edge.text.chunking import _largest_fitting
+
+    text = "x" * len(weights)
+    ordered = sorted(c for c in cuts if c <= len(text))
+    probes: list[int] = []
+
+    def weighed(prefix: str) -> int:
+        probes.append(len(prefix))
+        return sum(weights[: len(prefix)])
+
+    fitting = [c for c in ordered if sum(weights[:c]) <= budget]
+    assert _largest_fitting(ordered, text, budget, weighed) == max(fitting, default=0)
+    assert len(probes) <= 2 * max(1, len(ordered)).bit_length() + 1
+
+
+def test_a_table_is_cut_in_a_few_counts_a_chunk():
+    """The cutters count each prefix once and aim their probes: a table of short records costs
+    a handful of tokenizer calls per chunk, not one per halving of its records."""
+    from prism_edge.text.chunking import table_chunks
+
+    text = "id,region,units\n" + "".join(f"{i},North,{i % 97}\n" for i in range(20000))
+    calls = 0
+
+    def counting(prefix: str) -> int:
+        nonlocal calls
+        calls += 1
+        return count(prefix)
+
+    chunks = list(table_chunks("t.csv", io.StringIO(text, newline=""), 1024, counting))
+    assert len(chunks) > 20
+    assert calls / len(chunks) < 7
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.lists(st.lists(_CELL, min_size=3, max_size=3), max_size=60),
+    budget=st.sampled_from([40, 64, 120]),
+)
+def test_a_table_cut_again_at_its_chunk_lengths_gives_the_same_chunks(rows, budget):
+    from prism_edge.text.chunking import table_chunks, table_pieces
+
+    text = "id,name,note\n" + "".join(",".join(r) + "\n" for r in rows)
+    chunks = list(table_chunks("t.csv", io.StringIO(text, newline=""), budget, count))
+    lengths = [len(c) for c in chunks]
+    assert list(table_pieces("t.csv", io.StringIO(text, newline=""), lengths)) == chunks
+
+
+def test_a_chunk_source_counts_tokens_only_on_its_first_pass(tmp_path):
+    from prism_edge.text.chunking import ChunkSource, chunk_documents
+    from prism_edge.text.inputs import collect
+
+    (tmp_path / "notes.txt").write_text("A paragraph of prose. " * 80, encoding="utf-8")
+    (tmp_path / "sales.csv").write_text(
+        "id,region\n" + "".join(f'{i},"North\nside"\n' for i in range(400)), encoding="utf-8"
+    )
+    documents = collect([str(tmp_path)]).documents
+    assert [d.source is not None for d in documents] == [False, True]
+    calls = 0
+
+    def counting(text: str) -> int:
+        nonlocal calls
+        calls += 1
+        return count(text)
+
+    source = ChunkSource(documents, 64, counting)
+    first = list(source)
+    assert calls > 0 and first == chunk_documents(documents, 64, count)
+    calls = 0
+    assert list(source) == first and list(source) == first
+    assert calls == 0
+
+
 def test_a_table_file_is_streamed_and_never_held(tmp_path):
     from prism_edge.text.chunking import chunk_documents
     from prism_edge.text.inputs import collect

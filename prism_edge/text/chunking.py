@@ -74,52 +74,127 @@ def split_to_fit(
     """
     if max_tokens < 1:
         raise ValueError("max_tokens must be at least 1")
-    window = _window(text, max_tokens, count)
-    if len(window) == len(text) and count(text) <= max_tokens:
-        return text, ""
+    count = remembering(count)
+    window, density = _window(text, max_tokens, count)
+    head = _head(window, density, max_tokens, count, boundaries, offset)
+    return head, text[len(head) :]
+
+
+def _head(
+    window: str,
+    density: float | None,
+    max_tokens: int,
+    count: Counter,
+    boundaries: tuple[Boundary, ...],
+    offset: int,
+) -> str:
+    """The head :func:`split_to_fit` cuts from a window (see :func:`_window`): the whole window
+    when it fits, else its prefix at the best boundary."""
+    if density is None:
+        tokens = count(window)
+        if tokens <= max_tokens:
+            return window
+        density = tokens / len(window)
     best = 0
     for boundary in boundaries:
         if isinstance(boundary, Cuts):
             ends = boundary.within(offset, len(window))
         else:
             ends = [m.end() for m in boundary.finditer(window)]
-        cuts = [end for end in ends if 0 < end < len(text)]
-        pos = _largest_fitting(cuts, text, max_tokens, count)
+        cuts = [end for end in ends if 0 < end < len(window)]
+        pos = _largest_fitting(cuts, window, max_tokens, count, density)
         if pos > best:
             best = pos
         if best and (
-            count(text[:best]) * 2 >= max_tokens or (isinstance(boundary, Cuts) and boundary.strict)
+            count(window[:best]) * 2 >= max_tokens
+            or (isinstance(boundary, Cuts) and boundary.strict)
         ):
-            return text[:best], text[best:]
+            return window[:best]
     if best:
-        return text[:best], text[best:]
+        return window[:best]
     cuts = list(range(1, len(window) + 1))
-    pos = _largest_fitting(cuts, text, max_tokens, count) or 1
-    return text[:pos], text[pos:]
+    pos = _largest_fitting(cuts, window, max_tokens, count, density) or 1
+    return window[:pos]
 
 
-def _window(text: str, max_tokens: int, count: Counter, start: int = 0) -> str:
-    """``text[start:]`` up to a length that holds more than ``max_tokens`` tokens, or all of it.
+class _Remembered:
+    """A counter that keeps its last few answers: the cutters ask for the same prefix more
+    than once (the window, then the cut that fits), and a count is a tokenizer call."""
+
+    def __init__(self, count: Counter, size: int = 8) -> None:
+        self.count = count
+        self.size = size
+        self.known: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        tokens = self.known.get(text)
+        if tokens is None:
+            tokens = self.known[text] = self.count(text)
+            if len(self.known) > self.size:
+                del self.known[next(iter(self.known))]
+        return tokens
+
+
+def remembering(count: Counter) -> Counter:
+    """``count`` keeping its last few answers (itself when it does already)."""
+    return count if isinstance(count, _Remembered) else _Remembered(count)
+
+
+def _window(
+    text: str, max_tokens: int, count: Counter, start: int = 0, size: int = 0
+) -> tuple[str, float | None]:
+    """``text[start:]`` up to a length that holds more than ``max_tokens`` tokens, or all of it;
+    and the tokens per character of the prefix found to hold more (None when none was).
 
     Only prefixes of about twice a chunk's length are counted, so cutting a long text costs
-    time in proportion to its length, not its square.
+    time in proportion to its length, not its square. ``size`` is the first length tried
+    (:func:`_next_size` aims it just past a chunk from the last window's density).
     """
-    size = max(64, max_tokens * 8)
-    while start + size < len(text) and count(text[start : start + size]) <= max_tokens:
+    size = size or max(64, max_tokens * 8)
+    while start + size < len(text):
+        tokens = count(text[start : start + size])
+        if tokens > max_tokens:
+            return text[start : start + size + 1], tokens / size
         size *= 2
-    return text[start : start + size + 1]
+    return text[start : start + size + 1], None
 
 
-def _largest_fitting(cuts: list[int], text: str, max_tokens: int, count: Counter) -> int:
-    lo, hi, best = 0, len(cuts) - 1, 0
-    while lo <= hi:
+def _next_size(max_tokens: int, density: float | None) -> int:
+    """The first window length to try after a window of this density: a quarter past the
+    length that holds ``max_tokens`` (0, the default, when the density is not known)."""
+    return 0 if not density else max(64, int(max_tokens * 1.25 / density))
+
+
+def _largest_fitting(
+    cuts: Sequence[int], text: str, max_tokens: int, count: Counter, density: float | None = None
+) -> int:
+    """The largest of the (ascending) ``cuts`` whose prefix of ``text`` fits ``max_tokens``, or
+    0. Like bisection it takes a longer prefix never to hold fewer tokens, so the answer is
+    bisection's; each probe is aimed where the tokens per character measured so far (or the
+    ``density`` given) put the limit, so most cuts are found in two or three counts rather than
+    log2 of their number, and a probe that does not halve the range is followed by a halving
+    one."""
+    lo, hi = -1, len(cuts)  # cuts[lo] fits (-1: the empty prefix); cuts[hi] does not (or none)
+    lo_pos = lo_tokens = 0
+    hi_pos = hi_tokens = -1
+    halve = density is None
+    while hi - lo > 1:
         mid = (lo + hi) // 2
-        if count(text[: cuts[mid]]) <= max_tokens:
-            best = cuts[mid]
-            lo = mid + 1
+        if not halve:
+            if hi_tokens > lo_tokens:  # between the two counts known either side
+                density = (hi_tokens - lo_tokens) / max(1, hi_pos - lo_pos)
+            elif lo_tokens:  # past the last fitting count, at its density
+                density = lo_tokens / max(1, lo_pos)
+            target = lo_pos + (max_tokens - lo_tokens + 0.5) / (density or 1.0)
+            mid = min(max(bisect_right(cuts, target, lo + 1, hi) - 1, lo + 1), hi - 1)
+        tokens = count(text[: cuts[mid]])
+        width = hi - lo
+        if tokens <= max_tokens:
+            lo, lo_pos, lo_tokens = mid, cuts[mid], tokens
         else:
-            hi = mid - 1
-    return best
+            hi, hi_pos, hi_tokens = mid, cuts[mid], tokens
+        halve = not halve and (hi - lo) * 2 > width
+    return cuts[lo] if lo >= 0 else 0
 
 
 def chunk_text(
@@ -130,10 +205,12 @@ def chunk_text(
     Each cut looks at a window of the text from the current offset (never the whole rest), so
     the work is linear in the length of the text.
     """
-    start = 0
+    count = remembering(count)
+    start, density = 0, None
     while start < len(text):
-        window = _window(text, max_tokens, count, start)
-        head, _ = split_to_fit(window, max_tokens, count, boundaries, start)
+        size = _next_size(max_tokens, density)
+        window, density = _window(text, max_tokens, count, start, size)
+        head = _head(window, density, max_tokens, count, boundaries, start)
         yield head
         start += len(head)
 
@@ -163,9 +240,9 @@ def table_chunks(name: str, lines: Iterable[str], max_tokens: int, count: Counte
     """The chunks of a table given as lines: ``Table: <name>``, the header record, then whole
     records, read as they come (a file is never held whole: a chunk's records and the window
     it is cut from are). The cuts are those :func:`chunk_text` makes on the whole body."""
+    count = remembering(count)
     source = records(lines, name)
-    first = next(source, "")
-    header = f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
+    header = _table_header(name, next(source, ""))
     room = _room(max_tokens, count(header), name)
     buffer, base = "", 0  # the body from offset ``base`` on, as far as it is read
     ends: list[int] = []  # offsets (in the body) just after each record in the buffer
@@ -190,21 +267,33 @@ def table_chunks(name: str, lines: Iterable[str], max_tokens: int, count: Counte
     if not buffer.strip():
         yield header
         return
+    density: float | None = None
     while True:
         fill(1)
         if not buffer:
             return
-        size = max(64, room * 8)  # the window :func:`_window` takes, read only as far as needed
+        # the window :func:`_window` takes, read only as far as needed
+        size = _next_size(room, density) or max(64, room * 8)
         fill(size + 1)
-        while size < len(buffer) and count(buffer[:size]) <= room:
+        density = None
+        while size < len(buffer):
+            tokens = count(buffer[:size])
+            if tokens > room:
+                density = tokens / size
+                break
             size *= 2
             fill(size + 1)
         window = buffer[: size + 1]
         cuts = (Cuts(ends, strict=True), *ROWS)
-        head, _ = split_to_fit(window, room, count, cuts, base)
+        head = _head(window, density, room, count, cuts, base)
         yield header + head
         buffer, base = buffer[len(head) :], base + len(head)
         del ends[: bisect_right(ends, base)]
+
+
+def _table_header(name: str, first: str) -> str:
+    """What every chunk of a table starts with: its name and its header record."""
+    return f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
 
 
 def _room(max_tokens: int, header_tokens: int, name: str) -> int:
@@ -306,15 +395,71 @@ def chunk_documents(documents: Iterable[Document], max_tokens: int, count: Count
 
 class ChunkSource:
     """The chunks of documents, cut again each time they are iterated (never all held): how
-    a run reads a streamed table (:attr:`Document.source`)."""
+    a run reads a streamed table (:attr:`Document.source`).
+
+    The first complete pass cuts with the tokenizer and keeps each chunk's length in
+    characters; later passes cut the table's records at those lengths without counting a
+    token (the same chunks, as long as the file is unchanged, which :meth:`Document.lines`
+    checks). Held documents' chunks are kept: their text is held already."""
 
     def __init__(self, documents: Sequence[Document], max_tokens: int, count: Counter) -> None:
         self.documents = tuple(documents)
         self.max_tokens = max_tokens
         self.count = count
+        self._cut: list[list[str] | list[int]] | None = None
 
     def __iter__(self) -> Iterator[str]:
-        return iter_chunks(self.documents, self.max_tokens, self.count)
+        if self._cut is None:
+            return self._first_pass()
+        return self._again(self._cut)
+
+    def _first_pass(self) -> Iterator[str]:
+        cut: list[list[str] | list[int]] = []
+        for document in self.documents:
+            chunks = iter_chunks([document], self.max_tokens, self.count)
+            if not _streamed_table(document):
+                held = list(chunks)
+                cut.append(held)
+                yield from held
+                continue
+            lengths: list[int] = []
+            cut.append(lengths)
+            for chunk in chunks:
+                lengths.append(len(chunk))
+                yield chunk
+        self._cut = cut
+
+    def _again(self, cut: list[list[str] | list[int]]) -> Iterator[str]:
+        for document, kept in zip(self.documents, cut, strict=True):
+            if not _streamed_table(document):
+                yield from (chunk for chunk in kept if isinstance(chunk, str))
+            else:
+                lengths = [n for n in kept if isinstance(n, int)]
+                yield from table_pieces(document.name, document.lines(), lengths)
+
+
+def _streamed_table(document: Document) -> bool:
+    return document.kind == "table" and document.source is not None
+
+
+def table_pieces(name: str, lines: Iterable[str], lengths: Iterable[int]) -> Iterator[str]:
+    """The chunks :func:`table_chunks` cut from a table, given their lengths in characters:
+    the header, then the body's records read as they come and cut at those lengths."""
+    source = records(lines, name)
+    header = _table_header(name, next(source, ""))
+    buffer = ""
+    for length in lengths:
+        need = length - len(header)
+        parts, have = [buffer], len(buffer)
+        while have < need:
+            record = next(source, None)
+            if record is None:
+                break
+            parts.append(record)
+            have += len(record)
+        buffer = "".join(parts)
+        yield header + buffer[:need]
+        buffer = buffer[need:]
 
 
 def iter_chunks(documents: Iterable[Document], max_tokens: int, count: Counter) -> Iterator[str]:
