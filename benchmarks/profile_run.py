@@ -6,11 +6,13 @@ the run does (by hand, alone on the machine; `pip install py-spy`).
 
 Each sample is counted once, under the first of these it finds in its stack (innermost
 first): prefill (the prompt evaluated: `_prefill`, `_prefill_head`), candidate scores
-(`_eval_all_logits`), decode (`_decode`: the token-by-token output, grammar checks included),
-then the Python around them: grammar (the revision grammar's own Python), tokenize, apply
-(parsing and applying revisions), render (the memory rendered into the prompt), progress (the
-console), startup (imports and model load), other. The run's own summary (its stderr) and the
-command are written first, then the table.
+(`_eval_all_logits`, `_score_group`), decode (`_decode`: the token-by-token output, grammar
+checks included), then the Python around them: grammar (the revision grammar's own Python),
+tokenize, apply (parsing and applying revisions), render (the memory rendered into the
+prompt), progress (the console), the checkpoint saved, the method's own Python (a scored
+method's candidates and sentences, the table method's facts), startup (imports and model
+load), other. The run's own summary (its stderr) and the command are written first, then the
+table.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 CATEGORIES = (
-    ("score: candidates evaluated", ("_eval_all_logits",)),
+    ("score: candidates evaluated", ("_eval_all_logits", "_score_group")),
     ("prefill: prompt evaluated", ("_prefill_head", "_prefill")),
     ("decode: output tokens (grammar checks included)", ("_decode",)),
     ("grammar (Python)", ("grammar",)),
@@ -32,7 +34,9 @@ CATEGORIES = (
     ("revisions parsed and applied", ("revisions", "apply")),
     ("memory rendered", ("render",)),
     ("progress display", ("render.py", "rich", "Condition.wait")),
-    ("startup: imports, model load", ("<module>", "_find_and_load", "__init__ (llama_cpp")),
+    ("checkpoint saved", ("checkpoint.py",)),
+    ("the method's own Python (candidates, sentences, facts)", ("prism_edge/methods/",)),
+    ("startup: imports, model load", ("_find_and_load", "__init__ (llama_cpp", "_load (prism")),
 )
 
 
