@@ -174,3 +174,49 @@ def test_a_streamed_table_that_changes_before_it_is_read_again_is_an_error(tmp_p
     table.write_text("a,b\n1,2\n3,4\n", encoding="utf-8")
     with pytest.raises(InputError, match="changed while it was being read; run again"):
         list(document.lines())
+
+
+def test_json_lines_are_streamed_as_the_csv_they_convert_to(tmp_path: Path) -> None:
+    from prism_edge.text.inputs import InputError
+
+    lines = tmp_path / "people.jsonl"
+    lines.write_bytes(
+        b'\xef\xbb\xbf{"a": 1, "b": "x"}\r\n\r\n{"b": "two\\nlines", "c": [1, 2]}\n{"a": null}\n'
+    )
+    (document,) = collect([str(lines)]).documents
+    assert document.source == lines and document.held == "" and document.kind == "table"
+    assert document.text == 'a,b,c\n1,x,\n,"two\nlines","[1, 2]"\n,,\n'
+    assert list(document.lines())[2] == ',"two\n'  # lines as a held text splits them
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"a": 1}\n[1]\n', encoding="utf-8")
+    with pytest.raises(InputError, match="not JSON lines \\(line 2 is not a JSON object\\)"):
+        collect([str(bad)])
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "bad.jsonl").write_text("{oops\n", encoding="utf-8")
+    (tmp_path / "folder" / "ok.jsonl").write_text('{"a": 1}\n', encoding="utf-8")
+    found = collect([str(tmp_path / "folder")])
+    assert [Path(d.name).name for d in found.documents] == ["ok.jsonl"]
+    assert any("skipped" in w and "bad.jsonl" in w for w in found.warnings)
+
+
+def test_an_sqlite_file_is_streamed_a_table_at_a_time(tmp_path: Path) -> None:
+    import sqlite3
+
+    from prism_edge.text.inputs import InputError
+
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE orders (id INTEGER, note TEXT, raw BLOB)")
+        db.execute("INSERT INTO orders VALUES (1, 'two\nlines', x'00ff'), (2, NULL, NULL)")
+        db.execute('CREATE TABLE "odd # name" (k TEXT)')
+    db.close()
+    documents = collect([str(path)]).documents
+    assert [d.name for d in documents] == [f"{path}#odd # name", f"{path}#orders"]
+    assert all(d.source == path and d.held == "" for d in documents)
+    assert documents[0].text == "k\n"
+    assert documents[1].text == 'id,note,raw\n1,"two\nlines",00ff\n2,,\n'
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO orders VALUES (3, 'late', NULL)")
+    db.close()
+    with pytest.raises(InputError, match="changed while it was being read; run again"):
+        list(documents[1].lines())

@@ -18,9 +18,9 @@ import re
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pathspec
 
@@ -28,8 +28,10 @@ from prism_edge.core.errors import PrismError
 from prism_edge.text.tables import (
     JSONL_SUFFIXES,
     SQLITE_MAGIC,
-    jsonl_to_csv,
-    sqlite_tables,
+    jsonl_columns,
+    jsonl_csv_lines,
+    sqlite_csv_lines,
+    sqlite_table_names,
     text_tables,
 )
 
@@ -71,12 +73,17 @@ STREAM_BLOCK = 1 << 20
 """Characters a streamed file is read in at a time."""
 
 
+Form = Literal["text", "jsonl", "sqlite"]
+
+
 @dataclass(frozen=True)
 class Document:
-    """One text input. A CSV or TSV file is *streamed*: ``held`` is empty and ``source`` names
-    the file, which is read from disk each time it is chunked, so a run over a large table
-    holds one chunk of it at a time, never the whole file. :attr:`text` reads a streamed file
-    whole (for what needs all of it at once: ``bench``'s long context)."""
+    """One text input. A table file (CSV, TSV, JSON lines, an SQLite file's table) is
+    *streamed*: ``held`` is empty and ``source`` names the file, which is read from disk each
+    time it is chunked (JSON lines and SQLite rows converted to CSV a record at a time), so a
+    run over a large table holds one chunk of it at a time, never the whole file.
+    :attr:`text` reads a streamed file whole (for what needs all of it at once: ``bench``'s
+    long context)."""
 
     name: str
     """The path as given (or ``<stdin>``)."""
@@ -88,6 +95,12 @@ class Document:
     stamp: tuple[int, int] = (0, 0)
     """The streamed file's size and modification time when it was collected: a file that
     changes between two readings is an error, never a run over two different texts."""
+    form: Form = "text"
+    """How a streamed file becomes text: as it is, JSON lines as CSV, or an SQLite table."""
+    table: str = ""
+    """The SQLite table a streamed ``sqlite`` document reads."""
+    columns: tuple[str, ...] = ()
+    """The keys of streamed JSON lines, in first-seen order (found when collected)."""
 
     @property
     def text(self) -> str:
@@ -100,19 +113,40 @@ class Document:
         block when the document is streamed."""
         if self.source is None:
             yield from io.StringIO(self.held, newline="")
-            return
-        with self._open() as stream:
-            yield from stream
+        elif self.form == "sqlite":
+            self._check_stamp()
+            try:
+                yield from sqlite_csv_lines(self.source, self.table)
+            except sqlite3.Error as exc:
+                raise InputError(f"{self.source}: not a readable SQLite file ({exc})") from None
+        else:
+            with self._open() as stream:
+                if self.form == "jsonl":
+                    yield from jsonl_csv_lines(stream, self.columns)
+                else:
+                    yield from stream
 
     def blocks(self) -> Iterator[str]:
-        """The text in pieces of at most :data:`STREAM_BLOCK` characters."""
+        """The text in pieces of about :data:`STREAM_BLOCK` characters at most (a streamed
+        table converted to CSV: whole lines)."""
         if self.source is None:
             for start in range(0, len(self.held), STREAM_BLOCK):
                 yield self.held[start : start + STREAM_BLOCK]
-            return
-        with self._open() as stream:
-            while block := stream.read(STREAM_BLOCK):
-                yield block
+        elif self.form == "text":
+            with self._open() as stream:
+                while block := stream.read(STREAM_BLOCK):
+                    yield block
+        else:
+            parts: list[str] = []
+            size = 0
+            for line in self.lines():
+                parts.append(line)
+                size += len(line)
+                if size >= STREAM_BLOCK:
+                    yield "".join(parts)
+                    parts, size = [], 0
+            if parts:
+                yield "".join(parts)
 
     def _open(self) -> io.TextIOWrapper:
         assert self.source is not None
@@ -120,10 +154,21 @@ class Document:
             stream = self.source.open(encoding="utf-8-sig", errors="replace", newline="")
         except OSError as exc:
             raise InputError(f"{self.source}: cannot read ({exc.strerror})") from None
-        if _stamp(self.source) != self.stamp:
+        try:
+            self._check_stamp()
+        except InputError:
             stream.close()
-            raise InputError(f"{self.source} changed while it was being read; run again")
+            raise
         return stream
+
+    def _check_stamp(self) -> None:
+        assert self.source is not None
+        try:
+            stamp = _stamp(self.source)
+        except OSError as exc:
+            raise InputError(f"{self.source}: cannot read ({exc.strerror})") from None
+        if stamp != self.stamp:
+            raise InputError(f"{self.source} changed while it was being read; run again")
 
     def has_text(self) -> bool:
         """Whether anything but white space is in it (a streamed file stops at the first)."""
@@ -283,20 +328,26 @@ def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[D
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
     if head == SQLITE_MAGIC:
         try:
-            tables = sqlite_tables(path)
+            stamp = _stamp(path)
+            names = sqlite_table_names(path)
         except sqlite3.Error as exc:
             if inside_folder:
                 warnings.append(f"skipped {path}: not a readable SQLite file ({exc})")
                 return []
             raise InputError(f"{path}: not a readable SQLite file ({exc})") from None
-        return [Document(f"{path}#{name}", text, "table") for name, text in tables]
+        return [
+            Document(
+                f"{path}#{name}", "", "table", source=path, stamp=stamp, form="sqlite", table=name
+            )
+            for name in names
+        ]
     doc = _read(path, warnings, inside_folder=inside_folder)
     return [] if doc is None else [doc]
 
 
-STREAMED_SUFFIXES = (".csv", ".tsv")
+STREAMED_SUFFIXES = (".csv", ".tsv", *JSONL_SUFFIXES)
 """Files that are streamed (read from disk as they are chunked): tables, the inputs that grow
-to hundreds of megabytes."""
+to hundreds of megabytes (SQLite files are streamed too, a table at a time)."""
 
 
 def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
@@ -320,14 +371,6 @@ def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document |
         text = data.decode("utf-8", errors="replace")
         warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
     text = text.removeprefix("\ufeff")
-    if path.suffix.lower() in JSONL_SUFFIXES:
-        try:
-            text = jsonl_to_csv(text)
-        except ValueError as exc:
-            if inside_folder:
-                warnings.append(f"skipped {path}: not JSON lines ({exc})")
-                return None
-            raise InputError(f"{path}: not JSON lines ({exc})") from None
     return Document(str(path), text, kind_of(path.name))
 
 
@@ -363,9 +406,20 @@ def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Docume
             warnings.append(f"skipped {path}: {exc.strerror}")
             return None
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    document = Document(str(path), "", kind_of(path.name), source=path, stamp=stamp)
+    if path.suffix.lower() in JSONL_SUFFIXES:
+        try:
+            with document._open() as stream:
+                columns = jsonl_columns(stream)
+        except ValueError as exc:
+            if inside_folder:
+                warnings.append(f"skipped {path}: not JSON lines ({exc})")
+                return None
+            raise InputError(f"{path}: not JSON lines ({exc})") from None
+        document = replace(document, form="jsonl", columns=tuple(columns))
     if not valid:
         warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
-    return Document(str(path), "", kind_of(path.name), source=path, stamp=stamp)
+    return document
 
 
 def _stamp(path: Path) -> tuple[int, int]:

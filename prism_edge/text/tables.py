@@ -2,7 +2,8 @@
 
 A table reaches the chunker as CSV text (kind ``table``): a CSV or TSV file as it is, JSON
 lines as CSV (the keys in first-seen order, nested values as JSON), every table of an SQLite
-file as its own CSV document (``shop.db#orders``), and the Markdown and fixed-width tables of
+file as its own CSV document (``shop.db#orders``), the three read from their files a record at
+a time as they are chunked (never held whole), and the Markdown and fixed-width tables of
 a text file as their own CSV documents (``notes.md#1``). A table chunk (``Table: <name>``, the
 header record, whole records) is read back here into a header and rows by :mod:`csv`.
 """
@@ -14,6 +15,8 @@ import io
 import json
 import re
 import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,9 +70,29 @@ def _cell_text(value: Any) -> str:
 def jsonl_to_csv(text: str) -> str:
     """JSON lines (one object a line) as CSV: the keys in first-seen order. A line that is
     not a JSON object is a ValueError naming it."""
-    records: list[dict[str, Any]] = []
+    lines = list(io.StringIO(text, newline=""))
+    return "".join(jsonl_csv_lines(lines, jsonl_columns(lines)))
+
+
+def jsonl_columns(lines: Iterable[str]) -> list[str]:
+    """Every key of JSON lines in first-seen order, each line checked: one that is not a
+    JSON object is a ValueError naming it (blank lines are skipped)."""
     keys: dict[str, None] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for _, record in _jsonl_records(lines):
+        keys.update(dict.fromkeys(record))
+    return list(keys)
+
+
+def jsonl_csv_lines(lines: Iterable[str], columns: Sequence[str]) -> Iterator[str]:
+    """JSON lines as the lines of CSV text (the ``columns`` as its header record), one
+    record converted at a time."""
+    yield from _csv_lines(list(columns))
+    for _, record in _jsonl_records(lines):
+        yield from _csv_lines([_cell_text(record.get(k)) for k in columns])
+
+
+def _jsonl_records(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -78,32 +101,48 @@ def jsonl_to_csv(text: str) -> str:
             raise ValueError(f"line {number} is not JSON ({exc.msg})") from None
         if not isinstance(record, dict):
             raise ValueError(f"line {number} is not a JSON object")
-        records.append(record)
-        keys.update(dict.fromkeys(record))
-    header = list(keys)
-    return to_csv(header, [[_cell_text(r.get(k)) for k in header] for r in records])
+        yield number, record
 
 
-def sqlite_tables(path: Path) -> list[tuple[str, str]]:
-    """(table, CSV text) of every table of an SQLite file, read without changing it."""
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    out = []
-    with sqlite3.connect(uri, uri=True) as db:
-        db.text_factory = lambda b: b.decode("utf-8", errors="replace")
-        names = [
+def _csv_lines(row: list[Any]) -> Iterator[str]:
+    """One CSV record as the lines :func:`to_csv` writes it (a quoted newline included)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(row)
+    yield from io.StringIO(out.getvalue(), newline="")
+
+
+def sqlite_table_names(path: Path) -> list[str]:
+    """The tables of an SQLite file (not its own ``sqlite_`` ones), by name; sqlite3.Error
+    when it cannot be read."""
+    with _read_only(path) as db:
+        return [
             row[0]
             for row in db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' "
                 "AND name NOT LIKE 'sqlite_%' ORDER BY name"
             )
         ]
-        for name in names:
-            quoted = '"' + name.replace('"', '""') + '"'
-            cursor = db.execute(f"SELECT * FROM {quoted}")
-            header = [d[0] for d in cursor.description]
-            rows = [[_cell_text(v) for v in row] for row in cursor]
-            out.append((name, to_csv(header, rows)))
-    return out
+
+
+def sqlite_csv_lines(path: Path, table: str) -> Iterator[str]:
+    """One table of an SQLite file as the lines of CSV text, read a row at a time without
+    changing the file; sqlite3.Error when it cannot be read."""
+    with _read_only(path) as db:
+        quoted = '"' + table.replace('"', '""') + '"'
+        cursor = db.execute(f"SELECT * FROM {quoted}")
+        yield from _csv_lines([d[0] for d in cursor.description])
+        for row in cursor:
+            yield from _csv_lines([_cell_text(v) for v in row])
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        db.text_factory = lambda b: b.decode("utf-8", errors="replace")
+        yield db
+    finally:
+        db.close()
 
 
 _MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
