@@ -1,0 +1,1 @@
+/work/main/.venv/bin/prism-edge bench benchmarks/data/dev-set/reuters-oil.txt --task summarize --methods lead sentences,names without the model,PRISM names --entities benchmarks/data/dev-set/reuters-oil.entities --chunk-tokens 512 --answer-tokens 512 --json-out /work/main/benchmarks/results/dev-set-512-batched-smollm2/reuters-oil.json
