@@ -406,7 +406,9 @@ class ChunkSource:
         self.documents = tuple(documents)
         self.max_tokens = max_tokens
         self.count = count
-        self._cut: list[list[str] | list[int]] | None = None
+        self._cut: list[tuple[list[str], list[int]]] | None = None
+        """Each document's chunks as the first pass cut them: a held document's chunks, or a
+        streamed table's chunk lengths."""
 
     def __iter__(self) -> Iterator[str]:
         if self._cut is None:
@@ -414,28 +416,26 @@ class ChunkSource:
         return self._again(self._cut)
 
     def _first_pass(self) -> Iterator[str]:
-        cut: list[list[str] | list[int]] = []
+        cut: list[tuple[list[str], list[int]]] = []
         for document in self.documents:
-            chunks = iter_chunks([document], self.max_tokens, self.count)
-            if not _streamed_table(document):
-                held = list(chunks)
-                cut.append(held)
-                yield from held
-                continue
+            held: list[str] = []
             lengths: list[int] = []
-            cut.append(lengths)
-            for chunk in chunks:
-                lengths.append(len(chunk))
+            cut.append((held, lengths))
+            keep = lengths.append if _streamed_table(document) else None
+            for chunk in iter_chunks([document], self.max_tokens, self.count):
+                if keep is None:
+                    held.append(chunk)
+                else:
+                    keep(len(chunk))
                 yield chunk
         self._cut = cut
 
-    def _again(self, cut: list[list[str] | list[int]]) -> Iterator[str]:
-        for document, kept in zip(self.documents, cut, strict=True):
-            if not _streamed_table(document):
-                yield from (chunk for chunk in kept if isinstance(chunk, str))
-            else:
-                lengths = [n for n in kept if isinstance(n, int)]
+    def _again(self, cut: list[tuple[list[str], list[int]]]) -> Iterator[str]:
+        for document, (held, lengths) in zip(self.documents, cut, strict=True):
+            if _streamed_table(document):
                 yield from table_pieces(document.name, document.lines(), lengths)
+            else:
+                yield from held
 
 
 def _streamed_table(document: Document) -> bool:
