@@ -464,14 +464,16 @@ def _line(key: str, op: str, value: str) -> str:
             ),
             False,
         ),
-        # an existing key the chunk names: appended to or updated with its sentences
+        # an existing key the chunk names: appended to with its sentences, never updated
+        # (the chunk's sentences in place of the stored ones would lose those)
         (ADD + _line("Baloo", "add", '"\\"Kaa is hungry,\\" said Baloo."'), True),
         (
             UPDATE_ONLY
             + _line("Baloo", "update", '["\\"Kaa is hungry,\\" said Baloo."]')
             + ADD.split("\n", 1)[1],
-            True,
+            False,
         ),
+        (UPDATE_ONLY + _line("Baloo", "update", "[]") + ADD.split("\n", 1)[1], False),
         (ADD + _line("Baloo", "add", '"The night was long and dark."'), False),
         # an existing key the chunk does not name gets no line at all
         (ADD + _line("Akela", "add", '"The night was long and dark."'), False),
@@ -489,6 +491,90 @@ def test_extractive_grammar_files_sentences_under_the_names_they_name(
     memory = {"attributes": {"Baloo": ["a bear"], "Akela": ["the wolf"]}}
     grammar = revision_grammar(BOOK, memory, grounding=Grounding.of(SAGA, kind="extractive"))
     assert grammar_checker(grammar, text) is accepted, text
+
+
+KAA = '\\"Kaa is hungry,\\" said Baloo.'
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"),
+    [
+        (f'["{FIRST}", "{KAA}"]', True),
+        (f'["{KAA}", "{FIRST}"]', True),
+        # the applier refuses a list that repeats an item, and the line with it
+        (f'["{FIRST}", "{FIRST}"]', False),
+        (f'["{FIRST}", "{KAA}", "{FIRST}"]', False),
+        (f'["{KAA}", "{FIRST}", "{KAA}"]', False),
+    ],
+)
+def test_repeat_free_lists_never_repeat_a_sentence(grammar_checker, value, accepted):
+    grounding = Grounding.of(SAGA, kind="extractive")
+    strict = revision_grammar(BOOK, {"attributes": {}}, grounding=grounding, repeats=False)
+    grammar = revision_grammar(BOOK, {"attributes": {}}, grounding=grounding)
+    line = ADD + _line("Kaa", "add", value)
+    assert grammar_checker(strict, line) is accepted, value
+    # the grammar decoded under lets the repeat through, to the applier, which refuses it
+    assert grammar_checker(grammar, line)
+    memory = {"attributes": {}}
+    report = apply_all(BOOK, memory, [_revision(line)])
+    assert bool(report.applied) is accepted
+
+
+COLOURS = ["red", "blue", "green", "gold", "grey", "pale"]
+
+
+@pytest.mark.parametrize("repeats", [True, False])
+def test_extractive_lists_of_many_sentences_are_bounded_by_the_item_limit(grammar_checker, repeats):
+    # six sentences about Kaa: more than the repeat-free form spells out set by set
+    saga = " ".join(f"Kaa saw the {w} rock." for w in COLOURS)
+    grammar = revision_grammar(
+        BOOK,
+        {"attributes": {}},
+        grounding=Grounding.of(saga, kind="extractive"),
+        limits=GrammarLimits(max_items=4),
+        repeats=repeats,
+    )
+    said = [f'"Kaa saw the {w} rock."' for w in COLOURS[:5]]
+    assert grammar_checker(grammar, ADD + _line("Kaa", "add", f"[{', '.join(said[:4])}]"))
+    assert not grammar_checker(grammar, ADD + _line("Kaa", "add", f"[{', '.join(said)}]"))
+
+
+def test_repeat_free_grammar_leaves_out_the_sentences_stored_under_a_key(grammar_checker):
+    stored = {"attributes": {"Kaa": [FIRST], "Baloo": ['"Kaa is hungry," said Baloo.']}}
+    grounding = Grounding.of(SAGA, kind="extractive")
+    strict = revision_grammar(BOOK, stored, grounding=grounding, repeats=False)
+    grammar = revision_grammar(BOOK, stored, grounding=grounding)
+    assert grammar_checker(strict, ADD + _line("Kaa", "add", f'"{KAA}"'))
+    assert not grammar_checker(strict, ADD + _line("Kaa", "add", f'"{FIRST}"'))
+    # Baloo's only sentence is stored: no line appends to Baloo at all
+    assert not grammar_checker(strict, ADD + _line("Baloo", "add", f'"{KAA}"'))
+    for key, sentence in (("Kaa", FIRST), ("Baloo", KAA)):
+        line = ADD + _line(key, "add", f'"{sentence}"')
+        assert grammar_checker(grammar, line)
+        report = apply_all(BOOK, json.loads(json.dumps(stored)), [_revision(line)])
+        assert not report.applied and report.rejected[0].kind == "duplicate"
+
+
+def test_a_steps_repeat_free_grammar_leaves_out_what_its_own_lines_stored(grammar_checker):
+    from prism_edge.grammar.step import StepGrammar
+
+    step = StepGrammar(BOOK, {"attributes": {}}, grounding=Grounding.of(SAGA, kind="extractive"))
+    step.after_line("[OBJECTS FOR UPDATE]", 4, 500)
+    step.after_line("[OBJECTS FOR ADD]", 4, 500)
+    assert step.after_line(_line("Kaa", "add", f'["{FIRST}"]'), 30, 500) is not None
+    strict = step.repeat_free()
+    assert strict is not None
+    assert grammar_checker(strict, _line("Kaa", "add", f'"{KAA}"'))
+    assert not grammar_checker(strict, _line("Kaa", "add", f'"{FIRST}"'))
+    assert StepGrammar(BOOK, {"attributes": {}}).repeat_free() is None  # free text: no form
+
+
+def _revision(text: str) -> Revision:
+    """The one revision line of an output."""
+    from prism_edge.core.revisions import parse_output
+
+    (revision,) = parse_output(text).revisions
+    return revision
 
 
 def test_outline_grammar_gives_every_key_its_paragraph_in_order(grammar_checker):

@@ -43,6 +43,16 @@ class LineGrammar(Protocol):
         """The grammar of the rest of the output after ``line``; None ends the output."""
         ...
 
+    def repeat_free(self) -> str | None:
+        """The grammar of the rest of the output (the one last given) without the lines the
+        applier would refuse as repeats of what is stored; None when it has none to leave out.
+        A backend that follows both ends the output as soon as this one refuses a token."""
+        ...
+
+    def repeated(self) -> None:
+        """The backend ended the output inside a line that could only be a repeat."""
+        ...
+
 
 Grammar = str | LineGrammar
 

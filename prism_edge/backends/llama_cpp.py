@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata
 import os
+import statistics
 import string
 import time
 from collections.abc import Iterator, Sequence
@@ -143,6 +144,7 @@ class LlamaCppBackend(Backend):
         flash_attn: bool = True,
         kv_type: str = "f16",
         jump_forward: bool = False,
+        stop_on_repeat: bool = True,
         seed: int = 0,
         score_sequences: int = SCORE_SEQUENCES,
     ) -> None:
@@ -191,6 +193,10 @@ class LlamaCppBackend(Backend):
         self.flash_attn = flash_attn
         self.jump_forward = jump_forward
         """Forced continuations are evaluated as one batch (see :meth:`_jump`)."""
+        self.stop_on_repeat = stop_on_repeat
+        """A step's output ends at the first token after which its line can only be a repeat
+        of what is stored (see :meth:`Constraint.stop_on_repeat`); off, the line is decoded
+        to its end and then dropped: the same revisions applied either way."""
         self._last_forced = 0
         eos = self.llama.token_eos()
         self._end_tokens = [eos] if eos >= 0 else []
@@ -299,22 +305,41 @@ class LlamaCppBackend(Backend):
         return Footprint(self.path.stat().st_size, int(kv))
 
     def calibrate(
-        self, max_depth: int | None = None, window: int = 512, decode_tokens: int = 16
+        self,
+        max_depth: int | None = None,
+        window: int = 512,
+        decode_tokens: int = 16,
+        passes: int = 3,
     ) -> SpeedProfile:
         """Prefill and decode speed of this model on this machine, by KV depth.
 
-        One pass over filler text up to ``max_depth`` (default: the whole context), timing each
-        ``window`` of prefill and then ``decode_tokens`` decoded on top of it; the cache is
-        reset before and after.
+        ``passes`` passes over filler text up to ``max_depth`` (default: the whole context),
+        each timing every ``window`` of prefill and then ``decode_tokens`` decoded on top of
+        it; each point is the median of the passes (one pass on a 2-core host read up to 16%
+        apart from another). The cache is reset before and after every pass.
         """
         depth = min(max_depth or self.n_ctx, self.n_ctx) - decode_tokens - 1
         window = max(1, min(window, depth))
         filler = self.tokenize("The quick brown fox jumps over the lazy dog. " * 200)
         tokens = (filler * (depth // max(1, len(filler)) + 1))[:depth]
+        runs = [self._calibration_pass(tokens, window, decode_tokens) for _ in range(passes)]
+
+        def median(points: list[list[tuple[float, float]]]) -> tuple[tuple[float, float], ...]:
+            return tuple(
+                (at[0][0], statistics.median(seconds for _, seconds in at))
+                for at in zip(*points, strict=True)
+            )
+
+        return SpeedProfile(median([r[0] for r in runs]), median([r[1] for r in runs]))
+
+    def _calibration_pass(
+        self, tokens: list[int], window: int, decode_tokens: int
+    ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+        """One calibration pass: (depth, seconds per token) of prefill and of decode."""
         prefill: list[tuple[float, float]] = []
         decode: list[tuple[float, float]] = []
         self.reset_cache()
-        for end in range(window, depth + 1, window):
+        for end in range(window, len(tokens) + 1, window):
             start = time.perf_counter()
             reused = self._prefill(tokens[:end])
             prefill.append(((reused + end) / 2, (time.perf_counter() - start) / (end - reused)))
@@ -323,7 +348,7 @@ class LlamaCppBackend(Backend):
             seconds = time.perf_counter() - start
             decode.append((end + len(out) / 2, seconds / max(1, len(out))))
         self.reset_cache()
-        return SpeedProfile(tuple(prefill), tuple(decode))
+        return prefill, decode
 
     # --- generation -------------------------------------------------------------------------
 
@@ -543,6 +568,8 @@ class LlamaCppBackend(Backend):
         vocab = llama_cpp.llama_model_get_vocab(llama.model)
         n_vocab = llama.n_vocab()
         constraint = Constraint(vocab, grammar, self._token_bytes) if grammar is not None else None
+        if constraint is not None and not self.stop_on_repeat:
+            constraint.stop_on_repeat(False)
         rng = np.random.default_rng(seed)
         per_line = constraint is not None and constraint.per_line
         guard = _LineGuard(self, constraint) if per_line else None
@@ -593,6 +620,8 @@ class LlamaCppBackend(Backend):
                 if constraint is not None:
                     constraint.accept(token, max_tokens - len(out), self._text)
                     if constraint.ended:
+                        if constraint.repeat_tokens:  # a line that could only be a repeat
+                            del out[len(out) - constraint.repeat_tokens :]
                         return out, "stop"
                     if self.jump_forward and not rows and not (guard and guard.forcing):
                         drafted = self._jump(constraint, max_tokens - len(out))

@@ -125,13 +125,32 @@ class Constraint:
         self._lines = None if isinstance(grammar, str) else grammar
         text = grammar if isinstance(grammar, str) else grammar.initial()
         self._matcher: GrammarMatcher | None = GrammarMatcher(vocab, text)
+        self._shadow: GrammarMatcher | None = None
         self._line: list[int] = []
         self.ended = False
+        self.repeat_tokens = 0
+        """When the output was ended inside a line that could only be a repeat: the tokens
+        of that line (to drop)."""
+        self.stop_on_repeat(True)
+
+    def stop_on_repeat(self, on: bool) -> None:
+        """Follow the grammar's repeat-free form beside it (per-line grammars that have one):
+        the output ends at the first token that form refuses, a line the applier would refuse
+        as a repeat, ending the step, anyway (off: decode it to its end)."""
+        if self._shadow is not None:
+            self._shadow.close()
+            self._shadow = None
+        strict = self._lines.repeat_free() if on and self._lines is not None else None
+        if strict is not None:
+            self._shadow = GrammarMatcher(self._vocab, strict)
 
     def close(self) -> None:
         if self._matcher is not None:
             self._matcher.close()
             self._matcher = None
+        if self._shadow is not None:
+            self._shadow.close()
+            self._shadow = None
 
     @property
     def per_line(self) -> bool:
@@ -236,6 +255,13 @@ class Constraint:
         if self._lines is None:
             return
         self._line.append(token)
+        if self._shadow is not None:
+            if not self._shadow.allows(token):  # only a repeat can follow: end here
+                self.repeat_tokens = len(self._line)
+                self.ended = True
+                self._lines.repeated()
+                return
+            self._shadow.accept(token)
         if not self._piece(token).endswith(b"\n"):
             return
         line = text_of(self._line)
@@ -245,5 +271,7 @@ class Constraint:
         self._matcher = None
         if following is None:
             self.ended = True
+            self.stop_on_repeat(False)
         else:
             self._matcher = GrammarMatcher(self._vocab, following)
+            self.stop_on_repeat(self._shadow is not None)

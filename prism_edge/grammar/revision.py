@@ -22,6 +22,7 @@ their characters.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -60,6 +61,9 @@ LIST_ITEMS = 4
 """Items a list value of one revision holds at most (more can be appended by later lines)."""
 TRIE_DEPTH = 48
 """Characters of stored strings the grammar spells out to exclude repeats (keys: all)."""
+DISTINCT_SENTENCES = 5
+"""Sentences about one subject up to which a list of them is spelled without repeats (a rule
+per set of sentences still free: at most 2**5)."""
 
 
 @dataclass(frozen=True)
@@ -94,8 +98,11 @@ class _Values:
         schema: Schema,
         limits: GrammarLimits,
         grounding: Grounding | None = None,
+        distinct: bool = False,
     ) -> None:
         self.rules = rules
+        self.distinct = distinct
+        """Lists of an extractive grounding's sentences never repeat one."""
         self.schema = schema
         self.limits = limits
         self.grounding = grounding
@@ -140,6 +147,9 @@ class _Values:
             inner = self.of(node.inner)
             return self.rules.add(f"{inner}-or-null", f'{inner} | "null"')
         if isinstance(node, ListT):
+            sentences = self._sentences() if unwrap(node.item) == Prim("str") else None
+            if sentences is not None and self.distinct:
+                return self._distinct_sentences(sentences)
             item = self.of(node.item)
             more = max(0, self.limits.max_items - 1)
             body = f'"[" ({item} ("," {self.ws} {item}){{0,{more}}})? "]"'
@@ -155,6 +165,45 @@ class _Values:
                 f"dict-{value}", f'"{{" ({pair} ("," {self.ws} {pair}){{0,{more}}})? "}}"'
             )
         return self._class(node)
+
+    def _sentences(self) -> tuple[str, ...] | None:
+        """The sentences an extractive grounding's strings are (None: not extractive)."""
+        if self.grounding is None or not self.grounding.sentences:
+            return None
+        return self.grounding.sentences
+
+    def _distinct_sentences(self, sentences: tuple[str, ...]) -> str:
+        """A list of the grounding's sentences, none twice, at most ``max_items`` of them.
+
+        The applier refuses a list that repeats an item (and the whole line with it), so a
+        repeat is decoded for nothing: with up to :data:`DISTINCT_SENTENCES` sentences the
+        grammar leaves each used one out of what may follow (a rule per set of sentences
+        still free); with more, the list is bounded by their count and the applier refuses
+        what repeats."""
+        items = [
+            self.rules.add("sentence", literal(json.dumps(s, ensure_ascii=False)))
+            for s in dict.fromkeys(sentences)
+        ]
+        limit = min(self.limits.max_items, len(items))
+        if len(items) > DISTINCT_SENTENCES:
+            item = self.grounded_string()
+            more = max(0, limit - 1)
+            body = f'"[" ({item} ("," {self.ws} {item}){{0,{more}}})? "]"'
+            return self.rules.add(f"list-{item}", body)
+
+        @functools.cache
+        def rest(free: tuple[str, ...], left: int) -> str:
+            """What may follow an item: more items, none of them used yet, or nothing."""
+            if left == 0 or not free:
+                return '""'
+            options = [
+                f'"," {self.ws} {item} {rest(tuple(f for f in free if f != item), left - 1)}'
+                for item in free
+            ]
+            return self.rules.add("more-sentences", '"" | ' + " | ".join(options))
+
+        first = [f"{i} {rest(tuple(f for f in items if f != i), limit - 1)}" for i in items]
+        return self.rules.add("sentence-list", '"[" (' + " | ".join(first) + ')? "]"')
 
     def _class(self, node: ClassT) -> str:
         parts = []
@@ -282,6 +331,7 @@ def revision_grammar(
     section: Section = "start",
     used: int = 0,
     grounding: Grounding | None = None,
+    repeats: bool = True,
 ) -> str:
     """The GBNF grammar of one revision step against memory ``data``.
 
@@ -289,24 +339,38 @@ def revision_grammar(
     (``update``) or the add header (``add``), with ``used`` lines of that section written.
     With a ``grounding`` (the chunk's words and spans), new dict keys are spans of the chunk
     and strings are made of its words; a repeated string is then left to the applier.
+    With ``repeats=False`` as well an extractive grounding's sentences are never repeated: not
+    one a list holds appended to it, not one twice in a list. Those are exactly the lines the
+    applier refuses as repeats, so the two grammars differ in nothing else: a backend decodes
+    under the first and ends the step as soon as the second refuses a token (the line can
+    only end as a repeat, which ends the step anyway).
     """
     limits = limits or GrammarLimits()
     rules = Rules()
-    values = _Values(rules, schema, limits, grounding)
-    by_subject: dict[str, _Values | None] = {}
+    values = _Values(rules, schema, limits, grounding, distinct=not repeats)
+    by_subject: dict[tuple[str | None, frozenset[str]], _Values | None] = {}
+    extractive = grounding is not None and bool(grounding.sentences)
 
-    def about(subject: str | None) -> _Values | None:
-        """The values a line about ``subject`` may hold (None: the chunk says nothing of it)."""
-        if grounding is None or not grounding.sentences or subject is None:
+    def about(subject: str | None, stored: frozenset[str] = frozenset()) -> _Values | None:
+        """The values a line about ``subject`` may hold, leaving out the ``stored`` sentences
+        (None: the chunk says nothing of it that is not stored)."""
+        if grounding is None or not grounding.sentences or (subject is None and not stored):
             return values
-        if subject not in by_subject:
-            sentences = grounding.about(subject)
-            by_subject[subject] = (
-                _Values(rules, schema, limits, replace(grounding, sentences=sentences))
+        if (subject, stored) not in by_subject:
+            named = grounding.about(subject) if subject is not None else grounding.sentences
+            sentences = tuple(s for s in named if s not in stored)
+            by_subject[subject, stored] = (
+                _Values(
+                    rules,
+                    schema,
+                    limits,
+                    replace(grounding, sentences=sentences),
+                    distinct=not repeats,
+                )
                 if sentences
                 else None
             )
-        return by_subject[subject]
+        return by_subject[subject, stored]
 
     adds: list[str] = []
     updates: list[str] = []
@@ -333,11 +397,21 @@ def revision_grammar(
         if here is None:  # an extractive step cannot add to what its chunk does not name
             continue
         if isinstance(node, ListT) and isinstance(value, list):
+            strings = frozenset(v for v in value if isinstance(v, str))
             if unwrap(node.item) == Prim("str") and grounding is None:  # never a repeat
-                item = _new_string(rules, [v for v in value if isinstance(v, str)], limits)
+                item = _new_string(rules, sorted(strings), limits)
                 adds.append(_line_with(rules, here, target.segments, item, "add"))
+            elif unwrap(node.item) == Prim("str") and extractive and not repeats:
+                # a sentence the list does not hold yet (none left: no line)
+                fresh = about(target.subject, strings)
+                if fresh is not None:
+                    adds.append(_line(rules, fresh, target.segments, node.item, "add"))
             else:
                 adds.append(_line(rules, here, target.segments, node.item, "add"))
+        if extractive and isinstance(node, ListT):
+            # a list updated with the chunk's sentences would lose every stored one (they
+            # are other chunks' sentences): sentences are appended, never swapped in
+            continue
         if not add_only and not (len(target.segments) == 1 and isinstance(node, ListT)):
             if node == Prim("str") and isinstance(value, str) and grounding is None:
                 # a change, never the same text

@@ -41,6 +41,8 @@ class StepGrammar:
     """Tokens kept to close an open line (0: derived from the schema)."""
     grounding: Grounding | None = None
     """The chunk's words and spans, when what is stored must come from it."""
+    cut_repeat: bool = False
+    """The backend ended the output inside a line that could only be a repeat (dropped)."""
 
     def __post_init__(self) -> None:
         self.data = json.loads(json.dumps(self.data))  # a scratch copy
@@ -69,7 +71,19 @@ class StepGrammar:
             return None
         return self._grammar()
 
-    def _grammar(self) -> str:
+    def repeat_free(self) -> str | None:
+        """The grammar of the rest without the lines the applier refuses as repeats: with an
+        extractive grounding, a sentence a list holds appended again or a sentence twice in
+        one list (None: without one, the grammar already leaves repeats out where it can)."""
+        if self.grounding is None or not self.grounding.sentences:
+            return None
+        return self._grammar(repeats=False)
+
+    def repeated(self) -> None:
+        self.stopped = "repeat"
+        self.cut_repeat = True
+
+    def _grammar(self, *, repeats: bool = True) -> str:
         return revision_grammar(
             self.schema,
             self.data,
@@ -78,4 +92,5 @@ class StepGrammar:
             section=self.section,
             used=self.used,
             grounding=self.grounding,
+            repeats=repeats,
         )

@@ -76,6 +76,13 @@ class SchemaLineGrammar:
     nested_fields: int = 0
     blank: int = 0
 
+    def repeat_free(self) -> str | None:
+        """None: a schema's lines are not revisions; nothing is left to the applier."""
+        return None
+
+    def repeated(self) -> None:  # pragma: no cover -- never called: no repeat-free grammar
+        raise AssertionError("a schema grammar has no repeat-free form")
+
     def initial(self) -> str:
         """The whole-output grammar: what a backend that cannot switch grammars uses (locally
         it governs the first line only; exact per-line grammars follow)."""

@@ -100,6 +100,12 @@ class WrittenRevisions(Method):
         completion = self._call(run, prompt, grammar, self.config.max_tokens, self._penalty)
         calls = [record(run.metrics, "revise", completion)]
         applied, rejected = self._apply_output(run, completion, self.config.max_revisions)
+        if isinstance(grammar, StepGrammar) and grammar.cut_repeat:
+            # the backend ended the output inside a line that could only repeat what is stored
+            written = output_lines(completion.text.rstrip("\n"))
+            line = f"line {len(written) + 1}"
+            op = "update" if grammar.section == "update" else "add"
+            rejected.append(RevisionError(line, op, "repeats what is stored", "duplicate"))
         for _ in range(self.config.reasks):
             invalid = [e for e in rejected if e.kind == "invalid"]
             if not invalid:

@@ -204,3 +204,27 @@ def test_candidates_side_by_side_score_as_one_at_a_time(backend):
         s.logprob for s in backend.score(prompt, names[2:3])
     ]
     assert backend.cached_tokens() == backend.prompt_tokens(prompt)
+
+
+def test_calibration_takes_each_points_median_over_its_passes(monkeypatch):
+    backend = LlamaCppBackend.__new__(LlamaCppBackend)  # no model: the passes are scripted
+    backend.n_ctx = 1024
+    monkeypatch.setattr(backend, "tokenize", lambda text: [1, 2, 3])
+    passes = iter(
+        [
+            ([(256.0, 0.004), (768.0, 0.006)], [(520.0, 0.010), (1032.0, 0.020)]),
+            ([(256.0, 0.009), (768.0, 0.005)], [(520.0, 0.011), (1032.0, 0.040)]),
+            ([(256.0, 0.005), (768.0, 0.007)], [(520.0, 0.030), (1032.0, 0.030)]),
+        ]
+    )
+    seen = []
+
+    def one_pass(tokens, window, decode_tokens):
+        seen.append((len(tokens), window, decode_tokens))
+        return next(passes)
+
+    monkeypatch.setattr(backend, "_calibration_pass", one_pass)
+    profile = backend.calibrate(window=512, decode_tokens=16, passes=3)
+    assert seen == [(1007, 512, 16)] * 3
+    assert profile.prefill == ((256.0, 0.005), (768.0, 0.006))
+    assert profile.decode == ((520.0, 0.011), (1032.0, 0.030))
