@@ -80,11 +80,12 @@ def main() -> None:
         "|---|---|---|",
         *(f"| {name} | {n} | {n / total:.1%} |" for name, n in counts.most_common()),
     ]
-    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))
-    if done.returncode:
+    if done.returncode or not any(line.startswith("done") for line in summary):
+        # py-spy may exit 0 when the run it watched failed: the run's own last words decide
         sys.stderr.write(done.stderr[-2000:])
-        raise SystemExit(done.returncode)
+        raise SystemExit(done.returncode or 1)
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

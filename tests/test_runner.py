@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -267,6 +268,28 @@ def test_repeats_and_cut_lines_are_counted_apart(book_schema):
     assert (result.applied, result.rejected, result.duplicates, result.cut) == (1, 0, 1, 1)
     kinds = sorted(e.kind for e in result.rejections)
     assert kinds == ["cut", "duplicate"]
+
+
+class LoopingScripted(ScriptedBackend):
+    """The scripted backend, reporting that it closed line 2 early: the model looped in it."""
+
+    def generate(self, prompt, sampling, grammar):
+        completion = super().generate(prompt, sampling, grammar)
+        if completion.text.startswith("{"):
+            return dataclasses.replace(completion, looped_lines=(2,))
+        return completion
+
+
+@pytest.mark.parametrize("closed", ['["x}}}}}}}}}}}}}}}}"]', '["x}}}}}}}'])
+def test_a_line_closed_in_a_loop_is_dropped_and_the_lines_after_it_applied(book_schema, closed):
+    first = '{"$.\'attributes\'.\'a\'": {"add": ["x"]}}'
+    looped = "{\"$.'attributes'.'b'\": {\"add\": " + closed + "}}"
+    last = '{"$.\'attributes\'.\'c\'": {"add": ["z"]}}'
+    backend = LoopingScripted(["\n".join([first, looped, last]) + "\n", "answer"])
+    result = run_prism(backend, book_schema, PrismConfig(question="q"), ["chunk"])
+    assert sorted(result.memory.data["attributes"]) == ["a", "c"]
+    assert (result.applied, result.rejected, result.cut, result.reasked) == (2, 0, 1, 0)
+    assert [e.path for e in result.rejections if e.kind == "cut"] == ["line 2"]
 
 
 class GrammarScripted(ScriptedBackend):

@@ -23,11 +23,15 @@ class Completion:
     decoded_tokens: int
     seconds: float
     finish_reason: str = "stop"
-    """``stop`` (the model ended), ``length`` (max_tokens reached)."""
+    """``stop`` (the model ended), ``length`` (max_tokens reached), ``loop`` (free text fell
+    into a loop and was ended where it began: :mod:`prism_edge.backends.loops`)."""
     prefill_seconds: float | None = None
     """Of ``seconds``, the time spent evaluating the prompt; None when unknown."""
     forced_tokens: int = 0
     """Of the decoded tokens, those the grammar forced and jump-forward evaluated in a batch."""
+    looped_lines: tuple[int, ...] = ()
+    """Output lines (1-based) the backend closed early because the model fell into a loop in
+    them: garbage, for the applier to drop."""
 
 
 class LineGrammar(Protocol):

@@ -33,6 +33,7 @@ from prism_edge.backends import (
     reused_prefix,
 )
 from prism_edge.backends.local import LocalModelError, parse_size, read_gguf
+from prism_edge.backends.loops import loop_start
 from prism_edge.core.errors import BackendError, ContextOverflow
 from prism_edge.core.footprint import Footprint
 from prism_edge.core.metrics import SpeedProfile
@@ -145,6 +146,7 @@ class LlamaCppBackend(Backend):
         kv_type: str = "f16",
         jump_forward: bool = False,
         stop_on_repeat: bool = True,
+        stop_on_loop: bool = True,
         seed: int = 0,
         score_sequences: int = SCORE_SEQUENCES,
     ) -> None:
@@ -197,7 +199,15 @@ class LlamaCppBackend(Backend):
         """A step's output ends at the first token after which its line can only be a repeat
         of what is stored (see :meth:`Constraint.stop_on_repeat`); off, the line is decoded
         to its end and then dropped: the same revisions applied either way."""
+        self.stop_on_loop = stop_on_loop
+        """An output fallen into a loop (:func:`~prism_edge.backends.loops.loop_start`): free
+        text ends where the loop began, keeping the piece once (finish reason ``loop``); a
+        revision line is closed at once by the shortest completion its grammar allows, reported
+        in ``Completion.looped_lines`` for the applier to drop, and the output goes on. Off, the
+        loop runs to the budget."""
         self._last_forced = 0
+        self._last_looped: list[int] = []
+        """The output lines the last generation closed early because they fell into a loop."""
         eos = self.llama.token_eos()
         self._end_tokens = [eos] if eos >= 0 else []
         self.n_ctx = self.llama.n_ctx()
@@ -383,6 +393,7 @@ class LlamaCppBackend(Backend):
             finish,
             prefill_seconds=prefilled - start,
             forced_tokens=self._last_forced,
+            looped_lines=tuple(self._last_looped),
         )
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
@@ -578,6 +589,7 @@ class LlamaCppBackend(Backend):
         rows: list[Any] = []  # logits of the drafted positions still to decide
         draft: list[int] = []  # the drafted token of each of those positions
         self._last_forced = 0
+        self._last_looped = []
         try:
             while len(out) < max_tokens:
                 if rows:
@@ -623,14 +635,24 @@ class LlamaCppBackend(Backend):
                         if constraint.repeat_tokens:  # a line that could only be a repeat
                             del out[len(out) - constraint.repeat_tokens :]
                         return out, "stop"
-                    if self.jump_forward and not rows and not (guard and guard.forcing):
-                        drafted = self._jump(constraint, max_tokens - len(out))
-                        if drafted:
-                            # the emitted token and all drafted but the last, one batch: the
-                            # logits of every position, one per drafted token
-                            rows = self._eval_all_logits([*pending, *drafted[:-1]])
-                            pending, draft = [], list(drafted)
-                            rows = rows[len(rows) - len(drafted) :]
+                if self.stop_on_loop and not (guard and guard.forcing):
+                    kept = _after_loop(out, constraint)
+                    if kept is not None and constraint is not None and guard is not None:
+                        if not guard.close_line():  # the line's first token: nothing to close
+                            return out[:kept], "loop"
+                        # a revision line: closed now (the applier drops it), the output goes on
+                        self._last_looped.append(constraint.lines_done + 1)
+                    elif kept is not None:
+                        return out[:kept], "loop"
+                jump = self.jump_forward and not rows and not (guard and guard.forcing)
+                if constraint is not None and jump:
+                    drafted = self._jump(constraint, max_tokens - len(out))
+                    if drafted:
+                        # the emitted token and all drafted but the last, one batch: the
+                        # logits of every position, one per drafted token
+                        rows = self._eval_all_logits([*pending, *drafted[:-1]])
+                        pending, draft = [], list(drafted)
+                        rows = rows[len(rows) - len(drafted) :]
             return out, "length"
         finally:
             if constraint is not None:
@@ -714,6 +736,15 @@ class _LineGuard:
         """A completion of the open line from the current state, in tokens, known to fit the
         tokens left: the invariant's witness, forced when a sampled token would break it."""
 
+    def close_line(self) -> bool:
+        """Emit, from the next token on, the completion of the open line known to fit (the
+        invariant's witness): the line ends as soon as the grammar lets it. False when none is
+        known (the line's first token)."""
+        if self._safe is None or self._forced:
+            return False
+        self._forced, self._path, self._safe = [int(t) for t in self._safe], b"", None
+        return bool(self._forced)
+
     @property
     def forcing(self) -> bool:
         """Whether the guard is emitting its own completion (no jump-forward meanwhile)."""
@@ -783,6 +814,23 @@ TOP_K = 40
 """Top-k sampling as in the paper (k = 40)."""
 SCAN = 256
 """Candidates checked one by one, best first, before the grammar filters the vocabulary."""
+
+
+def _after_loop(out: list[int], constraint: Any) -> int | None:
+    """How much of ``out`` to keep when it has fallen into a loop; None when it has not.
+
+    Free text keeps the looping piece once. In a per-line output, the output before the line
+    the loop is in (a line cut anywhere would not parse; the decoder closes the line instead
+    where it can). An output under one fixed grammar is never cut (what is left would not be a
+    sentence of the grammar)."""
+    if constraint is None:
+        return loop_start(out)
+    if not constraint.per_line or not constraint.in_line:
+        return None
+    line = constraint.line_tokens
+    if loop_start(line) is None:
+        return None
+    return len(out) - len(line)
 
 
 def _in_json_string(text: str) -> bool:

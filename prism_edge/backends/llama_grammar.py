@@ -127,6 +127,9 @@ class Constraint:
         self._matcher: GrammarMatcher | None = GrammarMatcher(vocab, text)
         self._shadow: GrammarMatcher | None = None
         self._line: list[int] = []
+        self.lines_done = 0
+        """Lines ended so far (per-line grammars): the open line is number ``lines_done + 1``
+        of the output."""
         self.ended = False
         self.repeat_tokens = 0
         """When the output was ended inside a line that could only be a repeat: the tokens
@@ -267,6 +270,7 @@ class Constraint:
         line = text_of(self._line)
         following = self._lines.after_line(line, len(self._line), tokens_left)
         self._line = []
+        self.lines_done += 1
         self._matcher.close()
         self._matcher = None
         if following is None:

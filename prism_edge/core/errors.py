@@ -23,7 +23,7 @@ class RevisionError(PrismError):
 
     ``kind`` sorts rejections: ``invalid`` (does not fit the schema or the memory),
     ``duplicate`` (repeats what is stored: a model looping), ``cut`` (the last line of an
-    output that hit its token budget, incomplete).
+    output left incomplete: it hit its token budget, or the model fell into a loop in it).
     """
 
     def __init__(self, path: str, op: str, reason: str, kind: str = "invalid") -> None:

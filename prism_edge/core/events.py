@@ -75,7 +75,8 @@ class RunResult:
     duplicates: int = 0
     """Revisions that repeated what was stored (dropped; a looping model)."""
     cut: int = 0
-    """Last lines left incomplete when an output hit its token budget (dropped)."""
+    """Last lines left incomplete when an output hit its token budget or fell into a loop
+    (dropped)."""
     reasked: int = 0
     """Invalid revisions sent back with their errors (re-asks; then applied or rejected)."""
     rejections: list[RevisionError] = field(default_factory=list)

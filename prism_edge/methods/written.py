@@ -100,12 +100,16 @@ class WrittenRevisions(Method):
         completion = self._call(run, prompt, grammar, self.config.max_tokens, self._penalty)
         calls = [record(run.metrics, "revise", completion)]
         applied, rejected = self._apply_output(run, completion, self.config.max_revisions)
+        # the line the backend ended the output inside (dropped): the one after the last
+        written = output_lines(completion.text.rstrip("\n"))
+        unfinished = f"line {len(written) + 1}"
         if isinstance(grammar, StepGrammar) and grammar.cut_repeat:
-            # the backend ended the output inside a line that could only repeat what is stored
-            written = output_lines(completion.text.rstrip("\n"))
-            line = f"line {len(written) + 1}"
+            # a line that could only repeat what is stored
             op = "update" if grammar.section == "update" else "add"
-            rejected.append(RevisionError(line, op, "repeats what is stored", "duplicate"))
+            rejected.append(RevisionError(unfinished, op, "repeats what is stored", "duplicate"))
+        if completion.finish_reason == "loop" and grammar is not None:
+            # a line the loop began in could not be closed: the output ended before it
+            rejected.append(RevisionError(unfinished, "write", "the model fell into a loop", "cut"))
         for _ in range(self.config.reasks):
             invalid = [e for e in rejected if e.kind == "invalid"]
             if not invalid:
@@ -136,7 +140,20 @@ class WrittenRevisions(Method):
     ) -> tuple[list[Revision], list[RevisionError]]:
         """Parse an output and apply its revisions, each atomically: (applied, rejected)."""
         parsed = parse_output(completion.text)
-        proposed, over = parsed.revisions, []
+        proposed, over, looping = parsed.revisions, [], []
+        if completion.looped_lines:
+            # lines the backend closed early because the model fell into a loop: garbage
+            looped = set(completion.looped_lines)
+            proposed = [r for r in proposed if r.line not in looped]
+            unparsed = {e.path for e in parsed.rejected}
+            for error in parsed.rejected:
+                if error.path in {f"line {n}" for n in looped}:
+                    error.kind = "cut"
+            looping = [
+                RevisionError(f"line {n}", "write", "the model fell into a loop", "cut")
+                for n in sorted(looped)
+                if f"line {n}" not in unparsed
+            ]
         if limit is not None and len(proposed) > limit:
             proposed, extra = proposed[:limit], proposed[limit:]
             over = [
@@ -144,12 +161,12 @@ class WrittenRevisions(Method):
                 for r in extra
             ]
         report = run.memory.revise(proposed, add_only=self.config.add_only)
-        if completion.finish_reason == "length":
+        if completion.finish_reason in ("length", "loop"):
             last = len(output_lines(completion.text.rstrip("\n")))
             for error in parsed.rejected:
                 if error.path == f"line {last}":
                     error.kind = "cut"  # the output budget ran out inside this line
-        return list(report.applied), parsed.rejected + report.rejected + over
+        return list(report.applied), parsed.rejected + looping + report.rejected + over
 
     # --- the answer --------------------------------------------------------------------------
 

@@ -66,6 +66,7 @@ def vocab_backend() -> LlamaCppBackend:
     backend.grammar_fallbacks = 0
     backend.jump_forward = False  # nothing is evaluated here (jump-forward: test_jump_forward)
     backend.stop_on_repeat = True
+    backend.stop_on_loop = True
     backend._last_forced = 0
     backend._end_tokens = [backend.llama.token_eos()]
     return backend

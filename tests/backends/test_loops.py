@@ -1,0 +1,66 @@
+"""The loop detector: a generation's tail that is one short piece repeated."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from prism_edge.backends.loops import LOOP_PERIOD, LOOP_SPAN, loop_start
+
+
+def test_a_repeated_piece_is_a_loop_and_the_output_keeps_it_once():
+    prefix = [100, 101, 102, 103]
+    piece = [7, 8, 9]
+    tokens = prefix + piece * 20
+    kept = loop_start(tokens)
+    assert kept == len(prefix) + len(piece)
+    assert tokens[:kept] == prefix + piece
+
+
+def test_one_token_over_and_over():
+    assert loop_start([5, 6] + [4] * LOOP_SPAN) == 3
+
+
+def test_too_short_a_run_or_too_long_a_piece_is_not_a_loop():
+    assert loop_start([1, 2] + [4] * (LOOP_SPAN - 1)) is None
+    piece = list(range(LOOP_PERIOD + 1))
+    assert loop_start(piece * 10) is None
+    assert loop_start(list(range(200))) is None
+    assert loop_start([]) is None
+
+
+def test_the_loop_is_found_back_to_where_it_began():
+    # a piece ending mid-way: the loop began at the prefix's end, whatever the phase now
+    tokens = [50, 51] + [1, 2, 3, 4] * 12 + [1, 2]
+    assert loop_start(tokens) == 2 + 4
+
+
+@given(
+    prefix=st.lists(st.integers(1000, 100_000), max_size=40),
+    piece=st.lists(st.integers(0, 999), min_size=1, max_size=LOOP_PERIOD),
+    extra=st.integers(0, 50),
+)
+def test_what_is_kept_is_the_text_before_the_loop_and_one_piece(prefix, piece, extra):
+    repeats = -(-LOOP_SPAN // len(piece)) + 1
+    tokens = prefix + piece * repeats + piece[: extra % len(piece)]
+    kept = loop_start(tokens)
+    assert kept is not None
+    # the prefix (drawn from other tokens) is kept whole, then the loop's first whole period
+    assert tokens[: len(prefix)] == prefix
+    period = kept - len(prefix)
+    assert 1 <= period <= len(piece)
+    assert all(tokens[i] == tokens[i - period] for i in range(kept, len(tokens)))
+    assert loop_start(tokens[:kept]) is None
+
+
+@given(st.lists(st.integers(0, 5), min_size=LOOP_SPAN, max_size=120))
+def test_a_loop_found_is_a_loop(tokens):
+    kept = loop_start(tokens)
+    if kept is not None:
+        # the last LOOP_SPAN tokens have a period of at most LOOP_PERIOD
+        tail = tokens[-LOOP_SPAN:]
+        assert any(
+            all(tail[i] == tail[i - p] for i in range(p, len(tail)))
+            for p in range(1, LOOP_PERIOD + 1)
+        )
+        assert kept <= len(tokens) - LOOP_SPAN + LOOP_PERIOD
