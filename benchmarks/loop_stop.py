@@ -1,12 +1,13 @@
-"""Ending an output where it fell into a loop, against decoding the loop to its budget (by
-hand, alone on the machine).
+"""Stopping the loops a model falls into, against decoding each loop to its budget (by hand,
+alone on the machine).
 
 Runs the paper's PRISM amendments (free, as `prism-edge bench` runs "PRISM amendments") and
 the incremental baseline over the first chunks of several texts twice on one model, the loop
 stop off and on (which goes first alternates by text), and prints for each text and method the
-wall time, the tokens decoded, the lines dropped as loops (PRISM), the stored strings that hold
-a loop (a piece of 1-8 characters 8 times running: garbage in the memory) and the entity recall
-of the answer against the text's entity list (``benchmarks/data/dev-set/*.entities``).
+wall time, the tokens decoded, the loops stopped (free outputs ended, revision lines closed),
+the stored strings that hold a loop (a piece of 1-8 characters 8 times running: garbage in the
+memory) and the entity recall of the answer against the text's entity list
+(``benchmarks/data/dev-set/*.entities``).
 
     python benchmarks/loop_stop.py TEXT [TEXT ...] [--chunks 8] [--chunk-tokens 1024] \
         [--model smollm2-135m] [--out benchmarks/results/loop_stop.txt]
@@ -39,7 +40,8 @@ def _looping_strings(memory: object) -> tuple[int, int]:
 
 
 class _LoopCount:
-    """Counts the backend's outputs that ended at a loop (finish reason ``loop``)."""
+    """Counts the loops the backend stopped: free outputs ended (finish reason ``loop``) and
+    revision lines closed (``looped_lines``)."""
 
     def __init__(self, backend: LlamaCppBackend) -> None:
         self.backend, self.count = backend, 0
@@ -47,7 +49,7 @@ class _LoopCount:
 
         def generate(*args: Any, **kwargs: Any) -> Any:
             completion = self._generate(*args, **kwargs)
-            self.count += completion.finish_reason == "loop"
+            self.count += (completion.finish_reason == "loop") + len(completion.looped_lines)
             return completion
 
         backend.generate = generate  # type: ignore[method-assign]
@@ -82,7 +84,7 @@ def main() -> None:
     lines = [
         f"model {path.name}, the first {args.chunks} chunks of up to {args.chunk_tokens} tokens "
         "of each text, temperature 0",
-        "| text | method | stop on loop | wall s | decoded tokens | outputs ended at a loop |"
+        "| text | method | stop on loop | wall s | decoded tokens | loops stopped |"
         " stored strings holding a loop | entity recall |",
         "|---|---|---|---|---|---|---|---|",
     ]

@@ -280,16 +280,38 @@ class LoopingScripted(ScriptedBackend):
         return completion
 
 
-@pytest.mark.parametrize("closed", ['["x}}}}}}}}}}}}}}}}"]', '["x}}}}}}}'])
-def test_a_line_closed_in_a_loop_is_dropped_and_the_lines_after_it_applied(book_schema, closed):
+@pytest.mark.parametrize(
+    ("closed", "stored"),
+    [
+        # a phrase loop: what came before it is kept, the phrase once
+        (
+            '["Bingley came, and Jane smiled, and Jane smiled, and Jane smiled, and Ja"]',
+            ["Bingley came, and Jane smiled"],
+        ),
+        ('["x}}}}}}}}}}}}}}}}"]', ["x}"]),
+        ('["}}}}}}}}}}}}}}}}}}"]', None),  # nothing but the loop: dropped
+        ('["x}}}}}}}', None),  # not even closed: dropped, never re-asked
+    ],
+)
+def test_a_line_closed_in_a_loop_keeps_what_came_before_and_the_lines_after_apply(
+    book_schema, closed, stored
+):
     first = '{"$.\'attributes\'.\'a\'": {"add": ["x"]}}'
     looped = "{\"$.'attributes'.'b'\": {\"add\": " + closed + "}}"
     last = '{"$.\'attributes\'.\'c\'": {"add": ["z"]}}'
     backend = LoopingScripted(["\n".join([first, looped, last]) + "\n", "answer"])
     result = run_prism(backend, book_schema, PrismConfig(question="q"), ["chunk"])
-    assert sorted(result.memory.data["attributes"]) == ["a", "c"]
-    assert (result.applied, result.rejected, result.cut, result.reasked) == (2, 0, 1, 0)
-    assert [e.path for e in result.rejections if e.kind == "cut"] == ["line 2"]
+    attributes = result.memory.data["attributes"]
+    assert attributes["a"] == ["x"] and attributes["c"] == ["z"]
+    assert attributes.get("b") == stored
+    dropped = stored is None
+    assert (result.applied, result.rejected, result.cut, result.reasked) == (
+        3 - dropped,
+        0,
+        int(dropped),
+        0,
+    )
+    assert [e.path for e in result.rejections if e.kind == "cut"] == ["line 2"] * dropped
 
 
 class GrammarScripted(ScriptedBackend):

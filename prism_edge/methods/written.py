@@ -9,12 +9,14 @@ once with their errors. The answer is one generation from the memory alone.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling
+from prism_edge.backends.loops import trim_loop
 from prism_edge.core.config import GROUNDED_REPEAT_PENALTY, PrismConfig
 from prism_edge.core.errors import RevisionError
 from prism_edge.core.events import Answered, Event, StepDone
@@ -142,17 +144,20 @@ class WrittenRevisions(Method):
         parsed = parse_output(completion.text)
         proposed, over, looping = parsed.revisions, [], []
         if completion.looped_lines:
-            # lines the backend closed early because the model fell into a loop: garbage
+            # lines the backend closed early because the model fell into a loop: their strings
+            # keep what came before the loop; a line left with nothing but the loop is dropped
             looped = set(completion.looped_lines)
-            proposed = [r for r in proposed if r.line not in looped]
-            unparsed = {e.path for e in parsed.rejected}
             for error in parsed.rejected:
                 if error.path in {f"line {n}" for n in looped}:
                     error.kind = "cut"
+            kept = [_without_loops(r) if r.line in looped else r for r in proposed]
+            proposed = [r for r in kept if r is not None]
+            left = {r.line for r in proposed}
+            unparsed = {e.path for e in parsed.rejected}
             looping = [
                 RevisionError(f"line {n}", "write", "the model fell into a loop", "cut")
                 for n in sorted(looped)
-                if f"line {n}" not in unparsed
+                if n not in left and f"line {n}" not in unparsed
             ]
         if limit is not None and len(proposed) > limit:
             proposed, extra = proposed[:limit], proposed[limit:]
@@ -258,3 +263,30 @@ def by_mentions(entries: dict[str, Any], memory: dict[str, Any]) -> list[str]:
     said = json.dumps(memory, ensure_ascii=False)
     counts = {key: len(whole_word(key).findall(said)) for key in entries}
     return sorted(entries, key=lambda key: -counts[key])
+
+
+def _without_loops(revision: Revision) -> Revision | None:
+    """A revision from a line the decoder closed inside a loop, its strings without the loop
+    (:func:`~prism_edge.backends.loops.trim_loop`); None when no string keeps a letter or a
+    digit (the line was the loop and nothing else)."""
+
+    def trim(value: Any) -> Any:
+        if isinstance(value, str):
+            return trim_loop(value)
+        if isinstance(value, list):
+            return [trim(v) for v in value]
+        if isinstance(value, dict):
+            return {k: trim(v) for k, v in value.items()}
+        return value
+
+    def words(value: Any) -> bool:
+        if isinstance(value, str):
+            return any(c.isalnum() for c in value)
+        if isinstance(value, list):
+            return any(words(v) for v in value)
+        if isinstance(value, dict):
+            return any(words(v) for v in value.values())
+        return True
+
+    value = trim(revision.value)
+    return dataclasses.replace(revision, value=value) if words(value) else None

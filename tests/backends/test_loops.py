@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from prism_edge.backends.loops import LOOP_PERIOD, LOOP_SPAN, loop_start
+from prism_edge.backends.loops import LOOP_PERIOD, LOOP_SPAN, loop_start, trim_loop
 
 
 def test_a_repeated_piece_is_a_loop_and_the_output_keeps_it_once():
@@ -27,6 +27,12 @@ def test_too_short_a_run_or_too_long_a_piece_is_not_a_loop():
     assert loop_start(piece * 10) is None
     assert loop_start(list(range(200))) is None
     assert loop_start([]) is None
+
+
+def test_a_phrase_three_times_running_is_a_loop_twice_is_not():
+    phrase = list(range(300, 312))  # ", and his daughter is Elizabeth Bennet": 12 tokens
+    assert loop_start([1, 2] + phrase * 2) is None
+    assert loop_start([1, 2] + phrase * 3) == 2 + 12
 
 
 def test_the_loop_is_found_back_to_where_it_began():
@@ -64,3 +70,24 @@ def test_a_loop_found_is_a_loop(tokens):
             for p in range(1, LOOP_PERIOD + 1)
         )
         assert kept <= len(tokens) - LOOP_SPAN + LOOP_PERIOD
+
+
+def test_a_string_closed_in_a_loop_keeps_what_came_before_it():
+    looped = "Mr. Bingley came, and his daughter is Jane" + ", and his daughter is Jane" * 3
+    assert trim_loop(looped + ", and his d") == "Mr. Bingley came, and his daughter is Jane"
+    assert trim_loop("Ahab}}}}]]]]]]]]") == "Ahab}}}}]"
+    assert trim_loop("a sentence with no loop.") == "a sentence with no loop."
+    assert trim_loop("Ha ha ha") == "Ha ha ha"  # two pieces and a part: no loop
+    assert trim_loop("") == ""
+
+
+@given(
+    prefix=st.text(alphabet="abcdefgh ", max_size=30),
+    piece=st.text(alphabet="XYZ,.", min_size=1, max_size=12),
+    repeats=st.integers(3, 8),
+)
+def test_a_trimmed_string_is_the_text_before_its_loop_and_the_piece_once(prefix, piece, repeats):
+    text = prefix + piece * repeats
+    trimmed = trim_loop(text)
+    assert trimmed.startswith(prefix) and text.startswith(trimmed)
+    assert len(trimmed) <= len(prefix) + 2 * len(piece) - 1
