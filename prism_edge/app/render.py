@@ -93,6 +93,7 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
         console=console,
         disable=quiet,
         transient=False,
+        refresh_per_second=2,  # its figures change once a step, the clock once a second
     )
     start = time.perf_counter()
     first = session.tokens_read()  # a resumed run has read some already
