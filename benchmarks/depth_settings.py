@@ -31,6 +31,7 @@ SETTINGS = {
     "flash on, f16, batch 256": {"flash_attn": True, "n_batch": 256},
     "flash on, f16, batch 512, micro-batch 256": {"flash_attn": True, "n_ubatch": 256},
     "flash on, f16, batch 128": {"flash_attn": True, "n_batch": 128},
+    "flash on, f16, 1 thread": {"flash_attn": True, "n_threads": 1},
 }
 
 
@@ -47,9 +48,13 @@ def rates(backend: LlamaCppBackend, depth: int, window: int, decode: int) -> tup
     start = time.perf_counter()
     backend._prefill(tokens)  # reuses the first `depth`, evaluates the window
     prefill = window / (time.perf_counter() - start)
+    # decoding: the next filler tokens fed one at a time (the same tokens for every setting;
+    # sampling would stop early where the loop stop sees the filler repeat itself)
+    following = (filler * 2)[:decode]
     start = time.perf_counter()
-    out, _ = backend._decode(None, decode, 0.0, None, stop_at_eog=False)
-    return prefill, len(out) / (time.perf_counter() - start)
+    for token in following:
+        backend.llama.eval([token])
+    return prefill, len(following) / (time.perf_counter() - start)
 
 
 def main() -> None:

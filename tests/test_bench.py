@@ -73,9 +73,9 @@ def test_table_arithmetic_and_bound():
         [CallMetrics("revise", 1000, 600, 100, 2.0), CallMetrics("answer", 500, 400, 50, 1.0)],
         wall_s=3.5,
     )
-    row = MethodRow("PRISM amendments", metrics, "a", 0, input_tokens=700)
     flat = SpeedProfile.flat(100.0, 50.0)
-    d = row.to_dict(flat)
+    row = MethodRow("PRISM amendments", metrics, "a", 0, input_tokens=700, calibration=flat)
+    d = row.to_dict(flat.prefill_tok_s)
     assert d["net_tokens"] == 500 and d["decoded_tokens"] == 150
     assert d["cache_hit"] == pytest.approx(1000 / 1500, abs=1e-4)
     assert d["cost_index"] == pytest.approx((500 + 3 * 150) / 1e6)
@@ -83,7 +83,7 @@ def test_table_arithmetic_and_bound():
     # 700 input tokens in 3.5 s: 200 tok/s, twice the depth-0 prefill rate; 3.5 s of an 8 s bound
     assert d["input_tok_s"] == 200 and d["prefill_ratio"] == 2.0
     assert d["wall_over_bound"] == pytest.approx(3.5 / 8, abs=1e-3)
-    table = markdown_table([row], flat)
+    table = markdown_table([row], flat.prefill_tok_s)
     assert (
         "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 8.0 | 200 | 2.00 | 0.44 | 0 |"
         in table
@@ -247,3 +247,88 @@ def test_a_task_s_grounding_and_outline_reach_the_grounded_variants(grammar_chec
     assert grammar_checker(revise, line % ("Baloo", "Then Mowgli met Baloo."))
     assert not grammar_checker(revise, line % ("Mowgli and Baloo", "Then Mowgli met Baloo."))
     assert not grammar_checker(revise, line % ("Baloo", "Mowgli met Baloo"))
+
+
+class TwoEngines(ScriptedBackend):
+    """A scripted backend with two engine settings, a speed profile for each: the setting
+    flips to "writing" for a run that decodes (as flash attention off does on SmolLM2)."""
+
+    can_calibrate = True
+
+    def __init__(self) -> None:
+        super().__init__(responder=responder, n_ctx=4096)
+        self.setting = "scoring"
+        self.suited: list[float] = []
+        self.calibrated: list[str] = []
+
+    @property
+    def engine(self) -> str:
+        return self.setting
+
+    def suit(self, decode_share: float) -> str | None:
+        self.suited.append(decode_share)
+        self.setting = "writing" if decode_share > 0 else "scoring"
+        return self.setting
+
+    def calibrate(self) -> SpeedProfile:
+        self.calibrated.append(self.setting)
+        rate = 300.0 if self.setting == "scoring" else 200.0
+        return SpeedProfile.flat(rate, 50.0)
+
+
+def test_each_method_runs_with_its_engine_and_is_bound_by_that_engines_speed():
+    from prism_edge.eval.baselines import DECODE_SHARES
+    from prism_edge.eval.bench import Calibrations
+    from prism_edge.methods.written import WrittenRevisions
+
+    backend = TwoEngines()
+    task = TASKS["summarize"]
+    calibrations = Calibrations(backend)
+    rows = run_methods(
+        backend,
+        BenchTask(task, task.default_question or ""),
+        CHUNKS,
+        "".join(CHUNKS),
+        max_tokens=64,
+        answer_tokens=32,
+        methods=("incremental", "lead sentences", "PRISM amendments", "names without the model"),
+        calibrations=calibrations,
+    )
+    by_name = {r.name: r for r in rows}
+    # the baseline and the written method decode; counting names does not
+    assert backend.suited == [DECODE_SHARES["incremental"], WrittenRevisions.decode_share, 0.0]
+    assert by_name["incremental"].engine == "writing"
+    assert by_name["PRISM amendments"].engine == "writing"
+    assert by_name["names without the model"].engine == "scoring"
+    # each setting measured once, right after the first method that ran with it; a method
+    # that called no model (lead sentences, names counted) has no bound
+    assert backend.calibrated == ["writing"]
+    assert by_name["incremental"].calibration == SpeedProfile.flat(200.0, 50.0)
+    assert by_name["lead sentences"].calibration is None
+    assert by_name["names without the model"].calibration is None
+    # input rates are set against the fastest depth-0 prefill measured in the run
+    assert calibrations.prefill_tok_s == 200.0
+    table = markdown_table(rows, calibrations.prefill_tok_s)
+    assert "| PRISM amendments |" in table and "| names without the model |" in table
+    # a method that ran the model with another setting than the first says which
+    called = RunMetrics([CallMetrics("score", 100, 0, 0, 1.0)], wall_s=1.0)
+    other = MethodRow("PRISM names", called, "a", engine="scoring")
+    assert "| PRISM names [scoring] |" in markdown_table([*rows, other], 200.0)
+
+
+def test_the_fastest_prefill_is_the_reference_whichever_engine_ran_first():
+    from prism_edge.eval.bench import Calibrations
+
+    backend = TwoEngines()
+    calibrations = Calibrations(backend)
+    backend.suit(0.3)
+    assert calibrations.current() == SpeedProfile.flat(200.0, 50.0)
+    backend.suit(0.0)
+    assert calibrations.current() == SpeedProfile.flat(300.0, 50.0)
+    assert calibrations.current() == SpeedProfile.flat(300.0, 50.0)  # measured once
+    assert backend.calibrated == ["writing", "scoring"]
+    assert calibrations.prefill_tok_s == 300.0
+    assert calibrations.reference == SpeedProfile.flat(300.0, 50.0)
+    assert [engine for engine, _ in calibrations.take_fresh()] == ["writing", "scoring"]
+    assert calibrations.take_fresh() == []
+    assert set(calibrations.to_dict()) == {"writing", "scoring"}

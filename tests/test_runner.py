@@ -407,3 +407,31 @@ def test_an_answer_cut_by_its_budget_keeps_only_whole_words():
     assert _whole_words("Kaa met the python. Baloo sl") == "Kaa met the python. Baloo"
     assert _whole_words("Tabaqui-Not: A most unt") == "Tabaqui-Not: A most"
     assert _whole_words("one") == ""
+
+
+def test_the_engine_is_suited_to_the_method_once_before_the_first_call(book_schema):
+    """A run sets the backend's engine up for what its method does (the written revisions
+    decode; names only score), once, before any call."""
+    from prism_edge.methods.written import WrittenRevisions
+
+    order: list[str] = []
+
+    class Suiting(ScriptedBackend):
+        def suit(self, decode_share: float) -> str | None:
+            order.append(f"suit {decode_share}")
+            return "chosen"
+
+        def generate(self, prompt, sampling, grammar):  # type: ignore[no-untyped-def]
+            order.append("call")
+            return super().generate(prompt, sampling, grammar)
+
+    backend = Suiting(responder=book_reviser)
+    config = PrismConfig(question="Summarize.", grammar=False)
+    runner = PrismRunner(backend, book_schema, config)
+    assert runner.suit() == "chosen" and runner.suit() == "chosen"
+    assert order == [f"suit {WrittenRevisions.decode_share}"]  # asked once
+    order.clear()
+    result = run_prism(backend, book_schema, config, ["Mowgli ran. Baloo slept."] * 2)
+    assert order[0] == f"suit {WrittenRevisions.decode_share}"
+    assert len(order) > 2 and set(order[1:]) == {"call"}
+    assert result.answer

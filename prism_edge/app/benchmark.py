@@ -35,6 +35,7 @@ from prism_edge.eval.bench import (
     ALL_METHODS,
     SWEPT,
     BenchTask,
+    Calibrations,
     default_methods,
     markdown_table,
     needle_methods,
@@ -98,7 +99,7 @@ def bench(
     ] = None,
     threads: ThreadsOption = None,
     batch: BatchOption = 512,
-    flash_attn: FlashAttnOption = True,
+    flash_attn: FlashAttnOption = None,
     kv_type: KvTypeOption = KvChoice.f16,
     jump_forward: JumpForwardOption = False,
     keep_boilerplate: KeepBoilerplateOption = False,
@@ -166,20 +167,27 @@ def bench(
             payload = needle_report(rows, needle_list)
             _emit(payload, json_out, as_json, needle_table(rows, needle_list))
             return
-        # speed by KV depth, up to the context the methods may fill (the bound's rates)
-        calibration = backend.calibrate()
-        if calibration is not None:
-            console.print(f"calibration: {calibration.describe()}", markup=False)
-        table = run_methods(backend, bench_task, chunks, full, methods=chosen, **budgets)
+        # speed by KV depth, up to the context the methods may fill (the bound's rates), for
+        # each engine setting the methods ran with
+        calibrations = Calibrations(backend)
+        table = run_methods(
+            backend, bench_task, chunks, full, methods=chosen, calibrations=calibrations,
+            **budgets,
+        )  # fmt: skip
+        for engine, profile in calibrations.take_fresh():
+            label = f" ({engine})" if engine else ""
+            console.print(f"calibration{label}: {profile.describe()}", markup=False)
         footprint = backend.footprint()
+        reference = calibrations.reference
         payload = {
-            "methods": [r.to_dict(calibration) for r in table],
-            "calibration": None if calibration is None else calibration.to_dict(),
+            "methods": [r.to_dict(calibrations.prefill_tok_s) for r in table],
+            "calibration": None if reference is None else reference.to_dict(),
+            "calibrations": calibrations.to_dict(),
             "chunks": len(chunks),
             "chunk_tokens": chunk_tokens,
             "footprint": None if footprint is None else dataclasses.asdict(footprint),
         }
-        text = markdown_table(table, calibration, footprint)
+        text = markdown_table(table, calibrations.prefill_tok_s, footprint)
         if sizes:
             # the table is saved (and shown) before the sweep, which can take as long again
             _emit(payload, json_out, False, None)
@@ -188,7 +196,7 @@ def bench(
             done = {} if swept is None else {chunk_tokens: swept}
             points = sweep(
                 backend, bench_task, collected.documents, sizes, done,
-                calibration=calibration, **budgets,
+                calibrations=calibrations, **budgets,
             )  # fmt: skip
             plot_sweep(points, plot)
             payload.update(sweep=points, plot=str(plot))

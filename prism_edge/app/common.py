@@ -76,11 +76,12 @@ BatchOption = Annotated[
     int, typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine")
 ]
 FlashAttnOption = Annotated[
-    bool,
+    bool | None,
     typer.Option(
         "--flash-attn/--no-flash-attn",
-        help="llama.cpp's flash attention (on: faster prefill and decoding at depth on both "
-        "shipped models, benchmarks/results/depth_settings.txt).",
+        help="llama.cpp's flash attention (default: on for methods that only score; for a "
+        "method that writes, whichever this machine measured faster for the model, once).",
+        show_default=False,
         rich_help_panel="Engine",
     ),
 ]

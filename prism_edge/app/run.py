@@ -197,7 +197,7 @@ def run(
     ] = None,
     threads: ThreadsOption = None,
     batch: BatchOption = 512,
-    flash_attn: FlashAttnOption = True,
+    flash_attn: FlashAttnOption = None,
     kv_type: KvTypeOption = KvChoice.f16,
     jump_forward: JumpForwardOption = False,
     keep_boilerplate: KeepBoilerplateOption = False,
@@ -299,6 +299,9 @@ def _run_session(
     console = log.console
     if not quiet:
         console.print(plan, markup=False)
+    engine = session.suit()  # the first time on this machine a writing method measures here
+    if engine and not quiet:
+        console.print(f"engine: {engine}", markup=False)
     kept = None if resume else session.start_afresh()
     if kept is not None and not quiet:
         console.print(f"note: the previous run's state was kept as {kept}", markup=False)

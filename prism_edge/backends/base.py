@@ -158,6 +158,20 @@ class Backend(abc.ABC):
         """Prefill and decode speed by KV depth on this machine (None: cannot measure)."""
         return None
 
+    @property
+    def engine(self) -> str:
+        """The engine setting its speed depends on, as :meth:`suit` left it ("": there is
+        only one)."""
+        return ""
+
+    def suit(self, decode_share: float) -> str | None:
+        """Set the engine up for a run that decodes ``decode_share`` tokens for every prompt
+        token it prefills (0: it only prefills and scores), before the run's first call (it
+        may empty the KV cache). Returns the setting chosen and why, for the plan; None when
+        there is nothing to choose (a server, or settings the user gave)."""
+        del decode_share
+        return None
+
     @contextlib.contextmanager
     def pinned(self, slot: int | None) -> Iterator[None]:
         """Within the block, this thread's calls go to cache slot ``slot`` (a server with several

@@ -15,9 +15,9 @@ class Engine:
     threads: int | None = None
     """None: the physical cores."""
     batch: int = 512
-    flash_attn: bool = True
-    """On: faster prefill and decoding at depth on both shipped models
-    (benchmarks/results/depth_settings.txt)."""
+    flash_attn: bool | None = None
+    """None: chosen for each run by what its method does (flash attention prefills faster;
+    for a method that decodes, the setting measured faster here: ``backends/attention.py``)."""
     kv_type: str = "f16"
     jump_forward: bool = False
     """Off by default: llama.cpp's logits for a token evaluated in a batch differ from the

@@ -29,6 +29,7 @@ from prism_edge.backends import (
     Grammar,
     Sampling,
     Scored,
+    attention,
     native,
     reused_prefix,
 )
@@ -142,7 +143,7 @@ class LlamaCppBackend(Backend):
         n_threads: int | None = None,
         n_batch: int = 512,
         n_ubatch: int | None = None,
-        flash_attn: bool = True,
+        flash_attn: bool | None = None,
         kv_type: str = "f16",
         jump_forward: bool = False,
         stop_on_repeat: bool = True,
@@ -154,12 +155,16 @@ class LlamaCppBackend(Backend):
 
         Without ``n_ctx`` the context is min(8192, training context). ``flash_attn`` and
         ``kv_type`` (``f16``, ``q8_0``; a quantized V cache needs flash attention in llama.cpp)
-        are the attention settings ``benchmarks/depth_rates.py`` measures.
+        are the attention settings ``benchmarks/depth_rates.py`` measures; ``flash_attn=None``
+        opens with flash attention and lets :meth:`suit` choose for the run
+        (:mod:`~prism_edge.backends.attention`).
         """
         if kv_type not in KV_TYPES:
             raise BackendError(f"unknown KV cache type {kv_type!r} (one of {', '.join(KV_TYPES)})")
-        if kv_type != "f16" and not flash_attn:
+        if kv_type != "f16" and flash_attn is False:
             raise BackendError(f"a {kv_type} KV cache needs flash attention in llama.cpp")
+        self._attention_chosen = flash_attn is not None or kv_type != "f16"
+        """Flash attention was given (or a quantized cache needs it): :meth:`suit` keeps it."""
         path = Path(model_path) if model_path is not None else embedded_model_path()
         check_gguf(path)
         self.path = path
@@ -174,25 +179,23 @@ class LlamaCppBackend(Backend):
         """Whether llama.cpp's extra buffer types (weight repacking, AMX) are on, and why."""
         # swa_full: sliding-window models (Gemma 3) keep the full KV cache; with False, prefix
         # reuse silently returns wrong logits
-        self.llama = _load(
-            path,
-            swa_full=True,
-            n_ctx=wanted,
-            n_threads=threads,
-            n_threads_batch=threads,
-            n_batch=min(n_batch, wanted),
-            n_ubatch=min(n_ubatch or n_batch, n_batch, wanted),
-            flash_attn=flash_attn,
-            type_k=KV_TYPES[kv_type],
-            type_v=KV_TYPES[kv_type],
-            seed=seed,
-            extra_buffers=self.repack.extra_buffers,
-            sequences=score_sequences + 2,  # the prompt's, the candidates', a spare
-        )
+        self._settings: dict[str, Any] = {
+            "swa_full": True,
+            "n_ctx": wanted,
+            "n_threads": threads,
+            "n_threads_batch": threads,
+            "n_batch": min(n_batch, wanted),
+            "n_ubatch": min(n_ubatch or n_batch, n_batch, wanted),
+            "type_k": KV_TYPES[kv_type],
+            "type_v": KV_TYPES[kv_type],
+            "seed": seed,
+        }
+        """What the context is opened with, but flash attention (:meth:`_open`)."""
+        self.flash_attn = flash_attn is not False
+        self.llama = self._open(self.flash_attn, score_sequences)
         self.score_sequences = score_sequences
         """Candidates :meth:`score` evaluates side by side in one call (1: one call each)."""
         self.kv_type = kv_type
-        self.flash_attn = flash_attn
         self.jump_forward = jump_forward
         """Forced continuations are evaluated as one batch (see :meth:`_jump`)."""
         self.stop_on_repeat = stop_on_repeat
@@ -314,6 +317,83 @@ class LlamaCppBackend(Backend):
         kv = self.n_ctx * layers * kv_heads * (key + value) * per_element
         return Footprint(self.path.stat().st_size, int(kv))
 
+    # --- the engine's attention -------------------------------------------------------------
+
+    def _open(self, flash_attn: bool, sequences: int) -> Any:
+        """A llama.cpp context (and the model) with this attention; ``sequences``: the
+        candidates :meth:`score` evaluates side by side."""
+        return _load(
+            self.path,
+            flash_attn=flash_attn,
+            extra_buffers=self.repack.extra_buffers,
+            sequences=sequences + 2,  # the prompt's, the candidates', a spare
+            **self._settings,
+        )
+
+    def _reopen(self, flash_attn: bool) -> None:
+        """The same model and settings with the other attention (the KV cache starts empty)."""
+        self.llama.close()
+        self.llama = self._open(flash_attn, self.score_sequences)
+        self.flash_attn = flash_attn
+
+    @property
+    def engine(self) -> str:
+        return f"flash attention {'on' if self.flash_attn else 'off'}"
+
+    def suit(self, decode_share: float) -> str | None:
+        """Flash attention for a run that only prefills and scores (the faster prefill on both
+        shipped models); for a run that decodes, the setting that costs less per prompt token
+        at the rates measured on this machine (:mod:`~prism_edge.backends.attention`, measured
+        once per model and build, about ten seconds on the embedded model). A setting given
+        when the backend was opened is kept."""
+        if self._attention_chosen:
+            return None
+        note = None
+        wanted = True
+        if decode_share > 0:
+            verdict = self._attention_verdict()
+            wanted, note = verdict.flash_for(decode_share), verdict.describe(decode_share)
+        if wanted != self.flash_attn:
+            self._reopen(wanted)
+        return note
+
+    def _attention_verdict(self) -> attention.Verdict:
+        settings = {k: self._settings[k] for k in ("n_threads", "n_batch", "n_ubatch", "type_k")}
+        key = attention.cache_key(self.path, settings)
+        verdict = attention.cached(key)
+        if verdict is None:
+            verdict = self._measure_attention()
+            attention.save(key, verdict, self.path)
+        return verdict
+
+    def _measure_attention(self) -> attention.Verdict:
+        """Both attention settings side by side: prefill ``attention.DEPTH`` tokens from an
+        empty cache, then decode ``attention.DECODED`` at that depth (each setting warmed up
+        first). The context is left with the setting measured last, its cache empty."""
+        depth = max(1, min(attention.DEPTH, self.n_ctx - attention.DECODED - 1))
+        filler = self.tokenize(_FILLER)
+        tokens = (filler * ((depth + attention.DECODED) // len(filler) + 1))[
+            : depth + attention.DECODED
+        ]
+        opened = self.flash_attn
+        rates: dict[bool, attention.Rates] = {}
+        for flash in (opened, not opened):
+            if flash != self.flash_attn:
+                self._reopen(flash)
+            self.reset_cache()
+            self._prefill(tokens[:32])  # warm-up: the first evaluation pays for page faults
+            self.reset_cache()
+            start = time.perf_counter()
+            self._prefill(tokens[:depth])
+            prefill = depth / (time.perf_counter() - start)
+            start = time.perf_counter()
+            for token in tokens[depth:]:
+                self.llama.eval([token])
+            decode = attention.DECODED / (time.perf_counter() - start)
+            rates[flash] = attention.Rates(prefill, decode)
+        self.reset_cache()
+        return attention.Verdict(rates[True], rates[False], depth)
+
     def calibrate(
         self,
         max_depth: int | None = None,
@@ -330,7 +410,7 @@ class LlamaCppBackend(Backend):
         """
         depth = min(max_depth or self.n_ctx, self.n_ctx) - decode_tokens - 1
         window = max(1, min(window, depth))
-        filler = self.tokenize("The quick brown fox jumps over the lazy dog. " * 200)
+        filler = self.tokenize(_FILLER)
         tokens = (filler * (depth // max(1, len(filler)) + 1))[:depth]
         runs = [self._calibration_pass(tokens, window, decode_tokens) for _ in range(passes)]
 
@@ -899,6 +979,9 @@ def _pick(logits: Any, temperature: float, rng: Any, top_k: int = TOP_K) -> int:
     weights = np.exp(scaled - scaled.max())
     return int(rng.choice(top, p=weights / weights.sum()))
 
+
+_FILLER = "The quick brown fox jumps over the lazy dog. " * 200
+"""Text the speed measurements evaluate (its content does not change the rates)."""
 
 KV_TYPES = {"f16": 1, "q8_0": 8}
 """KV cache types offered (ggml type ids; ``q8_0`` needs flash attention)."""

@@ -167,10 +167,11 @@ def probe_in_child(
     return ProbeOutcome(done.returncode, tail[0][:200] if tail else "")
 
 
-def cache_path() -> Path:
+def cache_path(name: str = CACHE_FILE) -> Path:
+    """A probe's cache file in the user's cache folder."""
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("prism-edge", appauthor=False)) / CACHE_FILE
+    return Path(user_cache_dir("prism-edge", appauthor=False)) / name
 
 
 def _digest(parts: list[str]) -> str:
@@ -181,10 +182,18 @@ def _build_key(info: BuildInfo) -> str:
     return _digest([info.package_version, info.system_info, json.dumps(info.library_files)])
 
 
-def _key(info: BuildInfo, model: Path) -> str:
+def model_key(info: BuildInfo, model: Path, extra: list[str] | None = None) -> str:
+    """A probe's key: this build, the model file (path, size, modification time) and
+    ``extra`` settings; a rebuild or a changed file is probed again."""
     stat = model.stat()
     return _digest(
-        [_build_key(info), str(model.resolve()), str(stat.st_size), str(stat.st_mtime_ns)]
+        [
+            _build_key(info),
+            str(model.resolve()),
+            str(stat.st_size),
+            str(stat.st_mtime_ns),
+            *(extra or []),
+        ]
     )
 
 
@@ -206,7 +215,7 @@ def cached_decisions(
     """(model path, decision) the probe recorded for this build, without probing."""
     build = _build_key(info)
     found = []
-    for entry in _read_cache(cache or cache_path()).values():
+    for entry in read_cache(cache or cache_path()).values():
         if isinstance(entry, dict) and entry.get("build") == build:
             decision = RepackDecision(
                 bool(entry.get("extra_buffers")), str(entry.get("reason", ""))
@@ -215,7 +224,8 @@ def cached_decisions(
     return found
 
 
-def _read_cache(path: Path) -> dict[str, Any]:
+def read_cache(path: Path) -> dict[str, Any]:
+    """A probe cache's entries by key (none when the file is missing or not JSON)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -223,22 +233,29 @@ def _read_cache(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _write_cache(
+def write_cache(path: Path, key: str, entry: dict[str, Any]) -> None:
+    """Add or replace one entry, the file replaced whole (never left half written); without
+    a writable cache folder nothing is kept and the probe runs again next time."""
+    entries = read_cache(path)
+    entries[key] = entry
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(entries, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def _save_decision(
     path: Path, key: str, decision: RepackDecision, info: BuildInfo, model: Path
 ) -> None:
-    entries = _read_cache(path)
-    entries[key] = {
+    entry = {
         "build": _build_key(info),
         "model": str(model),
         "extra_buffers": decision.extra_buffers,
         "reason": decision.reason,
         "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
-    with contextlib.suppress(OSError):  # no cache folder: the probe runs again next time
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(entries, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+    write_cache(path, key, entry)
 
 
 _decisions: dict[str, RepackDecision] = {}
@@ -261,12 +278,12 @@ def decide(
     info = info or build_info()
     if not info.has_amx_kernels:
         return RepackDecision(True, "this llama.cpp build has no AMX kernels")
-    key = _key(info, model)
+    key = model_key(info, model)
     with _lock:
         if key in _decisions:
             return _decisions[key]
         cache = cache or cache_path()
-        saved = _read_cache(cache).get(key)
+        saved = read_cache(cache).get(key)
         if isinstance(saved, dict) and isinstance(saved.get("extra_buffers"), bool):
             decision = RepackDecision(saved["extra_buffers"], str(saved.get("reason", "")))
         else:
@@ -278,9 +295,7 @@ def decide(
                     False, f"AMX kernels: {outcome.describe()}; weight repacking turned off"
                 )
             if outcome.returncode is None or outcome.returncode <= 0:
-                _write_cache(
-                    cache, key, decision, info, model
-                )  # a clean run or a crash is a verdict
+                _save_decision(cache, key, decision, info, model)  # a clean run or a crash
         _decisions[key] = decision
         return decision
 

@@ -99,6 +99,8 @@ class PrismRunner:
         self.result = RunResult(None, self.memory, self.metrics, method=self.method.name)
         self.position = Position()
         self._prepared = False
+        self._suited = False
+        self._engine_note: str | None = None
 
     def snapshot(self) -> dict[str, Any]:
         """What :meth:`restore` needs to continue this run, as JSON-able data: the place in the
@@ -265,10 +267,20 @@ class PrismRunner:
         if needed > self.backend.n_ctx:
             raise self._overflow("the final-answer prompt and its output budget", needed)
 
+    def suit(self) -> str | None:
+        """Set the backend's engine up for this run's method (:meth:`Backend.suit`), once,
+        before the first call; returns the setting chosen and why (None: nothing to say)."""
+        if not self._suited:
+            self._suited = True
+            self._engine_note = self.backend.suit(self.method.decode_share)
+        return self._engine_note
+
     def run(self, chunks: Iterable[str], floor: int | None = None) -> Iterator[Event]:
         """Every step, then the answer, then :class:`Finished` (checked first with
-        :meth:`preflight` for a chunk of ``floor`` tokens)."""
+        :meth:`preflight` for a chunk of ``floor`` tokens; the engine suited to the method
+        first, outside the run's wall time, as loading the model is)."""
         self.preflight(floor)
+        self.suit()
         start = time.perf_counter()
         wall_before = self.metrics.wall_s
         try:

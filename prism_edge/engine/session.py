@@ -158,6 +158,11 @@ class Session:
         self.folder.restore(self.runner, self.runner.schema, self.folder.load())
         self.resumed = True
 
+    def suit(self) -> str | None:
+        """Set the engine up for the method before the first step (the run does it anyway;
+        a caller that shows it calls it first): the setting chosen and why, or None."""
+        return self.runner.suit()
+
     def start_afresh(self) -> Path | None:
         """Before a new run: the previous run's state is set aside (returned), never deleted."""
         return None if self.folder is None else self.folder.set_aside()

@@ -22,6 +22,7 @@ from prism_edge.core.footprint import Footprint, mb, peak_rss_bytes, reset_peak
 from prism_edge.core.metrics import RunMetrics, SpeedProfile
 from prism_edge.engine.session import Session, counter
 from prism_edge.eval.baselines import (
+    DECODE_SHARES,
     BaselineConfig,
     hierarchical,
     incremental,
@@ -168,6 +169,10 @@ class MethodRow:
     """The process's peak resident set while the method ran (bytes; footprint.py)."""
     input_tokens: int | None = None
     """Tokens of the input the method read (every chunk's), for its input rate."""
+    engine: str = ""
+    """The engine setting the method ran with (:meth:`Backend.suit` chose it)."""
+    calibration: SpeedProfile | None = None
+    """That setting's speed by KV depth, measured in the same run (the bound's rates)."""
 
     def input_rate(self) -> float | None:
         """Input tokens read per second of the method's wall time."""
@@ -176,31 +181,33 @@ class MethodRow:
             return None
         return self.input_tokens / m.wall_s
 
-    def prefill_ratio(self, calibration: SpeedProfile | None) -> float | None:
-        """The input rate as a share of the run's depth-0 prefill rate (1: the method reads as
-        fast as the engine prefills an empty context)."""
+    def prefill_ratio(self, prefill_tok_s: float | None) -> float | None:
+        """The input rate as a share of ``prefill_tok_s``, the run's fastest depth-0 prefill
+        (1: the method reads as fast as the engine's best setting prefills an empty
+        context)."""
         rate = self.input_rate()
-        if rate is None or calibration is None or not self.metrics or not self.metrics.calls:
+        if rate is None or not prefill_tok_s or not self.metrics or not self.metrics.calls:
             return None
-        return rate / calibration.prefill_tok_s
+        return rate / prefill_tok_s
 
-    def over_bound(self, calibration: SpeedProfile | None) -> float | None:
+    def over_bound(self) -> float | None:
         """Wall time over the depth-aware bound (1: no time beyond prefill and decode)."""
-        bound = self.bound_s(calibration)
+        bound = self.bound_s()
         if bound is None or bound <= 0 or self.metrics is None:
             return None
         return self.metrics.wall_s / bound
 
-    def bound_s(self, calibration: SpeedProfile | None) -> float | None:
-        if calibration is None or self.metrics is None:
+    def bound_s(self) -> float | None:
+        if self.calibration is None or self.metrics is None:
             return None
-        return calibration.bound_s(self.metrics)
+        return self.calibration.bound_s(self.metrics)
 
-    def to_dict(self, calibration: SpeedProfile | None) -> dict[str, Any]:
+    def to_dict(self, prefill_tok_s: float | None) -> dict[str, Any]:
         m = self.metrics
-        bound = self.bound_s(calibration)
+        bound = self.bound_s()
         return {
             "name": self.name,
+            "engine": self.engine or None,
             "cache_hit": None if m is None else round(m.cache_hit, 4),
             "prompt_tokens": None if m is None else m.prompt_tokens,
             "net_tokens": None if m is None else m.net_tokens,
@@ -210,8 +217,8 @@ class MethodRow:
             "bound_s": None if bound is None else round(bound, 2),
             "input_tokens": self.input_tokens,
             "input_tok_s": _round(self.input_rate(), 1),
-            "prefill_ratio": _round(self.prefill_ratio(calibration), 3),
-            "wall_over_bound": _round(self.over_bound(calibration), 3),
+            "prefill_ratio": _round(self.prefill_ratio(prefill_tok_s), 3),
+            "wall_over_bound": _round(self.over_bound(), 3),
             "rejected": self.rejected,
             "answer": self.answer,
             "not_applicable": self.not_applicable,
@@ -230,6 +237,49 @@ def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
+class Calibrations:
+    """The engine's speed by KV depth, measured once for each setting a method ran with
+    (methods that decode may run with another attention than those that only prefill), right
+    after the first method that ran with it (``measure=False``: none is measured)."""
+
+    def __init__(self, backend: Backend, measure: bool = True) -> None:
+        self.backend = backend
+        self.measure = measure
+        self.by_engine: dict[str, SpeedProfile] = {}
+        self.fresh: list[str] = []
+        """Settings measured since the caller last looked (:meth:`take_fresh`)."""
+
+    def current(self) -> SpeedProfile | None:
+        """The profile of the setting the backend has now, measured if it is new."""
+        engine = self.backend.engine
+        if engine not in self.by_engine and self.measure:
+            profile = self.backend.calibrate()
+            if profile is None:
+                self.measure = False  # a backend that cannot measure: none will be
+                return None
+            self.by_engine[engine] = profile
+            self.fresh.append(engine)
+        return self.by_engine.get(engine)
+
+    def take_fresh(self) -> list[tuple[str, SpeedProfile]]:
+        fresh, self.fresh = self.fresh, []
+        return [(engine, self.by_engine[engine]) for engine in fresh]
+
+    @property
+    def prefill_tok_s(self) -> float | None:
+        """The fastest depth-0 prefill measured: what every method's input rate is set
+        against, whichever setting it ran with."""
+        return max((p.prefill_tok_s for p in self.by_engine.values()), default=None)
+
+    @property
+    def reference(self) -> SpeedProfile | None:
+        """The profile of that fastest prefill."""
+        return max(self.by_engine.values(), key=lambda p: p.prefill_tok_s, default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {engine or "default": p.to_dict() for engine, p in self.by_engine.items()}
+
+
 def run_methods(
     backend: Backend,
     task: BenchTask,
@@ -239,8 +289,10 @@ def run_methods(
     max_tokens: int = 512,
     answer_tokens: int = 512,
     methods: Sequence[str] = METHODS,
+    calibrations: Calibrations | None = None,
 ) -> list[MethodRow]:
-    """Every requested method on the same chunks, each from a cold cache."""
+    """Every requested method on the same chunks, each from a cold cache, each with the
+    engine suited to it (``calibrations``: each row gets its setting's speed profile)."""
     unknown = [m for m in methods if m not in ALL_METHODS]
     if unknown:
         raise ValueError(f"unknown method {unknown[0]!r}; choose from {', '.join(ALL_METHODS)}")
@@ -270,6 +322,7 @@ def run_methods(
         elif name in TABLE_VARIANTS:
             rows.append(_tables(backend, task, chunks, name))
         elif name in ("long context", "incremental", "hierarchical"):
+            backend.suit(DECODE_SHARES[name])
             if name == "long context":
                 result = long_context(
                     backend,
@@ -298,6 +351,9 @@ def run_methods(
         rows[-1].peak_rss = peak_rss_bytes()
         if rows[-1].metrics is not None:
             rows[-1].input_tokens = input_tokens
+            rows[-1].engine = backend.engine
+            if calibrations is not None and rows[-1].metrics.calls:
+                rows[-1].calibration = calibrations.current()
         if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
             rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
     return rows
@@ -389,7 +445,7 @@ def sweep(
     *,
     max_tokens: int,
     answer_tokens: int,
-    calibration: SpeedProfile | None,
+    calibrations: Calibrations | None,
 ) -> list[dict[str, Any]]:
     """The paper's chunk-size figure: PRISM amendments add-only at each chunk size (a size
     whose row ``done`` holds already is not run again)."""
@@ -407,8 +463,10 @@ def sweep(
                 max_tokens=max_tokens,
                 answer_tokens=answer_tokens,
                 methods=(SWEPT,),
+                calibrations=calibrations,
             )[0]
-        points.append({"chunk_tokens": size, **row.to_dict(calibration)})
+        reference = None if calibrations is None else calibrations.prefill_tok_s
+        points.append({"chunk_tokens": size, **row.to_dict(reference)})
     return points
 
 
@@ -500,12 +558,15 @@ def needle_table(rows: Sequence[NeedleRow], needles: Sequence[Needle]) -> str:
 
 def markdown_table(
     rows: Sequence[MethodRow],
-    calibration: SpeedProfile | None,
+    prefill_tok_s: float | None,
     footprint: Footprint | None = None,
 ) -> str:
     """The paper's Table 2 with wall time and its physical bound, peak memory, then the quality
     measures that were taken (entity recall when entities were given, PRISM's faithfulness
-    proxy); under it the model file's and KV cache's sizes."""
+    proxy); under it the model file's and KV cache's sizes. ``x prefill`` is each input rate
+    over ``prefill_tok_s``, the run's fastest depth-0 prefill; a method that ran with another
+    engine setting than the first says which after its name."""
+    first = next((r.engine for r in rows if r.metrics is not None and r.metrics.calls), "")
     recall = any(r.recall is not None for r in rows)
     faithful = any(r.faithfulness is not None for r in rows)
     extra = (" entity recall |" if recall else "") + (" faithful |" if faithful else "")
@@ -523,8 +584,10 @@ def markdown_table(
                 + " |" * (recall + faithful)
             )
             continue
-        bound = row.bound_s(calibration)
+        bound = row.bound_s()
         note = f" ({row.not_applicable})" if row.not_applicable else ""
+        if row.engine and row.engine != first and m.calls:
+            note += f" [{row.engine}]"
         cells = [
             f"{100 * m.cache_hit:.0f}",
             str(m.prompt_tokens),
@@ -534,8 +597,8 @@ def markdown_table(
             f"{m.wall_s:.1f}",
             "" if bound is None else f"{bound:.1f}",
             _cell(row.input_rate(), "{:.0f}"),
-            _cell(row.prefill_ratio(calibration), "{:.2f}"),
-            _cell(row.over_bound(calibration), "{:.2f}"),
+            _cell(row.prefill_ratio(prefill_tok_s), "{:.2f}"),
+            _cell(row.over_bound(), "{:.2f}"),
             "" if row.rejected is None else str(row.rejected),
             mb(row.peak_rss),
         ]

@@ -65,6 +65,9 @@ class Method(abc.ABC):
     """A later question searches the memory for its best match (code search over stored
     definitions), so an identifier it names that the memory lacks is no reason to refuse it:
     a description says what the code does in words the code need not use."""
+    decode_share: ClassVar[float] = 0.0
+    """Tokens a run of this method decodes for every prompt token it prefills (0: it only
+    prefills and scores); the engine's attention is chosen by it (:meth:`Backend.suit`)."""
     chunk_tokens: ClassVar[int | None] = None
     """The chunk size this method was measured to read best at (answers and speed), which a
     run uses when no chunk size is given (flag, variable or config); None: the run's own."""

@@ -1,0 +1,58 @@
+"""Tokens decoded per prompt token prefilled, by method, over every bench report kept here.
+
+The engine's attention is chosen by this share (``prism_edge/backends/attention.py``): the
+median over the written PRISM runs is ``WrittenRevisions.decode_share``, the baselines' is
+what ``bench`` suits the engine to before running them. Each report counts once per method
+(a report repeated under another name is counted once: same method, same token counts).
+
+    python benchmarks/decode_share.py > benchmarks/results/decode_share.txt
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+WRITTEN = ("PRISM in-place", "PRISM amendments")
+"""Method names that begin so are the model-written revisions (every variant)."""
+BASELINES = ("incremental", "hierarchical")
+
+
+def shares() -> dict[str, list[tuple[str, float]]]:
+    found: dict[str, list[tuple[str, float]]] = {"written": [], **{b: [] for b in BASELINES}}
+    seen: set[tuple[str, int, int]] = set()
+    for path in sorted(RESULTS.rglob("*.json")):
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(report, dict):
+            continue
+        for row in report.get("methods") or []:
+            name, decoded, net = row.get("name"), row.get("decoded_tokens"), row.get("net_tokens")
+            if not (isinstance(name, str) and decoded and net) or (name, decoded, net) in seen:
+                continue
+            seen.add((name, decoded, net))
+            kind = "written" if name.startswith(WRITTEN) else name
+            if kind in found:
+                found[kind].append((f"{path.relative_to(RESULTS)}: {name}", decoded / net))
+    return found
+
+
+def main() -> None:
+    print("$ python benchmarks/decode_share.py   (decoded tokens / net prompt tokens, by run)")
+    for kind, runs in shares().items():
+        values = [v for _, v in runs]
+        for label, value in runs:
+            print(f"  {kind:12} {value:.3f}  {label}")
+        if values:
+            print(
+                f"{kind}: median {statistics.median(values):.3f} over {len(values)} runs "
+                f"(min {min(values):.3f}, max {max(values):.3f})\n"
+            )
+
+
+if __name__ == "__main__":
+    main()
