@@ -1,15 +1,19 @@
 """Logits of the same tokens evaluated in one batch and one at a time (by hand).
 
-Why jump-forward decoding cannot promise the token-by-token output: after the same 500-token
-prompt, 40 tokens of the Jungle Book are evaluated one at a time and then as one batch with
-every position's logits; this prints the largest logit difference and how often the argmax
-differs, with flash attention on and off.
+Why jump-forward decoding (and any draft verified in one batch) cannot promise the
+token-by-token output: after the same 500-token prompt, 40 tokens of the Jungle Book are
+evaluated one at a time and then as one batch with every position's logits. For each attention
+setting this prints the largest logit difference, how often the argmax differs, and at which
+positions of the batch the logits are bit for bit those of the token evaluated alone.
 
-    python benchmarks/batch_numerics.py > benchmarks/results/batch_numerics.txt
+    python benchmarks/batch_numerics.py --out benchmarks/results/batch_numerics.txt
 """
 
 from __future__ import annotations
 
+import argparse
+import subprocess
+import time
 from pathlib import Path
 
 import llama_cpp
@@ -27,6 +31,15 @@ def last(backend: LlamaCppBackend) -> np.ndarray:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    lines = [
+        f"$ python benchmarks/batch_numerics.py   ({time.strftime('%Y-%m-%d')}, commit {commit})"
+    ]
     text = TEXT.read_text(encoding="utf-8")[5000:9000]
     for flash in (True, False):
         backend = LlamaCppBackend(n_ctx=2048, flash_attn=flash)
@@ -41,14 +54,21 @@ def main() -> None:
         backend.reset_cache()
         backend._prefill(prompt)
         batched = [last(backend), *backend._eval_all_logits(following[:-1])]
-        diff = max(float(np.abs(a - b).max()) for a, b in zip(one_by_one, batched, strict=True))
-        flips = sum(
-            int(np.argmax(a) != np.argmax(b)) for a, b in zip(one_by_one, batched, strict=True)
-        )
-        print(
+        pairs = list(zip(one_by_one, batched, strict=True))
+        diff = max(float(np.abs(a - b).max()) for a, b in pairs)
+        flips = sum(int(np.argmax(a) != np.argmax(b)) for a, b in pairs)
+        # position 0 is the prompt's last token (evaluated alone both ways)
+        exact = [i for i, (a, b) in enumerate(pairs[1:], 1) if np.array_equal(a, b)]
+        lines.append(
             f"flash attention {'on' if flash else 'off'}: largest logit difference {diff:.2f}, "
-            f"argmax differs at {flips} of {len(batched)} positions"
+            f"argmax differs at {flips} of {len(pairs)} positions; batch positions whose "
+            f"logits are bit for bit the token's alone: {exact or 'none'} of 1-{len(pairs) - 1}"
         )
+        backend.llama.close()
+    report = "\n".join(lines)
+    print(report)
+    if args.out:
+        args.out.write_text(report + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -42,12 +42,15 @@ class Harness:
     ) -> None:
         self.backends: list[ScriptedBackend] = []
         self.requests: list[tuple[str | None, int | None]] = []
+        self.engines: list[Any] = []
+        """The engine settings each command opened its backend with."""
         self.n_ctx = n_ctx
 
         def open_backend(
             model: str | None = None, *, n_ctx: int | None = None, **options: Any
         ) -> ScriptedBackend:
             self.requests.append((model, n_ctx))
+            self.engines.append(options.get("engine"))
             if model is not None and options.get("server") is not None:
                 raise ValueError("use either --model or --server, not both")  # as the factory
             if model == "missing-model":

@@ -29,6 +29,28 @@ def test_run_prints_plan_progress_and_answer(harness, story, tmp_path):
     assert len(harness.backend.calls) > 3
 
 
+def test_the_engine_is_chosen_for_the_method_unless_given(harness, story, tmp_path, monkeypatch):
+    from prism_edge.backends.scripted import ScriptedBackend
+
+    shares: list[float] = []
+
+    def suit(self: ScriptedBackend, decode_share: float) -> str | None:
+        shares.append(decode_share)
+        return "flash attention off (measured here)" if decode_share else None
+
+    monkeypatch.setattr(ScriptedBackend, "suit", suit)
+    run_dir = str(tmp_path / "r")
+    result = invoke("run", str(story), "--method", "revisions", "--run-dir", run_dir)
+    assert result.exit_code == 0, result.output
+    assert harness.engines[-1].flash_attn is None  # not given: chosen for the run
+    assert shares == [0.08]  # the written revisions' decode share, asked once
+    assert "engine: flash attention off (measured here)" in result.stderr
+    assert result.stderr.index("plan:") < result.stderr.index("engine:")
+    result = invoke("run", str(story), "--no-flash-attn", "--run-dir", run_dir)
+    assert result.exit_code == 0, result.output
+    assert harness.engines[-1].flash_attn is False
+
+
 def test_json_output_and_memory_out(harness, story, tmp_path):
     out = tmp_path / "memory.json"
     result = invoke(

@@ -344,7 +344,7 @@ class LlamaCppBackend(Backend):
         """Flash attention for a run that only prefills and scores (the faster prefill on both
         shipped models); for a run that decodes, the setting that costs less per prompt token
         at the rates measured on this machine (:mod:`~prism_edge.backends.attention`, measured
-        once per model and build, about ten seconds on the embedded model). A setting given
+        once per model and build, about eight seconds on the embedded model). A setting given
         when the backend was opened is kept."""
         if self._attention_chosen:
             return None
@@ -359,18 +359,23 @@ class LlamaCppBackend(Backend):
 
     def _attention_verdict(self) -> attention.Verdict:
         settings = {k: self._settings[k] for k in ("n_threads", "n_batch", "n_ubatch", "type_k")}
-        key = attention.cache_key(self.path, settings)
+        key = attention.cache_key(self.path, {**settings, "depth": self._attention_depth()})
         verdict = attention.cached(key)
         if verdict is None:
             verdict = self._measure_attention()
             attention.save(key, verdict, self.path)
         return verdict
 
+    def _attention_depth(self) -> int:
+        """The depth the rates are measured at: ``attention.DEPTH``, or less in a small
+        context."""
+        return max(1, min(attention.DEPTH, self.n_ctx - attention.DECODED - 1))
+
     def _measure_attention(self) -> attention.Verdict:
         """Both attention settings side by side: prefill ``attention.DEPTH`` tokens from an
         empty cache, then decode ``attention.DECODED`` at that depth (each setting warmed up
         first). The context is left with the setting measured last, its cache empty."""
-        depth = max(1, min(attention.DEPTH, self.n_ctx - attention.DECODED - 1))
+        depth = self._attention_depth()
         filler = self.tokenize(_FILLER)
         tokens = (filler * ((depth + attention.DECODED) // len(filler) + 1))[
             : depth + attention.DECODED
