@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app.common import (
-    STATIC_ESTIMATE,
     BatchOption,
     FlashAttnOption,
     FollowLinksOption,
@@ -22,6 +21,7 @@ from prism_edge.app.common import (
     KvTypeOption,
     TaskName,
     ThreadsOption,
+    context_for,
     echo,
     err_console,
     reporting_errors,
@@ -132,7 +132,7 @@ def bench(
         largest = max([chunk_tokens, *sizes])
         backend = factory.open_backend(
             model,
-            n_ctx=ctx or largest * 2 + max_tokens + STATIC_ESTIMATE,
+            n_ctx=ctx or context_for(largest, max_tokens),
             engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
         )
         default = needle_methods(preset.name) if needle_list else default_methods(preset.name)

@@ -13,7 +13,6 @@ from rich.console import Console
 from prism_edge import methods
 from prism_edge.app.common import (
     AUTO_METHOD,
-    STATIC_ESTIMATE,
     BatchOption,
     FlashAttnOption,
     FollowLinksOption,
@@ -28,6 +27,7 @@ from prism_edge.app.common import (
     TaskName,
     ThreadsOption,
     built_in,
+    context_for,
     err_console,
     given,
     piped_stdin,
@@ -228,7 +228,7 @@ def run(
         backend = factory.open_backend(
             model,
             server=server,
-            n_ctx=ctx if server else ctx or chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE,
+            n_ctx=ctx if server else ctx or context_for(chunk_tokens, max_tokens),
             server_model=server_model,
             api_key=api_key,
             grammar_field=grammar_field.value,
@@ -257,6 +257,8 @@ def run(
         if first.chunk_tokens and built_in(context, "chunk_tokens"):
             chunk_tokens = first.chunk_tokens  # no size given: the one measured for the method
             chunk_reason = f" (measured best for {choice.name}; --chunk-tokens sets another)"
+            if ctx is None:
+                backend.fit(context_for(chunk_tokens, max_tokens))  # its KV cache: no larger
 
         def make_method() -> methods.Method:
             return chosen.method_for(backend, config, choice.name, shortlist=shortlist)[0]

@@ -3,8 +3,8 @@
 llama.cpp's flash attention is a context setting (the KV cache's layout depends on it), so it
 is chosen before a run's first call and holds for the whole run. Which one is faster depends on
 the model, the build and the machine, and on what the run does: on SmolLM2-135M (30 layers of
-9 heads of 64 dimensions) flash attention prefills 1.1-1.3x as fast but decodes 1.6-2.6x as
-slow at depths 0-4096 on the 2-core hosts here; on Gemma 3 270M (mostly sliding-window layers
+9 heads of 64 dimensions) flash attention prefills 1.1-1.3x as fast but decodes 1.4-2.5x as
+slow at depths 0-4096 on this 2-core Intel host; on Gemma 3 270M (mostly sliding-window layers
 of 256 dimensions) it is as fast or faster at both (``benchmarks/results/attention_choice.txt``).
 A run that only prefills and scores (names, definitions, tables) wants the faster prefill; a
 run whose steps write (the paper's revisions, the baselines) pays for every decoded token at

@@ -158,6 +158,12 @@ class Backend(abc.ABC):
         """Prefill and decode speed by KV depth on this machine (None: cannot measure)."""
         return None
 
+    def fit(self, n_ctx: int) -> None:
+        """Hold a context of ``n_ctx`` tokens where it holds more (a run that turned out to
+        need less: less memory), before the run's first call, as the KV cache is emptied. A
+        backend whose context is not its own to size (a server): nothing to do."""
+        del n_ctx
+
     @property
     def engine(self) -> str:
         """The engine setting its speed depends on, as :meth:`suit` left it ("": there is

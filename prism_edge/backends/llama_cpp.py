@@ -336,6 +336,18 @@ class LlamaCppBackend(Backend):
         self.llama = self._open(flash_attn, self.score_sequences)
         self.flash_attn = flash_attn
 
+    def fit(self, n_ctx: int) -> None:
+        """A smaller context where ``n_ctx`` is less than this one's: the KV cache takes
+        memory for every token of the context, used or not."""
+        if n_ctx >= self.n_ctx:
+            return
+        settings = self._settings
+        settings["n_ctx"] = n_ctx
+        settings["n_batch"] = min(settings["n_batch"], n_ctx)
+        settings["n_ubatch"] = min(settings["n_ubatch"], n_ctx)
+        self._reopen(self.flash_attn)
+        self.n_ctx = self.llama.n_ctx()
+
     @property
     def engine(self) -> str:
         return f"flash attention {'on' if self.flash_attn else 'off'}"

@@ -116,6 +116,15 @@ def test_the_backend_measures_once_switches_and_keeps_a_given_setting(
 
     monkeypatch.setattr(again, "_measure_attention", measure)
     assert again.suit(0.08) == note
+
+    # a smaller context for a run that needs less, with the attention it had; never larger
+    again.fit(256)
+    assert again.n_ctx == 256 and again.llama.n_ctx() == 256 and again.flash_attn == (
+        measured.flash_for(0.08)
+    )
+    assert again.complete(prompt, max_tokens=8).text
+    again.fit(1024)
+    assert again.n_ctx == 256
     again.llama.close()
 
     # a setting the user gave is kept, whatever the run

@@ -296,19 +296,31 @@ def test_run_reads_by_the_methods_measured_chunk_size_unless_one_is_given(monkey
     from prism_edge.methods.names import ScoredNames
     from tests.cli_harness import invoke
 
+    from prism_edge.app.common import context_for
+
     backend = ScriptedBackend(scorer=scorer)
+    fitted: list[int] = []
+    monkeypatch.setattr(backend, "fit", fitted.append)
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     story = tmp_path / "story.txt"
     story.write_text("\n\n".join(CHUNKS * 40), encoding="utf-8")
     measured = ScoredNames.chunk_tokens
+    assert measured is not None
     out = invoke("run", str(story), "--run-dir", str(tmp_path / "a"))
     assert out.exit_code == 0, out.output
     assert f"chunks of up to {measured} tokens (measured best for names" in out.stderr
+    # the context opened for the built-in chunk size shrinks to what this size needs
+    assert fitted == [context_for(measured, 512)]
     given = invoke("run", str(story), "--chunk-tokens", "300", "--run-dir", str(tmp_path / "b"))
     assert "chunks of up to 300 tokens, " in given.stderr
     monkeypatch.setenv("PRISM_EDGE_CHUNK_TOKENS", "400")
     env = invoke("run", str(story), "--run-dir", str(tmp_path / "c"))
     assert "chunks of up to 400 tokens, " in env.stderr
+    # a context given is kept whatever the chunk size
+    monkeypatch.delenv("PRISM_EDGE_CHUNK_TOKENS")
+    kept = invoke("run", str(story), "--ctx", "8000", "--run-dir", str(tmp_path / "d"))
+    assert kept.exit_code == 0, kept.output
+    assert fitted == [context_for(measured, 512)]
 
 
 def test_a_name_mostly_said_inside_longer_names_is_not_a_main_name():
