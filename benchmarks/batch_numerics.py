@@ -4,7 +4,9 @@ Why jump-forward decoding (and any draft verified in one batch) cannot promise t
 token-by-token output: after the same 500-token prompt, 40 tokens of the Jungle Book are
 evaluated one at a time and then as one batch with every position's logits. For each attention
 setting this prints the largest logit difference, how often the argmax differs, and at which
-positions of the batch the logits are bit for bit those of the token evaluated alone.
+positions of the batch the logits are bit for bit those of the token evaluated alone; then,
+for short batches (a draft of 2-16 tokens) after prompts of six lengths, how many rows are
+exact and whether the token after the batch is.
 
     python benchmarks/batch_numerics.py --out benchmarks/results/batch_numerics.txt
 """
@@ -28,6 +30,34 @@ def last(backend: LlamaCppBackend) -> np.ndarray:
     """The logits after the last evaluated token."""
     pointer = llama_cpp.llama_get_logits_ith(backend.llama.ctx, -1)
     return np.ctypeslib.as_array(pointer, shape=(backend.llama.n_vocab(),)).copy()
+
+
+def small_batches(backend: LlamaCppBackend) -> list[str]:
+    """Could short drafts be exact? After prompts of six lengths, batches of 2-16 tokens of
+    Moby-Dick: how many of a batch's rows have the one-at-a-time logits bit for bit, and
+    whether the token evaluated alone after the batch does (its keys and values)."""
+    moby = (TEXT.parent / "moby-dick.txt").read_text(encoding="utf-8")[20000:60000]
+    tokens = backend.tokenize(moby)
+    lines = []
+    for start in (37, 300, 511, 700, 1500, 1900):
+        prompt, following = tokens[:start], tokens[start : start + 17]
+        backend.reset_cache()
+        backend._prefill(prompt)
+        alone = []
+        for token in following:
+            backend.llama.eval([token])
+            alone.append(last(backend))
+        cells = []
+        for k in (2, 3, 4, 6, 8, 16):
+            backend.reset_cache()
+            backend._prefill(prompt)
+            rows = backend._eval_all_logits(following[:k])
+            same = sum(np.array_equal(r, a) for r, a in zip(rows, alone, strict=False))
+            backend.llama.eval([following[k]])
+            after = "the next one too" if np.array_equal(last(backend), alone[k]) else "not"
+            cells.append(f"{k}: {same} exact, {after}")
+        lines.append(f"  after {start} tokens, a batch of " + "; ".join(cells))
+    return lines
 
 
 def main() -> None:
@@ -64,6 +94,7 @@ def main() -> None:
             f"argmax differs at {flips} of {len(pairs)} positions; batch positions whose "
             f"logits are bit for bit the token's alone: {exact or 'none'} of 1-{len(pairs) - 1}"
         )
+        lines.extend(small_batches(backend))
         backend.llama.close()
     report = "\n".join(lines)
     print(report)
