@@ -31,6 +31,7 @@ def test_run_prints_plan_progress_and_answer(harness, story, tmp_path):
 
 def test_the_engine_is_chosen_for_the_method_unless_given(harness, story, tmp_path, monkeypatch):
     from prism_edge.backends.scripted import ScriptedBackend
+    from prism_edge.methods.written import WrittenRevisions
 
     shares: list[float] = []
 
@@ -43,7 +44,7 @@ def test_the_engine_is_chosen_for_the_method_unless_given(harness, story, tmp_pa
     result = invoke("run", str(story), "--method", "revisions", "--run-dir", run_dir)
     assert result.exit_code == 0, result.output
     assert harness.engines[-1].flash_attn is None  # not given: chosen for the run
-    assert shares == [0.08]  # the written revisions' decode share, asked once
+    assert shares == [WrittenRevisions.decode_share]  # asked once
     assert "engine: flash attention off (measured here)" in result.stderr
     assert result.stderr.index("plan:") < result.stderr.index("engine:")
     result = invoke("run", str(story), "--no-flash-attn", "--run-dir", run_dir)
