@@ -332,3 +332,22 @@ def test_the_fastest_prefill_is_the_reference_whichever_engine_ran_first():
     assert [engine for engine, _ in calibrations.take_fresh()] == ["writing", "scoring"]
     assert calibrations.take_fresh() == []
     assert set(calibrations.to_dict()) == {"writing", "scoring"}
+
+
+def test_a_bench_of_methods_that_write_is_set_against_the_scoring_engines_prefill():
+    from prism_edge.eval.bench import Calibrations
+
+    backend = TwoEngines()
+    calibrations = Calibrations(backend)
+    backend.suit(0.3)
+    calibrations.current()
+    assert calibrations.prefill_tok_s == 200.0  # only the writing setting measured so far
+    calibrations.include_prefill_engine()
+    assert backend.calibrated == ["writing", "scoring"]
+    assert calibrations.prefill_tok_s == 300.0
+    calibrations.include_prefill_engine()  # measured already: not again
+    assert backend.calibrated == ["writing", "scoring"]
+    # a backend that cannot measure is not asked again
+    silent = Calibrations(ScriptedBackend(responder=responder), measure=True)
+    silent.include_prefill_engine()
+    assert silent.prefill_tok_s is None and not silent.measure

@@ -174,6 +174,7 @@ def bench(
             backend, bench_task, chunks, full, methods=chosen, calibrations=calibrations,
             **budgets,
         )  # fmt: skip
+        calibrations.include_prefill_engine()
         for engine, profile in calibrations.take_fresh():
             label = f" ({engine})" if engine else ""
             console.print(f"calibration{label}: {profile.describe()}", markup=False)

@@ -261,6 +261,14 @@ class Calibrations:
             self.fresh.append(engine)
         return self.by_engine.get(engine)
 
+    def include_prefill_engine(self) -> None:
+        """Measure the setting a run that only prefills and scores takes, when no method ran
+        with it: its depth-0 prefill is what every input rate is set against, so a bench of
+        methods that write is not measured against their own slower prefill."""
+        if self.measure:
+            self.backend.suit(0.0)
+            self.current()
+
     def take_fresh(self) -> list[tuple[str, SpeedProfile]]:
         fresh, self.fresh = self.fresh, []
         return [(engine, self.by_engine[engine]) for engine in fresh]

@@ -119,8 +119,10 @@ def test_the_backend_measures_once_switches_and_keeps_a_given_setting(
 
     # a smaller context for a run that needs less, with the attention it had; never larger
     again.fit(256)
-    assert again.n_ctx == 256 and again.llama.n_ctx() == 256 and again.flash_attn == (
-        measured.flash_for(0.08)
+    assert (
+        again.n_ctx == 256
+        and again.llama.n_ctx() == 256
+        and again.flash_attn == measured.flash_for(0.08)
     )
     assert again.complete(prompt, max_tokens=8).text
     again.fit(1024)
