@@ -15,16 +15,12 @@ another token where two are close), then the totals.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
+from side_by_side import arguments, first_chunks, summary_task
 
 from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.engine.session import counter
-from prism_edge.eval.bench import BenchTask, MethodRow, run_methods
-from prism_edge.eval.quality import load_entities
-from prism_edge.methods.presets import TASKS
-from prism_edge.text.chunking import chunk_text
+from prism_edge.eval.bench import MethodRow, run_methods
 
 METHODS = ("incremental", "PRISM amendments", "PRISM amendments grounded")
 SETTINGS = ("flash on (given)", "chosen")
@@ -36,13 +32,7 @@ def _recall(row: MethodRow) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("texts", type=Path, nargs="+")
-    parser.add_argument("--chunks", type=int, default=8)
-    parser.add_argument("--chunk-tokens", type=int, default=1024)
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
+    args = arguments(__doc__)
     path = resolve_model(args.model)
     n_ctx = args.chunk_tokens * 2 + 2048
     backends = {
@@ -50,7 +40,6 @@ def main() -> None:
         SETTINGS[1]: LlamaCppBackend(path, n_ctx=n_ctx),
     }
     count = counter(backends[SETTINGS[0]])
-    preset = TASKS["summarize"]
     out = args.out.open("w", encoding="utf-8") if args.out else None
 
     def say(line: str) -> None:
@@ -69,15 +58,8 @@ def main() -> None:
     say("|---|---|---|---|---|---|---|---|---|")
     totals: dict[tuple[str, str], float] = {}
     for n, text_path in enumerate(args.texts):
-        text = text_path.read_text(encoding="utf-8")
-        entities_path = text_path.with_suffix(".entities")
-        entities = tuple(load_entities(entities_path)) if entities_path.exists() else ()
-        task = BenchTask(preset, preset.question(None), entities)
-        chunks = []
-        for chunk in chunk_text(text, args.chunk_tokens, count):
-            chunks.append(chunk)
-            if len(chunks) == args.chunks:
-                break
+        task = summary_task(text_path)
+        chunks = first_chunks(text_path, args.chunks, args.chunk_tokens, count)
         order = SETTINGS if n % 2 == 0 else SETTINGS[::-1]  # which goes first alternates
         rows = {
             setting: run_methods(backends[setting], task, chunks, "".join(chunks), methods=METHODS)

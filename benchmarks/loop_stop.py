@@ -15,18 +15,15 @@ memory) and the entity recall of the answer against the text's entity list
 
 from __future__ import annotations
 
-import argparse
 import re
-from pathlib import Path
 from typing import Any
+
+from side_by_side import arguments, first_chunks, summary_task
 
 from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.engine.session import counter
-from prism_edge.eval.bench import BenchTask, MethodRow, run_methods
-from prism_edge.eval.quality import load_entities
-from prism_edge.methods.presets import TASKS
-from prism_edge.text.chunking import chunk_text
+from prism_edge.eval.bench import MethodRow, run_methods
 
 METHODS = ("incremental", "PRISM amendments")
 GARBAGE = re.compile(r"(.{1,8}?)\1{7,}", re.DOTALL)
@@ -70,17 +67,10 @@ def _strings(value: object) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("texts", type=Path, nargs="+")
-    parser.add_argument("--chunks", type=int, default=8)
-    parser.add_argument("--chunk-tokens", type=int, default=1024)
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
+    args = arguments(__doc__)
     path = resolve_model(args.model)
     backend = LlamaCppBackend(path, n_ctx=args.chunk_tokens * 2 + 2048)
     count = counter(backend)
-    preset = TASKS["summarize"]
     lines = [
         f"model {path.name}, the first {args.chunks} chunks of up to {args.chunk_tokens} tokens "
         "of each text, temperature 0",
@@ -90,15 +80,8 @@ def main() -> None:
     ]
     totals: dict[tuple[str, bool], list[float]] = {}
     for n, text_path in enumerate(args.texts):
-        text = text_path.read_text(encoding="utf-8")
-        entities_path = text_path.with_suffix(".entities")
-        entities = tuple(load_entities(entities_path)) if entities_path.exists() else ()
-        task = BenchTask(preset, preset.question(None), entities)
-        chunks = []
-        for chunk in chunk_text(text, args.chunk_tokens, count):
-            chunks.append(chunk)
-            if len(chunks) == args.chunks:
-                break
+        task = summary_task(text_path)
+        chunks = first_chunks(text_path, args.chunks, args.chunk_tokens, count)
         rows: dict[bool, list[MethodRow]] = {}
         loops: dict[tuple[str, bool], int] = {}
         for on in (False, True) if n % 2 == 0 else (True, False):  # which goes first alternates

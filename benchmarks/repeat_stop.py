@@ -14,25 +14,18 @@ repeat ends the step either way).
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
+
+from side_by_side import arguments, first_chunks
 
 from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend
 from prism_edge.engine.session import Session, counter
 from prism_edge.methods.presets import TASKS
-from prism_edge.text.chunking import chunk_text
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("texts", type=Path, nargs="+")
-    parser.add_argument("--chunks", type=int, default=8)
-    parser.add_argument("--chunk-tokens", type=int, default=1024)
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
+    args = arguments(__doc__)
     path = resolve_model(args.model)
     backend = LlamaCppBackend(path, n_ctx=args.chunk_tokens * 2 + 2048)
     count = counter(backend)
@@ -48,12 +41,7 @@ def main() -> None:
     totals = {False: [0.0, 0], True: [0.0, 0]}
     identical = True
     for n, text_path in enumerate(args.texts):
-        text = text_path.read_text(encoding="utf-8")
-        chunks = []
-        for chunk in chunk_text(text, args.chunk_tokens, count):
-            chunks.append(chunk)
-            if len(chunks) == args.chunks:
-                break
+        chunks = first_chunks(text_path, args.chunks, args.chunk_tokens, count)
         results = {}
         for on in (False, True) if n % 2 == 0 else (True, False):  # which goes first alternates
             backend.stop_on_repeat = on
