@@ -205,12 +205,12 @@ def _whole_body_chunks(name: str, text: str, budget: int) -> list[str]:
     """The table chunks as cut from the whole text held at once (the reference the streamed
     reader must match): record ends as strict cuts over the body after the header record."""
     from prism_edge.text.chunking import ROWS, Cuts, _room
-    from prism_edge.text.tables import table_name
+    from prism_edge.text.tables import table_label
 
     ends = record_ends(text, name)
     first_end = ends[0] if ends else len(text)
     first, body = text[:first_end], text[first_end:]
-    header = f"Table: {table_name(name)}\n{first.rstrip(chr(13) + chr(10))}\n"
+    header = f"Table: {table_label(name)}\n{first.rstrip(chr(13) + chr(10))}\n"
     room = _room(budget, count(header), name)
     if not body.strip():
         return [header]

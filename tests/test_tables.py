@@ -10,7 +10,7 @@ import pytest
 
 from prism_edge.text.chunking import chunk_document
 from prism_edge.text.inputs import collect, with_text_tables
-from prism_edge.text.tables import jsonl_to_csv, read_chunk, table_name, text_tables, typed
+from prism_edge.text.tables import jsonl_to_csv, read_chunk, table_label, text_tables, typed
 
 
 def test_cells_are_typed_as_numbers_text_or_nothing():
@@ -48,7 +48,46 @@ def test_an_sqlite_file_is_one_table_document_per_table(tmp_path: Path):
     ]
     assert docs[1].text == "id,customer_id,amount\n7,1,2.5\n"
     assert path.read_bytes() == before  # read, never written
-    assert table_name(docs[1].name) == "orders"
+    assert [table_label(d.name, d.label) for d in docs] == ["customers", "orders"]
+
+
+def test_a_table_goes_by_its_own_name_whatever_characters_it_holds(tmp_path: Path):
+    path = tmp_path / "shop#2.db"
+    with sqlite3.connect(path) as db:
+        db.execute('CREATE TABLE "order#items" (id INTEGER)')
+        db.execute('CREATE TABLE "odd\nname" (id INTEGER)')
+        db.execute('INSERT INTO "order#items" VALUES (1)')
+        db.execute('INSERT INTO "odd\nname" VALUES (2)')
+    (tmp_path / "a#b.csv").write_text("x\n1\n", encoding="utf-8")
+    docs = collect([str(path), str(tmp_path / "a#b.csv")]).documents
+    chunks = [
+        c for d in docs for c in chunk_document(d.name, d.text, "table", 64, len, table=d.label)
+    ]
+    assert [c.split("\n", 1)[0] for c in chunks] == [
+        "Table: odd name",  # one line: the line is read back to tell the tables apart
+        "Table: order#items",
+        "Table: a#b",
+    ]
+    assert [read_chunk(c).table for c in chunks] == ["odd name", "order#items", "a#b"]
+
+
+def test_tables_that_would_share_a_name_go_by_their_paths(tmp_path: Path):
+    for year in ("2023", "2024"):
+        (tmp_path / year).mkdir()
+        (tmp_path / year / "sales.csv").write_text(f"year\n{year}\n", encoding="utf-8")
+    (tmp_path / "costs.csv").write_text("c\n1\n", encoding="utf-8")
+    docs = collect([str(tmp_path)]).documents
+    labels = {d.name: table_label(d.name, d.label) for d in docs}
+    assert labels == {
+        str(tmp_path / "2023" / "sales.csv"): "2023/sales.csv",
+        str(tmp_path / "2024" / "sales.csv"): "2024/sales.csv",
+        str(tmp_path / "costs.csv"): "costs",
+    }
+    db = tmp_path / "shop.db"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE costs (c INTEGER)")
+    docs = collect([str(tmp_path / "costs.csv"), str(db)]).documents
+    assert [table_label(d.name, d.label) for d in docs] == ["costs.csv", "shop.db#costs"]
 
 
 def test_markdown_and_fixed_width_tables_in_text_are_read_as_tables(tmp_path: Path):
@@ -64,7 +103,7 @@ def test_markdown_and_fixed_width_tables_in_text_are_read_as_tables(tmp_path: Pa
     path.write_text(text, encoding="utf-8")
     docs = with_text_tables(collect([str(path)]).documents)
     assert [d.name.rsplit("/", 1)[-1] for d in docs] == ["notes.md#1", "notes.md#2"]
-    assert [table_name(d.name) for d in docs] == ["notes 1", "notes 2"]
+    assert [table_label(d.name, d.label) for d in docs] == ["notes 1", "notes 2"]
     plain = tmp_path / "plain.txt"
     plain.write_text("No table here.\n", encoding="utf-8")
     assert with_text_tables(collect([str(plain)]).documents)[0].kind == "prose"

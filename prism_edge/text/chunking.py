@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from prism_edge.text import syntax
 from prism_edge.text.inputs import Document
-from prism_edge.text.tables import table_name
+from prism_edge.text.tables import table_label
 
 Counter = Callable[[str], int]
 
@@ -216,33 +216,36 @@ def chunk_text(
 
 
 def chunk_document(
-    name: str, text: str, kind: str, max_tokens: int, count: Counter
+    name: str, text: str, kind: str, max_tokens: int, count: Counter, *, table: str = ""
 ) -> Iterator[str]:
     """Chunks of one document, each within ``max_tokens`` including its header.
 
     * ``code``: each chunk starts with ``File path: <name>`` as in the paper's prompt and is
       cut before definitions where possible; a chunk that starts inside a class (or any type
       tree-sitter knows) says so in an ``In: <Owner>`` line, so its methods keep their owner;
-    * ``table`` (CSV/TSV): each chunk starts with ``Table: <name>`` and the header record,
-      and holds whole records;
+    * ``table`` (CSV/TSV): each chunk starts with ``Table: <label>`` (``table``, or the file's
+      stem: :func:`~prism_edge.text.tables.table_label`) and the header record, and holds
+      whole records;
     * ``prose``: paragraphs, then sentences.
     """
     if kind == "code":
         yield from _code_chunks(name, text, max_tokens, count)
         return
     elif kind == "table":
-        yield from table_chunks(name, io.StringIO(text, newline=""), max_tokens, count)
+        yield from table_chunks(name, io.StringIO(text, newline=""), max_tokens, count, table=table)
     else:
         yield from chunk_text(text, max_tokens, count)
 
 
-def table_chunks(name: str, lines: Iterable[str], max_tokens: int, count: Counter) -> Iterator[str]:
-    """The chunks of a table given as lines: ``Table: <name>``, the header record, then whole
+def table_chunks(
+    name: str, lines: Iterable[str], max_tokens: int, count: Counter, *, table: str = ""
+) -> Iterator[str]:
+    """The chunks of a table given as lines: ``Table: <label>``, the header record, then whole
     records, read as they come (a file is never held whole: a chunk's records and the window
     it is cut from are). The cuts are those :func:`chunk_text` makes on the whole body."""
     count = remembering(count)
     source = records(lines, name)
-    header = _table_header(name, next(source, ""))
+    header = _table_header(name, table, next(source, ""))
     room = _room(max_tokens, count(header), name)
     buffer, base = "", 0  # the body from offset ``base`` on, as far as it is read
     ends: list[int] = []  # offsets (in the body) just after each record in the buffer
@@ -291,9 +294,9 @@ def table_chunks(name: str, lines: Iterable[str], max_tokens: int, count: Counte
         del ends[: bisect_right(ends, base)]
 
 
-def _table_header(name: str, first: str) -> str:
-    """What every chunk of a table starts with: its name and its header record."""
-    return f"Table: {table_name(name)}\n{first.rstrip(chr(10) + chr(13))}\n"
+def _table_header(name: str, table: str, first: str) -> str:
+    """What every chunk of a table starts with: its label and its header record."""
+    return f"Table: {table_label(name, table)}\n{first.rstrip(chr(10) + chr(13))}\n"
 
 
 def _room(max_tokens: int, header_tokens: int, name: str) -> int:
@@ -433,7 +436,9 @@ class ChunkSource:
     def _again(self, cut: list[tuple[list[str], list[int]]]) -> Iterator[str]:
         for document, (held, lengths) in zip(self.documents, cut, strict=True):
             if _streamed_table(document):
-                yield from table_pieces(document.name, document.lines(), lengths)
+                yield from table_pieces(
+                    document.name, document.lines(), lengths, table=document.label
+                )
             else:
                 yield from held
 
@@ -442,11 +447,13 @@ def _streamed_table(document: Document) -> bool:
     return document.kind == "table" and document.source is not None
 
 
-def table_pieces(name: str, lines: Iterable[str], lengths: Iterable[int]) -> Iterator[str]:
+def table_pieces(
+    name: str, lines: Iterable[str], lengths: Iterable[int], *, table: str = ""
+) -> Iterator[str]:
     """The chunks :func:`table_chunks` cut from a table, given their lengths in characters:
     the header, then the body's records read as they come and cut at those lengths."""
     source = records(lines, name)
-    header = _table_header(name, next(source, ""))
+    header = _table_header(name, table, next(source, ""))
     buffer = ""
     for length in lengths:
         need = length - len(header)
@@ -467,7 +474,9 @@ def iter_chunks(documents: Iterable[Document], max_tokens: int, count: Counter) 
     its chunks are taken."""
     for document in documents:
         if document.kind == "table":
-            yield from table_chunks(document.name, document.lines(), max_tokens, count)
+            yield from table_chunks(
+                document.name, document.lines(), max_tokens, count, table=document.label
+            )
         else:
             yield from chunk_document(
                 document.name, document.text, document.kind, max_tokens, count

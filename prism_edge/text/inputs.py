@@ -32,6 +32,7 @@ from prism_edge.text.tables import (
     jsonl_csv_lines,
     sqlite_csv_lines,
     sqlite_table_names,
+    table_label,
     text_tables,
 )
 
@@ -101,6 +102,10 @@ class Document:
     """The SQLite table a streamed ``sqlite`` document reads."""
     columns: tuple[str, ...] = ()
     """The keys of streamed JSON lines, in first-seen order (found when collected)."""
+    label: str = ""
+    """The name a table goes by (its chunks' ``Table:`` line) when not its file's stem: an
+    SQLite table's own name, ``notes 1`` for a text file's first table, the path where two
+    tables of one run would otherwise share a name (:func:`labelled`)."""
 
     @property
     def text(self) -> str:
@@ -261,7 +266,37 @@ def collect(
     out = _collect(inputs, stdin_text, follow_links)
     if not keep_boilerplate:
         out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
+    out.documents = labelled(out.documents)
     return out
+
+
+def labelled(documents: list[Document]) -> list[Document]:
+    """The documents with every table's label its own: tables that would go by one name
+    (``2023/sales.csv`` and ``2024/sales.csv``, both ``sales``) go by the shortest ends of
+    their paths that tell them apart, so a question's tables are never merged into one."""
+    names = [table_label(d.name, d.label) for d in documents]
+    groups: dict[str, list[int]] = {}
+    for i, (name, document) in enumerate(zip(names, documents, strict=True)):
+        if document.kind == "table":
+            groups.setdefault(name, []).append(i)
+    out = list(documents)
+    for members in groups.values():
+        if len(members) > 1:
+            labels = _distinct_ends([documents[i].name for i in members])
+            for i, label in zip(members, labels, strict=True):
+                out[i] = replace(documents[i], label=label)
+    return out
+
+
+def _distinct_ends(paths: list[str]) -> list[str]:
+    """The fewest last parts of each path that are distinct among them (the whole paths when
+    no ending is)."""
+    parts = [p.replace("\\", "/").split("/") for p in paths]
+    for k in range(1, max(len(p) for p in parts) + 1):
+        ends = ["/".join(p[-k:]) for p in parts]
+        if len(set(ends)) == len(ends):
+            return ends
+    return paths
 
 
 def _collect(inputs: Iterable[str], stdin_text: str | None, follow_links: bool) -> Collected:
@@ -337,7 +372,14 @@ def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[D
             raise InputError(f"{path}: not a readable SQLite file ({exc})") from None
         return [
             Document(
-                f"{path}#{name}", "", "table", source=path, stamp=stamp, form="sqlite", table=name
+                f"{path}#{name}",
+                "",
+                "table",
+                source=path,
+                stamp=stamp,
+                form="sqlite",
+                table=name,
+                label=name,
             )
             for name in names
         ]
@@ -520,6 +562,7 @@ def with_text_tables(documents: list[Document]) -> list[Document]:
         found = text_tables(document.text) if document.kind == "prose" else []
         if not found:
             out.append(document)
+        stem = table_label(document.name)
         for i, text in enumerate(found, start=1):
-            out.append(Document(f"{document.name}#{i}", text, "table"))
-    return out
+            out.append(Document(f"{document.name}#{i}", text, "table", label=f"{stem} {i}"))
+    return labelled(out)

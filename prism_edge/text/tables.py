@@ -36,15 +36,16 @@ class TableChunk:
     rows: list[list[str]]
 
 
-def table_name(document_name: str) -> str:
-    """The name a table goes by: an SQLite table's own name, or the file's stem."""
-    if "#" in document_name:
-        tail = document_name.rsplit("#", 1)[1]
-        if not tail.isdigit():
-            return tail
-        stem = document_name.rsplit("#", 1)[0].rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        return f"{stem} {tail}"
-    return document_name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+def table_label(name: str, table: str = "") -> str:
+    """The name a table goes by in its chunks' ``Table:`` line: ``table`` when given (an
+    SQLite table's own name, ``notes 1`` for a text file's first table, a path where two
+    tables would share a name), else the stem of the file ``name``; on one line (control
+    characters as spaces), since the line is read back to tell the tables apart."""
+    label = table or name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return _CONTROL.sub(" ", label).strip() or _CONTROL.sub(" ", name).strip() or "table"
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def to_csv(header: list[str], rows: list[list[Any]]) -> str:

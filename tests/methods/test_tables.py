@@ -150,6 +150,18 @@ def test_two_related_tables_of_an_sqlite_file_answer_a_question_that_needs_both(
     assert entries["customers"]["relationships"] == ["orders.customer_id -> customers.id"]
 
 
+def test_two_tables_of_one_name_in_two_folders_stay_two_tables(tmp_path):
+    for year, amounts in (("2023", (5, 6)), ("2024", (100, 200))):
+        (tmp_path / year).mkdir()
+        rows = "".join(f"{i},{a}\n" for i, a in enumerate(amounts))
+        (tmp_path / year / "sales.csv").write_text("id,amount\n" + rows, encoding="utf-8")
+    backend = ScriptedBackend(scorer=scorer)
+    result = ask(backend, chunks_of(tmp_path, backend), "What is the largest amount?")
+    entries = result.memory.data["table_descriptions"]
+    assert [e["table_name"] for e in entries] == ["2023/sales.csv", "2024/sales.csv"]
+    assert [e["table_description"] for e in entries] == ["2 rows of 2 columns"] * 2
+
+
 def test_without_the_model_the_program_ranks_by_the_question_words(power):
     backend = ScriptedBackend()  # cannot score: the words chooser needs no model
     result = ask(
