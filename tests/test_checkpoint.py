@@ -1,5 +1,6 @@
-"""Checkpoints: a damaged state.json is refused with one clear error, whatever its shape, and a
-new run sets the previous state aside instead of deleting it."""
+"""Checkpoints: a damaged state is refused with one clear error, whatever its shape; a new run
+sets its own previous state aside instead of deleting it, and leaves other runs' states in the
+folder as they are."""
 
 from __future__ import annotations
 
@@ -141,3 +142,39 @@ def test_a_new_run_sets_the_previous_state_aside(tmp_path: Path, saved: dict[str
     again = folder.set_aside()
     assert again is not None and again != kept and kept.exists()
     assert folder.set_aside() is None
+
+
+def test_runs_of_other_settings_or_inputs_keep_their_own_states(
+    tmp_path: Path, saved: dict[str, Any]
+) -> None:
+    folder = load(tmp_path, saved, "shared")  # settings "settings", inputs "inputs"
+    other = RunFolder(folder.path, "other settings", "other inputs")
+    hashes = {"settings_hash": "other settings", "inputs_hash": "other inputs"}
+    other.state_file.write_text(json.dumps({**saved, **hashes}))
+    assert other.state_file != folder.state_file
+    assert other.set_aside() is not None  # a new run of the other command
+    assert folder.state_file.is_file()  # this run's state is left as it was
+    fresh = runner()
+    folder.restore(fresh, SCHEMA, folder.load())
+    assert fresh.result.steps == 1
+    with pytest.raises(ResumeError, match="the settings changed since the checkpoint state-"):
+        RunFolder(folder.path, "new settings", "inputs").load()
+    with pytest.raises(ResumeError, match="the inputs changed since the checkpoint state-"):
+        RunFolder(folder.path, "settings", "new inputs").load()
+    with pytest.raises(ResumeError, match=r"nothing to resume .* \(2 saved there"):
+        RunFolder(folder.path, "new settings", "new inputs").load()
+    with pytest.raises(ResumeError, match=r"nothing to resume .* these inputs and settings$"):
+        RunFolder(tmp_path / "empty", "settings", "inputs").load()
+
+
+def test_the_single_state_of_earlier_versions_is_resumed(
+    tmp_path: Path, saved: dict[str, Any]
+) -> None:
+    folder = RunFolder(tmp_path / "old", "settings", "inputs")
+    folder.path.mkdir()
+    (folder.path / "state.json").write_text(json.dumps(saved))
+    fresh = runner()
+    folder.restore(fresh, SCHEMA, folder.load())
+    assert fresh.result.steps == 1
+    with pytest.raises(ResumeError, match="settings changed"):
+        RunFolder(folder.path, "new settings", "inputs").load()

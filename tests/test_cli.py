@@ -18,6 +18,7 @@ from prism_edge.engine.runner import PrismRunner
 from prism_edge.prompts import Prompt
 from tests.cli_harness import NAME, STORY, Harness, invoke
 from tests.fake_server import FakeServer
+from tests.run_state import run_state
 
 
 def test_run_prints_plan_progress_and_answer(harness, story, tmp_path):
@@ -316,7 +317,7 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
     args = ["run", str(story), "--chunk-tokens", "150", "--json", "-q", "--run-dir", str(run_dir)]
     full = json.loads(invoke(*args).stdout)
     # simulate a crash: keep the state of step 2 only
-    state = json.loads((run_dir / "state.json").read_text())
+    state = json.loads(run_state(run_dir).read_text())
     assert state["finished"] is True
     partial_dir = tmp_path / "partial"
     calls: list[int] = []
@@ -334,18 +335,22 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
         mp.setattr(PrismRunner, "run", crashing_run)
         crashed = invoke(*args[:-1], str(partial_dir))
     assert crashed.exit_code != 0  # click turns the interrupt into "Aborted!"
-    saved = json.loads((partial_dir / "state.json").read_text())
+    saved = json.loads(run_state(partial_dir).read_text())
     assert saved["counts"]["steps"] == 2 and not saved["finished"]
+    # another run in the same folder, to its end, leaves the interrupted one to its command
+    other = invoke("run", str(story), "--chunk-tokens", "160", "-q", "--run-dir", str(partial_dir))
+    assert other.exit_code == 0, other.output
     resumed = invoke(*args[:-1], str(partial_dir), "--resume")
     assert resumed.exit_code == 0, resumed.output
     again = json.loads(resumed.stdout)
     assert again["memory"] == full["memory"] and again["answer"] == full["answer"]
     assert again["steps"] == full["steps"]
     # changed settings or inputs: refused with a clear message
-    changed = invoke(
-        "run", str(story), "--chunk-tokens", "160", "--resume", "--run-dir", str(partial_dir)
-    )
-    assert changed.exit_code == 1 and "settings changed" in changed.stderr
+    changed = invoke(*args[:-1], str(partial_dir), "--answer-tokens", "100", "--resume")
+    assert changed.exit_code == 1 and "settings changed since the checkpoint" in changed.stderr
+    cut = invoke(*args[:-1], str(partial_dir), "--chunk-tokens", "400", "--resume")
+    assert cut.exit_code == 1
+    assert "nothing to resume" in cut.stderr and "2 saved there" in cut.stderr
     story.write_text(STORY + "More text.", encoding="utf-8")
     edited = invoke(*args[:-1], str(partial_dir), "--resume")
     assert edited.exit_code == 1 and "inputs changed" in edited.stderr
@@ -586,9 +591,10 @@ def test_a_new_run_keeps_the_previous_state(harness, story, tmp_path):
         result = invoke("run", str(story), "--chunk-tokens", "200", "--run-dir", str(run_dir))
         assert result.exit_code == 0, result.output
     assert "the previous run's state was kept as" in result.stderr
-    kept = list(run_dir.glob("state-*.json"))
+    current = run_state(run_dir)
+    kept = [p for p in run_dir.glob("state-*.json") if p != current]
     assert len(kept) == 1 and json.loads(kept[0].read_text())["finished"] is True
-    assert (run_dir / "state.json").is_file()
+    assert current.is_file() and kept[0].name.startswith(current.stem + "-")
 
 
 def test_version_names_the_build_and_the_guard():

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.run_state import run_state
+
 pytestmark = pytest.mark.model
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mowglis-brothers.txt"
@@ -70,7 +72,6 @@ def test_json_metrics_are_consistent(uninterrupted):
 
 def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_path):
     run_dir = tmp_path / "killed"
-    state = run_dir / "state.json"
     process = subprocess.Popen(
         cli(str(text_file), *ARGS, "--run-dir", str(run_dir)),
         stdout=subprocess.DEVNULL,
@@ -79,6 +80,7 @@ def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_pat
     deadline = time.monotonic() + 300
     steps = 0
     while time.monotonic() < deadline and process.poll() is None:
+        state = run_state(run_dir)
         if state.exists():
             try:
                 steps = json.loads(state.read_text())["counts"]["steps"]
@@ -91,7 +93,7 @@ def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_pat
     assert process.poll() is None, "the run ended before it could be killed"
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    saved = json.loads(state.read_text())
+    saved = json.loads(run_state(run_dir).read_text())
     assert not saved["finished"] and saved["counts"]["steps"] >= 2
     done = subprocess.run(
         cli(str(text_file), *ARGS, "--run-dir", str(run_dir), "--resume"),
@@ -196,13 +198,15 @@ DEFAULTS = {
 }
 
 
-def interrupt_after(command: list[str], state: Path, steps: int) -> None:
-    """Start ``command`` and press Ctrl-C (SIGINT) once its checkpoint holds ``steps``."""
+def interrupt_after(command: list[str], run_dir: Path, steps: int) -> None:
+    """Start ``command`` and press Ctrl-C (SIGINT) once its checkpoint in ``run_dir`` holds
+    ``steps``."""
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
     )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
+        state = run_state(run_dir)
         if state.exists() and json.loads(state.read_text())["counts"]["steps"] >= steps:
             break
         time.sleep(0.05)
@@ -225,8 +229,8 @@ def test_the_default_method_resumes_after_ctrl_c_to_the_same_answer(task, tmp_pa
     assert f"method {method} (auto: a 135M model chooses by scores" in full.stderr
     assert "ETA" in full.stderr and "tok/s" in full.stderr  # the progress line
     run_dir = tmp_path / "interrupted"
-    interrupt_after(cli(str(source), *args, "--run-dir", str(run_dir)), run_dir / "state.json", 2)
-    saved = json.loads((run_dir / "state.json").read_text())
+    interrupt_after(cli(str(source), *args, "--run-dir", str(run_dir)), run_dir, 2)
+    saved = json.loads(run_state(run_dir).read_text())
     assert not saved["finished"] and saved["method"]["name"] == method
     resumed = subprocess.run(
         cli(str(source), *args, "--run-dir", str(run_dir), "--resume"),

@@ -9,6 +9,7 @@ from prism_edge.engine.runner import PrismConfig
 from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Prompt
 from prism_edge.text.inputs import Document
+from tests.run_state import run_state
 
 
 def test_folder_names_are_numbered_and_safe():
@@ -46,7 +47,7 @@ def test_each_document_has_its_own_memory_and_line(tmp_path: Path):
     assert set(results) == {"d0.txt", "d1.txt", "d2.txt"}
     for i in range(3):
         assert results[f"d{i}.txt"]["memory"] == {"attributes": {f"Word{i}": [f"Word{i}"]}}
-        assert (tmp_path / f"00{i + 1}-d{i}.txt" / "state.json").is_file()
+        assert run_state(tmp_path / f"00{i + 1}-d{i}.txt").is_file()
 
 
 def test_a_bug_is_not_reported_as_a_failed_document(tmp_path: Path):

@@ -118,7 +118,12 @@ def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "generated schema" in result.stderr and "class CharacterMap:" in result.stderr
-    assert (run_dir / "schema.py").read_text() == strip_fences(GOOD)
+    (saved,) = run_dir.glob("schema-*.py")
+    assert saved.read_text() == strip_fences(GOOD) and str(saved) in result.stderr
+    again = ["run", str(story), "--task", "auto", "--query", "Who is Baloo?"]
+    other = CliRunner().invoke(cli.app, [*again, "--run-dir", str(run_dir)])
+    assert other.exit_code == 0, other.output
+    assert len(list(run_dir.glob("schema-*.py"))) == 2  # each query's run keeps its own
     payload = json.loads(result.stdout)
     assert payload["memory"]["characters"]["Baloo"]["description"] == "a bear"
     assert "Stories about animals." in backend.calls[0].prompt.text

@@ -51,6 +51,7 @@ from prism_edge.core.schema import (
     Schema,
     from_source,
 )
+from prism_edge.engine.checkpoint import digest
 from prism_edge.engine.parallel import EachSettings, run_each
 from prism_edge.engine.session import Session
 from prism_edge.methods.presets import Task
@@ -405,11 +406,17 @@ def _auto_schema(
     quiet: bool,
     console: Console,
 ) -> Schema:
-    """--task auto: generate a schema for the query (or reuse the run's own when resuming)."""
-    saved = run_dir / "schema.py"
-    if resume and saved.is_file():
-        return from_source(saved.read_text(encoding="utf-8"))
-    generated = generate_schema(backend, domain or DEFAULT_DOMAIN, question)
+    """--task auto: generate a schema for the query (or reuse the run's own when resuming),
+    saved in the run folder under a name of its model, domain and query (``schema-<key>.py``),
+    so that other runs in the folder keep theirs; a folder of an earlier version has one
+    ``schema.py``, reused when the run has none of its own."""
+    domain = domain or DEFAULT_DOMAIN
+    saved = run_dir / f"schema-{digest([backend.name, domain, question])[:16]}.py"
+    if resume:
+        for found in (saved, run_dir / "schema.py"):
+            if found.is_file():
+                return from_source(found.read_text(encoding="utf-8"))
+    generated = generate_schema(backend, domain, question)
     run_dir.mkdir(parents=True, exist_ok=True)
     saved.write_text(generated.source, encoding="utf-8")
     if not quiet:

@@ -4,6 +4,9 @@ The state holds the memory (exactly: base, amendment records, folds), the positi
 input (chunks consumed, text of a cut chunk still to read), the metrics so far, and two hashes:
 one of the settings (schema, question, prompts, model, budgets) and one of the input chunks.
 Resuming refuses when either changed, since the memory would then answer a different run.
+Each run keeps its state in a file of its own, named by the two hashes (``state-<key>.json``),
+so one run folder holds any number of runs: another run started in the same folder (another
+question, another file) leaves an interrupted one to be resumed by its own command.
 A write goes to a temporary file that is flushed, synced and renamed over the old state, so a
 crash at any moment leaves either the previous state or the new one, never a torn file.
 """
@@ -28,6 +31,7 @@ from prism_edge.core.schema import Schema
 from prism_edge.engine.runner import Position, PrismRunner
 
 STATE = "state.json"
+"""The single state file of earlier versions, read when a run has no state of its own."""
 VERSION = 1
 
 
@@ -135,8 +139,13 @@ class RunFolder:
     inputs_hash: str
 
     @property
+    def key(self) -> str:
+        """The run's own name among the folder's runs: its settings and inputs."""
+        return digest([self.settings_hash, self.inputs_hash])[:16]
+
+    @property
     def state_file(self) -> Path:
-        return self.path / STATE
+        return self.path / f"state-{self.key}.json"
 
     def save(self, runner: PrismRunner, *, finished: bool = False) -> None:
         """Write the runner's state (call it on StepDone, when memory and position agree)."""
@@ -154,7 +163,9 @@ class RunFolder:
         inputs; every way it can be wrong is a :class:`ResumeError` naming the file."""
         where = self.state_file
         if not where.is_file():
-            raise ResumeError(f"nothing to resume in {self.path} (no {STATE})")
+            where = self.path / STATE
+            if not where.is_file():
+                raise self._nothing_to_resume()
         try:
             raw = json.loads(where.read_bytes().decode("utf-8"))
         except OSError as exc:
@@ -213,13 +224,39 @@ class RunFolder:
             list(state.ranking),
         )
 
+    def _nothing_to_resume(self) -> ResumeError:
+        """Why there is no state to resume: the settings or the inputs of a run saved here
+        changed (one of the two hashes is a saved run's), or no run like it was saved here."""
+        others = sorted(self.path.glob("state-*.json"))
+        for saved in others:
+            try:
+                raw = json.loads(saved.read_bytes().decode("utf-8"))
+            except (OSError, ValueError, RecursionError):
+                continue  # a damaged state of another run is not this run's concern
+            if not isinstance(raw, dict):
+                continue
+            if raw.get("inputs_hash") == self.inputs_hash:
+                return ResumeError(
+                    f"the settings changed since the checkpoint {saved.name} of these inputs "
+                    "(schema, question, model, prompt style, memory mode or budgets); cannot "
+                    "resume"
+                )
+            if raw.get("settings_hash") == self.settings_hash:
+                return ResumeError(
+                    f"the inputs changed since the checkpoint {saved.name} of these settings; "
+                    "cannot resume"
+                )
+        seen = f" ({len(others)} saved there are of other inputs and settings)" if others else ""
+        return ResumeError(f"nothing to resume in {self.path} for these inputs and settings{seen}")
+
     def set_aside(self) -> Path | None:
-        """Before a new run: move the previous run's state aside as ``state-<its time>.json``
-        (never deleted); return where it went, or None when there was none."""
+        """Before a new run: move this run's previous state (the same command's) aside as
+        ``state-<key>-<its time>.json``, never deleted; return where it went, or None when
+        there was none. Other runs' states in the folder are left as they are."""
         if not self.state_file.is_file():
             return None
         when = time.localtime(self.state_file.stat().st_mtime)
-        stem = f"state-{time.strftime('%Y%m%d-%H%M%S', when)}"
+        stem = f"state-{self.key}-{time.strftime('%Y%m%d-%H%M%S', when)}"
         target = self.path / f"{stem}.json"
         n = 1
         while target.exists():

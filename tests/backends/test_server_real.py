@@ -25,6 +25,7 @@ from prism_edge.backends.llama_cpp import embedded_model_path
 from prism_edge.backends.server import ServerBackend
 from prism_edge.engine.runner import PrismConfig, run_prism
 from prism_edge.methods.presets import TASKS
+from tests.run_state import run_state
 
 pytestmark = pytest.mark.model
 
@@ -144,10 +145,10 @@ def test_server_killed_mid_run_then_resumed(server: Server, tmp_path: Path) -> N
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
     )
-    state = run_dir / "state.json"
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not state.exists():
+    while time.monotonic() < deadline and not run_state(run_dir).exists():
         time.sleep(0.1)
+    state = run_state(run_dir)
     assert state.exists(), "no checkpoint before the deadline"
     server.kill()
     _, err = proc.communicate(timeout=120)

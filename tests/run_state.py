@@ -1,0 +1,16 @@
+"""Where a test finds the state a run saved in its run folder."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_CURRENT = re.compile(r"state-[0-9a-f]{16}\.json")
+
+
+def run_state(run_dir: Path) -> Path:
+    """The state file of the one run saved in ``run_dir`` (not one set aside); a path that does
+    not exist while there is none."""
+    found = [p for p in run_dir.glob("state-*.json") if _CURRENT.fullmatch(p.name)]
+    assert len(found) <= 1, f"more than one run saved in {run_dir}: {found}"
+    return found[0] if found else run_dir / "state-(none yet).json"
