@@ -164,12 +164,14 @@ def _hub_cache(root: Path) -> Path:
 def test_a_model_in_the_hub_cache_works_offline(tmp_path, with_models_folder):
     """huggingface_hub reads its cache location once per process: each case runs in its own."""
     cached = _hub_cache(tmp_path / "hub")
+    (tmp_path / "work").mkdir()
     folder = tmp_path / "models" if with_models_folder else None
     if folder is not None:
         folder.mkdir()
+    models = "None" if folder is None else f"pathlib.Path({str(folder)!r})"
     code = (
         "import pathlib, prism_edge.backends.catalog as m; "
-        f"m.default_models_dir = lambda: {str(folder)!r} and pathlib.Path({str(folder)!r}); "
+        f"m.default_models_dir = lambda: {models}; "
         "print(m.resolve_model('hf:owner/repo/cached.gguf'))"
     )
     env = {
@@ -179,10 +181,16 @@ def test_a_model_in_the_hub_cache_works_offline(tmp_path, with_models_folder):
         "HF_ENDPOINT": "http://127.0.0.1:9",
     }
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=tmp_path / "work",
     )
     assert done.returncode == 0, done.stderr
     assert Path(done.stdout.strip()).resolve() == cached.resolve()
+    assert not any((tmp_path / "work").iterdir())  # nothing written where it was run
 
 
 def test_a_failed_checksum_lookup_is_tried_again_on_next_use(hub, tmp_path):
