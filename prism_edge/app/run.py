@@ -132,11 +132,16 @@ def run(
         str | None, typer.Option(help="--task auto: what the documents and questions are about.")
     ] = None,
     run_dir: Annotated[
-        Path, typer.Option(help="Where the state is saved after every chunk.")
+        Path,
+        typer.Option(
+            help="Where the state is saved after every chunk (each run in a file of its own)."
+        ),
     ] = Path(".prism-run"),
     resume: Annotated[
         bool,
-        typer.Option(help="Continue the run saved in --run-dir after its last completed chunk."),
+        typer.Option(
+            help="Continue this command's run saved in --run-dir after its last completed chunk."
+        ),
     ] = False,
     server: Annotated[
         str | None,
