@@ -10,12 +10,14 @@ import pytest
 
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.core.memory import Memory
+from prism_edge.core.metrics import RunMetrics
 from prism_edge.engine.runner import (
     Answered,
     BudgetExceeded,
     ChunkCut,
     Finished,
     MemoryFolded,
+    Position,
     PrismConfig,
     PrismRunner,
     StepDone,
@@ -435,3 +437,8 @@ def test_the_engine_is_suited_to_the_method_once_before_the_first_call(book_sche
     assert order[0] == f"suit {WrittenRevisions.decode_share}"
     assert len(order) > 2 and set(order[1:]) == {"call"}
     assert result.answer
+    order.clear()  # a later question to the memory: under the same engine as the run
+    later = PrismRunner(backend, book_schema, config.model_copy(update={"question": "Who?"}))
+    later.restore(result.memory, RunMetrics(), Position(), {}, None)
+    assert [type(e).__name__ for e in later.ask()][-1] == "Answered"
+    assert order == [f"suit {WrittenRevisions.decode_share}", "call"]

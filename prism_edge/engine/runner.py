@@ -246,10 +246,11 @@ class PrismRunner:
 
     def ask(self) -> Iterator[Event]:
         """Answer the config's question from the (restored) memory alone: a later question
-        to a recorded run, no input read."""
+        to a recorded run, no input read; under the engine the run's method is suited to."""
         needed = self.method.answer_needs(self)
         if needed > self.backend.n_ctx:
             raise self._overflow("the final-answer prompt and its output budget", needed)
+        self.suit()
         yield from self.method.ask(self)
 
     def preflight(self, floor: int | None = None) -> None:
