@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 
-from prism_edge.app.common import MAX_ID, echo, err_console, reporting_errors
+from prism_edge.app.common import (
+    MAX_ID,
+    echo,
+    err_console,
+    reporting_errors,
+    sharing_cores,
+    warn,
+)
 from prism_edge.app.history import History, RunLog, now
 from prism_edge.app.recall import prepare
 from prism_edge.app.render import _print_done, _print_ranking
@@ -49,6 +56,7 @@ def ask(
             n_ctx=int(recorded.get("n_ctx") or 4096),
             server_model=None if model else recorded.get("server_model"),
         )
+        warn(console, sharing_cores(backend))
         log = RunLog(
             None if no_log else history,
             dataclasses.replace(

@@ -25,6 +25,7 @@ from prism_edge.app.common import (
     echo,
     err_console,
     reporting_errors,
+    sharing_cores,
     warn,
     writable_file,
 )
@@ -135,6 +136,7 @@ def bench(
             n_ctx=ctx or context_for(largest, max_tokens),
             engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
         )
+        warn(console, sharing_cores(backend))
         default = needle_methods(preset.name) if needle_list else default_methods(preset.name)
         chosen = tuple(m.strip() for m in methods.split(",")) if methods else default
         full = "\n\n".join(d.text for d in collected.documents)

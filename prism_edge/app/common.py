@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from prism_edge import methods
+from prism_edge.backends import Backend
 from prism_edge.core.errors import PrismError
 from prism_edge.core.schema import (
     Schema,
@@ -224,6 +225,18 @@ def piped_stdin() -> list[str]:
 def warn(console: Console, warnings: list[str]) -> None:
     for warning in warnings:
         console.print(f"warning: {warning}", markup=False)
+
+
+def sharing_cores(backend: Backend) -> list[str]:
+    """The warning for a model loaded while another prism-edge process runs one here."""
+    other = backend.shares_cores_with
+    if other is None:
+        return []
+    who = f"another prism-edge process (pid {other})" if other else "another prism-edge process"
+    return [
+        f"{who} has a local model open on this machine: while both run, each runs several "
+        "times slower (they share its cores)"
+    ]
 
 
 def writable_file(option: str, path: Path | None) -> None:

@@ -32,6 +32,7 @@ from prism_edge.app.common import (
     given,
     piped_stdin,
     reporting_errors,
+    sharing_cores,
     task_for,
     warn,
     writable_file,
@@ -241,6 +242,7 @@ def run(
             retries=retries,
             engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
         )
+        warn(console, sharing_cores(backend))
         if chosen is None:
             schema = _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
             chosen = Task.for_schema(schema)

@@ -114,6 +114,10 @@ class Backend(abc.ABC):
     parameters: int | None = None
     """The model's parameter count, when the model file or the server says it (``auto``
     chooses the method by it)."""
+    shares_cores_with: int | None = None
+    """Another prism-edge process that was running a local model on this machine when this
+    backend loaded its own (its process id; 0: unknown): both run slower while they share the
+    cores (:mod:`~prism_edge.backends.cpu_share`). None: none was, or the model is not here."""
 
     @abc.abstractmethod
     def tokenize(self, text: str) -> list[int]:

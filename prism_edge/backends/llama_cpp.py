@@ -30,6 +30,7 @@ from prism_edge.backends import (
     Sampling,
     Scored,
     attention,
+    cpu_share,
     native,
     reused_prefix,
 )
@@ -213,6 +214,7 @@ class LlamaCppBackend(Backend):
         """The output lines the last generation closed early because they fell into a loop."""
         eos = self.llama.token_eos()
         self._end_tokens = [eos] if eos >= 0 else []
+        self.shares_cores_with = cpu_share.claim(self)
         self.n_ctx = self.llama.n_ctx()
         self.threads = threads
         self.prefix_reuse = not self._is_recurrent()
