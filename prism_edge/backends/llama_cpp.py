@@ -147,6 +147,7 @@ class LlamaCppBackend(Backend):
         flash_attn: bool | None = None,
         kv_type: str = "f16",
         jump_forward: bool = False,
+        forced_start: bool = True,
         stop_on_repeat: bool = True,
         stop_on_loop: bool = True,
         seed: int = 0,
@@ -199,6 +200,10 @@ class LlamaCppBackend(Backend):
         self.kv_type = kv_type
         self.jump_forward = jump_forward
         """Forced continuations are evaluated as one batch (see :meth:`_jump`)."""
+        self.forced_start = forced_start
+        """The whole lines a grammar forces at the start of an output (a revision step's
+        ``[OBJECTS FOR UPDATE]`` header) are evaluated with the prompt, in the tokenizer's own
+        spelling, instead of decoded one token at a time (see :meth:`_start`)."""
         self.stop_on_repeat = stop_on_repeat
         """A step's output ends at the first token after which its line can only be a repeat
         of what is stored (see :meth:`Constraint.stop_on_repeat`); off, the line is decoded
@@ -207,8 +212,9 @@ class LlamaCppBackend(Backend):
         """An output fallen into a loop (:func:`~prism_edge.backends.loops.loop_start`): free
         text ends where the loop began, keeping the piece once (finish reason ``loop``); a
         revision line is closed at once by the shortest completion its grammar allows, reported
-        in ``Completion.looped_lines`` for the applier to drop, and the output goes on. Off, the
-        loop runs to the budget."""
+        in ``Completion.looped_lines`` for the applier, and the output ends with that line (the
+        lines a model writes after one it looped in loop again: ``benchmarks/loop_stop.py``).
+        Off, the loop runs to the budget."""
         self._last_forced = 0
         self._last_looped: list[int] = []
         """The output lines the last generation closed early because they fell into a loop."""
@@ -690,6 +696,12 @@ class LlamaCppBackend(Backend):
         self._last_forced = 0
         self._last_looped = []
         try:
+            if constraint is not None and self.forced_start:
+                out = self._start(constraint, max_tokens)
+                pending = list(out)  # evaluated in one batch when the next token is wanted
+                self._last_forced = len(out)
+                if constraint.ended:
+                    return out, "stop"
             while len(out) < max_tokens:
                 if rows:
                     logits = rows.pop(0)
@@ -734,12 +746,15 @@ class LlamaCppBackend(Backend):
                         if constraint.repeat_tokens:  # a line that could only be a repeat
                             del out[len(out) - constraint.repeat_tokens :]
                         return out, "stop"
+                    if self._last_looped and constraint.lines_done >= self._last_looped[-1]:
+                        return out, "stop"  # the looped line is closed: the output ends
                 if self.stop_on_loop and not (guard and guard.forcing):
                     kept = _after_loop(out, constraint)
                     if kept is not None and constraint is not None and guard is not None:
                         if not guard.close_line():  # the line's first token: nothing to close
                             return out[:kept], "loop"
-                        # a revision line: closed now (the applier drops it), the output goes on
+                        # a revision line: closed now (the applier keeps what came before the
+                        # loop), and the output ends with it
                         self._last_looped.append(constraint.lines_done + 1)
                     elif kept is not None:
                         return out[:kept], "loop"
@@ -756,6 +771,28 @@ class LlamaCppBackend(Backend):
         finally:
             if constraint is not None:
                 constraint.close()
+
+    def _start(self, constraint: Any, left: int) -> list[int]:
+        """Accept into ``constraint`` and return the tokens of the whole lines its grammar
+        forces at the start of the output: text no model can change, so it is part of the
+        prompt rather than the output. They are spelled by the tokenizer (as the prompt is) and
+        evaluated in one batch with no logits but the last one's, at prefill speed. A forced run
+        that does not end its line, or that the grammar does not take in the tokenizer's
+        spelling, is left to the decoder."""
+        self.completion_steps()
+        assert self._byte_tokens is not None
+        tokens: list[int] = []
+        while not constraint.ended:
+            forced = constraint.forced(self._byte_tokens, self._end_tokens, left - len(tokens))
+            if not forced.endswith(b"\n"):
+                break
+            line = [int(t) for t in self.llama.tokenize(forced, add_bos=False, special=False)]
+            if len(tokens) + len(line) >= left or not constraint.follows(None, line):
+                break
+            for token in line:
+                tokens.append(token)
+                constraint.accept(token, left - len(tokens), self._text)
+        return tokens
 
     def _jump(self, constraint: Any, left: int) -> list[int]:
         """Jump-forward decoding: the tokens of what the grammar allows as the only

@@ -61,6 +61,7 @@ def test_jump_forward_writes_what_token_by_token_decoding_writes(model, grounded
         )
     )
     texts, forced = {}, {}
+    model.forced_start = False  # the header too is left to jump-forward (test_forced_start)
     for on in (False, True):
         model.jump_forward = on
         model.reset_cache()
@@ -69,6 +70,6 @@ def test_jump_forward_writes_what_token_by_token_decoding_writes(model, grounded
         )
         completion = model.complete(prompt, grammar=grammar, max_tokens=160, temperature=0.0)
         texts[on], forced[on] = completion.text, completion.forced_tokens
-    model.jump_forward = True
+    model.jump_forward, model.forced_start = True, True
     assert texts[True] == texts[False]
     assert forced[False] == 0 and forced[True] > 0

@@ -65,6 +65,7 @@ def vocab_backend() -> LlamaCppBackend:
     backend._byte_tokens = None
     backend.grammar_fallbacks = 0
     backend.jump_forward = False  # nothing is evaluated here (jump-forward: test_jump_forward)
+    backend.forced_start = True
     backend.stop_on_repeat = True
     backend.stop_on_loop = True
     backend._last_forced = 0
