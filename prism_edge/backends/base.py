@@ -31,7 +31,8 @@ class Completion:
     """Of the decoded tokens, those the grammar forced and jump-forward evaluated in a batch."""
     looped_lines: tuple[int, ...] = ()
     """Output lines (1-based) the backend closed early because the model fell into a loop in
-    them: garbage, for the applier to drop."""
+    them, for the applier to trim of the loop (the local backend ends the output with the first
+    such line, so it holds one at most, the last)."""
 
 
 class LineGrammar(Protocol):

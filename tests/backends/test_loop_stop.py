@@ -1,6 +1,5 @@
 """An output that falls into a loop: free text ends where the loop began, keeping the piece
-once; a revision line is closed at once, reported for the applier to drop, and the output goes
-on.
+once; a revision line is closed at once, reported for the applier, and the output ends with it.
 
 The decoder reads an adversary's logits (``test_line_guard``) that, after a few tokens, favour
 one token so strongly that greedy decoding repeats it wherever the grammar allows it (inside
@@ -67,7 +66,7 @@ def test_free_text_keeps_the_looping_piece_once(monkeypatch):
         assert loop_start(full) == len(cut)
 
 
-def test_a_revision_line_in_a_loop_is_closed_at_once_and_the_output_goes_on(monkeypatch):
+def test_a_revision_line_in_a_loop_is_closed_at_once_and_ends_the_output(monkeypatch):
     backend = vocab_backend()
     token = backend._tokenize("}", special=False)[0]
     closed = 0
@@ -85,6 +84,8 @@ def test_a_revision_line_in_a_loop_is_closed_at_once_and_the_output_goes_on(monk
         closed += 1
         assert finish != "loop", seed
         lines = text.split("\n")
+        # the output ends with the line the loop was closed in
+        assert looped == [len(lines) - 1] and lines[-1] == "", seed
         # the output is the same as without the stop until LOOP_SPAN tokens into the loop
         same = next(
             (i for i, (a, b) in enumerate(zip(out, full, strict=False)) if a != b), len(out)
@@ -93,7 +94,7 @@ def test_a_revision_line_in_a_loop_is_closed_at_once_and_the_output_goes_on(monk
         assert len(backend._text(out[:same])) >= before + LOOP_SPAN, seed
         for n in looped:
             assert "}" * LOOP_SPAN in lines[n - 1], seed
-        # every line parses; what is not in a loop is a revision the memory takes
+        # every line parses; the lines before the loop are revisions the memory takes
         parsed = parse_output(text)
         assert not parsed.rejected, seed
         kept = [r for r in parsed.revisions if r.line not in looped]
