@@ -555,6 +555,27 @@ def test_repeat_free_grammar_leaves_out_the_sentences_stored_under_a_key(grammar
         assert not report.applied and report.rejected[0].kind == "duplicate"
 
 
+def test_repeat_free_grammar_never_updates_a_string_to_the_sentence_it_holds(grammar_checker):
+    stored = {"attributes": {"Kaa": [FIRST]}}
+    grounding = Grounding.of(SAGA, kind="extractive")
+    strict = revision_grammar(BOOK, stored, grounding=grounding, repeats=False)
+    grammar = revision_grammar(BOOK, stored, grounding=grounding)
+    path = "$.'attributes'.'Kaa'[0]"
+
+    def update(sentence: str) -> str:
+        line = json.dumps({path: {"update": sentence}}, ensure_ascii=False)
+        return UPDATE_ONLY + line + "\n" + ADD.split("\n", 1)[1]
+
+    same, other = update(FIRST), update('"Kaa is hungry," said Baloo.')
+    assert grammar_checker(strict, other) and grammar_checker(grammar, other)
+    assert not grammar_checker(strict, same)
+    # the grammar decoded under lets it through, to the applier, which refuses it
+    assert grammar_checker(grammar, same)
+    line = same.split("\n")[1]
+    report = apply_all(BOOK, json.loads(json.dumps(stored)), [_revision(line)])
+    assert not report.applied and report.rejected[0].kind == "duplicate"
+
+
 def test_a_steps_repeat_free_grammar_leaves_out_what_its_own_lines_stored(grammar_checker):
     from prism_edge.grammar.step import StepGrammar
 

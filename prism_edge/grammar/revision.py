@@ -340,7 +340,8 @@ def revision_grammar(
     With a ``grounding`` (the chunk's words and spans), new dict keys are spans of the chunk
     and strings are made of its words; a repeated string is then left to the applier.
     With ``repeats=False`` as well an extractive grounding's sentences are never repeated: not
-    one a list holds appended to it, not one twice in a list. Those are exactly the lines the
+    one a list holds appended to it, not one twice in a list, not the one a string holds as its
+    update. Those are exactly the lines the
     applier refuses as repeats, so the two grammars differ in nothing else: a backend decodes
     under the first and ends the step as soon as the second refuses a token (the line can
     only end as a repeat, which ends the step anyway).
@@ -417,6 +418,11 @@ def revision_grammar(
                 # a change, never the same text
                 changed = _new_string(rules, [value], limits)
                 updates.append(_line_with(rules, here, target.segments, changed, "update"))
+            elif node == Prim("str") and isinstance(value, str) and extractive and not repeats:
+                # a sentence other than the one it holds (the applier refuses the same one)
+                other = about(target.subject, frozenset({value}))
+                if other is not None:
+                    updates.append(_line(rules, other, target.segments, target.node, "update"))
             else:
                 updates.append(_line(rules, here, target.segments, target.node, "update"))
     n = limits.max_revisions
