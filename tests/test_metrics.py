@@ -60,6 +60,17 @@ def test_speed_profile_charges_each_token_at_its_depth():
     assert profile.to_dict()["prefill_by_depth"] == [[0, 1000.0], [2000, 333.3]]
 
 
+def test_forced_output_tokens_are_charged_at_the_prefill_rate():
+    # 10 of 30 output tokens forced by the grammar (evaluated in a batch, like the prompt)
+    profile = SpeedProfile(((0.0, 0.001), (2000.0, 0.003)), ((0.0, 0.01),))
+    call = CallMetrics("revise", 1500, 1000, 30, 1.0, forced_tokens=10)
+    expected = profile.prefill_seconds(1000, 1510) + 20 * 0.01
+    assert profile.call_seconds(call) == pytest.approx(expected)
+    assert profile.call_seconds(call) < profile.call_seconds(
+        CallMetrics("revise", 1500, 1000, 30, 1.0)
+    )
+
+
 def test_a_flat_profile_is_the_old_bound():
     profile = SpeedProfile.flat(200.0, 50.0)
     run = RunMetrics([CallMetrics("revise", 3000, 1000, 100, 1.0)])

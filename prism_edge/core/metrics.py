@@ -160,10 +160,14 @@ class SpeedProfile:
 
     def call_seconds(self, call: CallMetrics) -> float:
         """The least time this machine needs for the call's work: the net prompt tokens from the
-        reused prefix on, then the decoded tokens after the prompt."""
+        reused prefix on, then the output tokens after the prompt, those the grammar forced
+        (evaluated in batches, :attr:`CallMetrics.forced_tokens`) at the prefill rate and the
+        rest at the decode rate."""
         start = call.reused_tokens or 0
-        return self.prefill_seconds(start, call.prompt_tokens) + self.decode_seconds(
-            call.prompt_tokens, call.prompt_tokens + call.decoded_tokens
+        forced = min(call.forced_tokens, call.decoded_tokens)
+        end = call.prompt_tokens + call.decoded_tokens
+        return self.prefill_seconds(start, call.prompt_tokens + forced) + self.decode_seconds(
+            call.prompt_tokens + forced, end
         )
 
     def bound_s(self, run: RunMetrics) -> float:
