@@ -1,4 +1,5 @@
-"""Tokens decoded per prompt token prefilled, by method, over every bench report kept here.
+"""Tokens decoded per prompt token prefilled, by method, over every bench report kept here
+(output tokens the grammar forced, evaluated in batches, are not counted as decoded).
 
 The engine's attention is chosen by this share (``prism_edge/backends/attention.py``): the
 median over the written PRISM runs is ``WrittenRevisions.decode_share``, the baselines' is
@@ -34,6 +35,8 @@ def shares() -> dict[str, list[tuple[str, float]]]:
             name, decoded, net = row.get("name"), row.get("decoded_tokens"), row.get("net_tokens")
             if not (isinstance(name, str) and decoded and net) or (name, decoded, net) in seen:
                 continue
+            # output tokens the grammar forced were evaluated in batches, at the prefill rate
+            decoded -= row.get("forced_tokens") or 0
             seen.add((name, decoded, net))
             kind = "written" if name.startswith(WRITTEN) else name
             if kind in found:

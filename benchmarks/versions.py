@@ -26,10 +26,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 
 
-def _bench(tree: Path, text: Path, methods: str, chunk_tokens: int) -> list[dict[str, str]]:
+def _bench(
+    tree: Path, text: Path, methods: str, chunk_tokens: int, keep: Path | None
+) -> list[dict[str, str]]:
     entities = text.with_suffix(".entities")
     with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "bench.json"
+        out = keep or Path(scratch) / "bench.json"
         command = [
             *(sys.executable, "-m", "prism_edge", "bench", str(text)),
             *("--task", "summarize", "--chunk-tokens", str(chunk_tokens)),
@@ -50,7 +52,10 @@ def main() -> None:
     parser.add_argument("--methods", default="PRISM amendments,PRISM amendments grounded")
     parser.add_argument("--chunk-tokens", type=int, default=1024)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--json-dir", type=Path, default=None, help="keep each bench's JSON")
     args = parser.parse_args()
+    if args.json_dir is not None:
+        args.json_dir.mkdir(parents=True, exist_ok=True)
     trees = [(n, Path(p).resolve()) for n, _, p in (t.partition("=") for t in args.tree)]
     lines = [
         "| text | method | code | wall s | decoded | x prefill | wall/bound | entity recall"
@@ -60,10 +65,10 @@ def main() -> None:
     print("\n".join(lines), flush=True)
     for i, text in enumerate(args.texts):
         order = trees if i % 2 == 0 else trees[::-1]
-        runs = {
-            name: _bench(tree, text.resolve(), args.methods, args.chunk_tokens)
-            for name, tree in order
-        }
+        runs: dict[str, list[dict[str, str]]] = {}
+        for name, tree in order:
+            keep = None if args.json_dir is None else args.json_dir / f"{text.stem}-{name}.json"
+            runs[name] = _bench(tree, text.resolve(), args.methods, args.chunk_tokens, keep)
         first = runs[trees[0][0]]
         for m, row0 in enumerate(first):
             for name, _ in trees:

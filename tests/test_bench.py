@@ -70,22 +70,26 @@ def test_retrieval_tasks_skip_hierarchical_and_long_context_can_be_too_long():
 
 def test_table_arithmetic_and_bound():
     metrics = RunMetrics(
-        [CallMetrics("revise", 1000, 600, 100, 2.0), CallMetrics("answer", 500, 400, 50, 1.0)],
+        [
+            CallMetrics("revise", 1000, 600, 100, 2.0, forced_tokens=10),
+            CallMetrics("answer", 500, 400, 50, 1.0),
+        ],
         wall_s=3.5,
     )
     flat = SpeedProfile.flat(100.0, 50.0)
     row = MethodRow("PRISM amendments", metrics, "a", 0, input_tokens=700, calibration=flat)
     d = row.to_dict(flat.prefill_tok_s)
-    assert d["net_tokens"] == 500 and d["decoded_tokens"] == 150
+    assert d["net_tokens"] == 500 and d["decoded_tokens"] == 150 and d["forced_tokens"] == 10
     assert d["cache_hit"] == pytest.approx(1000 / 1500, abs=1e-4)
     assert d["cost_index"] == pytest.approx((500 + 3 * 150) / 1e6)
-    assert d["bound_s"] == pytest.approx(500 / 100 + 150 / 50)
-    # 700 input tokens in 3.5 s: 200 tok/s, twice the depth-0 prefill rate; 3.5 s of an 8 s bound
+    # the 10 forced output tokens at the prefill rate, the other 140 at the decode rate
+    assert d["bound_s"] == pytest.approx(510 / 100 + 140 / 50)
+    # 700 input tokens in 3.5 s: 200 tok/s, twice the depth-0 prefill rate; 3.5 s of a 7.9 s bound
     assert d["input_tok_s"] == 200 and d["prefill_ratio"] == 2.0
-    assert d["wall_over_bound"] == pytest.approx(3.5 / 8, abs=1e-3)
+    assert d["wall_over_bound"] == pytest.approx(3.5 / 7.9, abs=1e-3)
     table = markdown_table([row], flat.prefill_tok_s)
     assert (
-        "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 8.0 | 200 | 2.00 | 0.44 | 0 |"
+        "| PRISM amendments | 67 | 1500 | 500 | 150 | 0.0009 | 3.5 | 7.9 | 200 | 2.00 | 0.44 | 0 |"
         in table
     )
 

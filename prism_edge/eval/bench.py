@@ -212,6 +212,7 @@ class MethodRow:
             "prompt_tokens": None if m is None else m.prompt_tokens,
             "net_tokens": None if m is None else m.net_tokens,
             "decoded_tokens": None if m is None else m.decoded_tokens,
+            "forced_tokens": None if m is None else m.forced_tokens,
             "cost_index": None if m is None else round(m.cost_index, 6),
             "wall_s": None if m is None else round(m.wall_s, 2),
             "bound_s": None if bound is None else round(bound, 2),
