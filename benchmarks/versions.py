@@ -55,6 +55,7 @@ def main() -> None:
     parser.add_argument("--json-dir", type=Path, default=None, help="keep each bench's JSON")
     args = parser.parse_args()
     if args.json_dir is not None:
+        args.json_dir = args.json_dir.resolve()  # the benches run in a scratch folder
         args.json_dir.mkdir(parents=True, exist_ok=True)
     trees = [(n, Path(p).resolve()) for n, _, p in (t.partition("=") for t in args.tree)]
     lines = [
