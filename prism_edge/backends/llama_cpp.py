@@ -18,7 +18,7 @@ import os
 import statistics
 import string
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -228,6 +228,7 @@ class LlamaCppBackend(Backend):
         self._pieces = lru_cache(maxsize=None)(self._piece_bytes)
         self._steps: list[int] | None = None
         self._byte_tokens: dict[int, int] | None = None
+        self._numeral_tokens: frozenset[int] | None = None
         self.grammar_fallbacks = 0
         """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
         self._wrap_before, self._wrap_after = self._chat_wrapping()
@@ -749,7 +750,7 @@ class LlamaCppBackend(Backend):
                     if self._last_looped and constraint.lines_done >= self._last_looped[-1]:
                         return out, "stop"  # the looped line is closed: the output ends
                 if self.stop_on_loop and not (guard and guard.forcing):
-                    kept = _after_loop(out, constraint)
+                    kept = _after_loop(out, constraint, self._numerals())
                     if kept is not None and constraint is not None and guard is not None:
                         if not guard.close_line():  # the line's first token: nothing to close
                             return out[:kept], "loop"
@@ -809,6 +810,17 @@ class LlamaCppBackend(Backend):
             singles = [self._byte_tokens[b] for b in forced]  # the grammar's own spelling
             tokens = singles if len(singles) <= left else []
         return tokens
+
+    def _numerals(self) -> frozenset[int]:
+        """The tokens that spell only digits (after one leading space): one token to the loop
+        detector, so a model counting ``1. 2. 3. ...`` is seen looping."""
+        if self._numeral_tokens is None:
+            self._numeral_tokens = frozenset(
+                token
+                for token in range(self.llama.n_vocab())
+                if self._pieces(token).removeprefix(b" ").isdigit()
+            )
+        return self._numeral_tokens
 
     def _single_byte(self, byte: int) -> int | None:
         """The token whose text is exactly this one byte (None: the vocabulary has none)."""
@@ -952,19 +964,20 @@ SCAN = 256
 """Candidates checked one by one, best first, before the grammar filters the vocabulary."""
 
 
-def _after_loop(out: list[int], constraint: Any) -> int | None:
-    """How much of ``out`` to keep when it has fallen into a loop; None when it has not.
+def _after_loop(out: list[int], constraint: Any, numerals: Container[int] = ()) -> int | None:
+    """How much of ``out`` to keep when it has fallen into a loop; None when it has not
+    (``numerals``: the tokens of digits, which count as one, so counting is a loop).
 
     Free text keeps the looping piece once. In a per-line output, the output before the line
     the loop is in (a line cut anywhere would not parse; the decoder closes the line instead
     where it can). An output under one fixed grammar is never cut (what is left would not be a
     sentence of the grammar)."""
     if constraint is None:
-        return loop_start(out)
+        return loop_start(out, numerals=numerals)
     if not constraint.per_line or not constraint.in_line:
         return None
     line = constraint.line_tokens
-    if loop_start(line) is None:
+    if loop_start(line, numerals=numerals) is None:
         return None
     return len(out) - len(line)
 

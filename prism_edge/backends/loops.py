@@ -10,11 +10,14 @@ again. A backend that sees it stops the loop there instead of decoding the rest 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
+from typing import TypeVar
 
 LOOP_PERIOD = 16
 """The longest piece (in tokens) whose repetition counts as a loop: a phrase (SmolLM2 writing
 ", and his daughter is Elizabeth Bennet" over and over) as well as a character."""
+T = TypeVar("T")
+
 LOOP_SPAN = 32
 """Trailing tokens that must all be the piece repeated, and at least three whole pieces: longer
 than the runs of one character that text does hold (a rule of ``=``, an ellipsis), and no
@@ -22,22 +25,47 @@ phrase of a summary comes three times running."""
 
 
 def loop_start(
-    tokens: Sequence[int], period: int = LOOP_PERIOD, span: int = LOOP_SPAN
+    tokens: Sequence[int],
+    period: int = LOOP_PERIOD,
+    span: int = LOOP_SPAN,
+    numerals: Container[int] = (),
 ) -> int | None:
     """Where the loop ending ``tokens`` began, when their tail is one piece of at most
     ``period`` tokens repeated over ``span`` tokens and at least three times: the index just
-    after the piece's first whole occurrence (what the output keeps); else None."""
-    n = len(tokens)
+    after the piece's first whole occurrence (what the output keeps); else None.
+
+    A run of tokens in ``numerals`` (those spelling only digits) counts as one token, so
+    counting is a loop too: SmolLM2 writing ``1. 2. 3. ... 10. 11. ...`` into a string is the
+    piece ``N. `` over and over, with nothing left to say but the next number."""
+    shape, where = _collapsed(tokens, lambda t: t in numerals) if numerals else (tokens, None)
+    n = len(shape)
     for p in range(1, period + 1):
         run = max(span, 3 * p)
         if n < run:
             return None
-        if all(tokens[i] == tokens[i - p] for i in range(n - run + p, n)):
+        if all(shape[i] == shape[i - p] for i in range(n - run + p, n)):
             start = n - run
-            while start > 0 and tokens[start - 1] == tokens[start - 1 + p]:
+            while start > 0 and shape[start - 1] == shape[start - 1 + p]:
                 start -= 1
-            return start + p
+            return start + p if where is None else where[start + p]
     return None
+
+
+def _collapsed(
+    items: Sequence[T], is_digit: Callable[[T], bool]
+) -> tuple[list[T | None], list[int]]:
+    """``items`` with each run of digits as one item (None), and where each collapsed item
+    begins in ``items`` (one more entry: the end)."""
+    shape: list[T | None] = []
+    where: list[int] = []
+    for i, item in enumerate(items):
+        digit = is_digit(item)
+        if digit and shape and shape[-1] is None:
+            continue  # the run of digits goes on
+        shape.append(None if digit else item)
+        where.append(i)
+    where.append(len(items))
+    return shape, where
 
 
 def trim_loop(text: str, period: int = 128) -> str:
@@ -45,17 +73,19 @@ def trim_loop(text: str, period: int = 128) -> str:
     characters repeated at least three times, the text up to the piece's first occurrence
     (the piece kept once, to the end of a word it splits; of several such pieces, the one
     whose loop began first); else ``text`` as it is. The character-level twin of
-    :func:`loop_start`, for a string the decoder closed in a loop."""
-    n = len(text)
+    :func:`loop_start`, for a string the decoder closed in a loop; a run of digits counts as
+    one character, so a count (``1. 2. 3. ...``) is a loop too."""
+    shape, where = _collapsed(text, str.isdigit)
+    n = len(shape)
     best = n
     for p in range(1, min(period, n // 3) + 1):
         start = n - p
-        while start > 0 and text[start - 1] == text[start - 1 + p]:
+        while start > 0 and shape[start - 1] == shape[start - 1 + p]:
             start -= 1
         if n - start >= 3 * p:
             cut = start + p
             # the piece's phase may split a word: end it (within the next piece)
-            while cut < start + 2 * p - 1 and text[cut].isalnum():
+            while cut < start + 2 * p - 1 and str(shape[cut] or "0").isalnum():
                 cut += 1
             best = min(best, cut)
-    return text[:best]
+    return text[: where[best]]

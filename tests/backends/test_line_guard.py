@@ -63,6 +63,7 @@ def vocab_backend() -> LlamaCppBackend:
     backend._pieces = lru_cache(maxsize=None)(backend._piece_bytes)
     backend._steps = None
     backend._byte_tokens = None
+    backend._numeral_tokens = None
     backend.grammar_fallbacks = 0
     backend.jump_forward = False  # nothing is evaluated here (jump-forward: test_jump_forward)
     backend.forced_start = True

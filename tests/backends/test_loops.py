@@ -91,3 +91,23 @@ def test_a_trimmed_string_is_the_text_before_its_loop_and_the_piece_once(prefix,
     trimmed = trim_loop(text)
     assert trimmed.startswith(prefix) and text.startswith(trimmed)
     assert len(trimmed) <= len(prefix) + 2 * len(piece) - 1
+
+
+def test_counting_is_a_loop_when_digits_count_as_one_token():
+    # "63. 64. 65. ...": SmolLM2 spells each digit alone, then ".", then " "
+    digits = {10 + d for d in range(10)}
+    dot, space = 1, 2
+    count = [t for n in range(63, 80) for t in (*(10 + int(c) for c in str(n)), dot, space)]
+    prefix = [300, 301, 302]
+    assert loop_start(prefix + count) is None  # as tokens, every number is new
+    kept = loop_start(prefix + count, numerals=digits)
+    assert kept == len(prefix) + 4  # the prefix, then "63. " once
+    # numbers that are not a run of one shape are not a loop
+    mixed = [t for n in range(1, 12) for t in (10 + n % 10, 300 + n, space)]
+    assert loop_start(mixed, numerals=digits) is None
+
+
+def test_a_string_that_counts_keeps_what_came_before_the_count():
+    text = "Mowgli ran: 1. 2. 3. 4. 5. 6. 7. 8. 9. 10. 11. 12. 13. 14. 15. 16. 17. 18. 19. 2"
+    assert trim_loop(text) == "Mowgli ran: 1."
+    assert trim_loop("In 1894, 1895 and 1896 he wrote.") == "In 1894, 1895 and 1896 he wrote."
