@@ -22,10 +22,14 @@ from prism_edge.backends.catalog import resolve_model
 from prism_edge.backends.llama_cpp import LlamaCppBackend, physical_cores
 
 SETTINGS = {
-    "flash off, f16, batch 512": {"flash_attn": False},
+    "flash off, f16, batch 512": {"flash_attn": False},  # micro-batch PLAIN_UBATCH
+    "flash off, f16, batch 512, micro-batch 512": {"flash_attn": False, "n_ubatch": 512},
     "flash on, f16, batch 512": {"flash_attn": True},
     "flash on, q8_0, batch 512": {"flash_attn": True, "kv_type": "q8_0"},
     "flash off, f16, batch 256": {"flash_attn": False, "n_batch": 256},
+    "flash off, f16, batch 512, micro-batch 256": {"flash_attn": False, "n_ubatch": 256},
+    "flash off, f16, batch 512, micro-batch 128": {"flash_attn": False, "n_ubatch": 128},
+    "flash off, f16, batch 512, micro-batch 64": {"flash_attn": False, "n_ubatch": 64},
     "flash off, f16, batch 1024": {"flash_attn": False, "n_batch": 1024},
     "flash off, f16, 1 thread": {"flash_attn": False, "n_threads": 1},
     "flash on, f16, batch 256": {"flash_attn": True, "n_batch": 256},

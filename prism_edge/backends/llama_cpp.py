@@ -110,6 +110,12 @@ def _quiet_stderr() -> Iterator[None]:
 
 SCORE_SEQUENCES = 32
 """Candidates scored side by side in one llama.cpp call (each its own sequence)."""
+PLAIN_UBATCH = 128
+"""Prompt tokens per micro-batch without flash attention. Each micro-batch's attention builds
+a scores matrix of (micro-batch x cached cells) per head; smaller ones stay in cache, and on
+SmolLM2 a 1,024-token window prefills 8-10% faster at depths 1,024-3,072 in micro-batches of
+128 than of 512 (64: slower again); with flash attention 512 stays the fastest
+(``benchmarks/results/micro_batch.txt``)."""
 
 
 class LlamaTokenizer:
@@ -188,11 +194,13 @@ class LlamaCppBackend(Backend):
             "n_threads_batch": threads,
             "n_batch": min(n_batch, wanted),
             "n_ubatch": min(n_ubatch or n_batch, n_batch, wanted),
+            "plain_ubatch": min(n_ubatch or PLAIN_UBATCH, n_batch, wanted),
             "type_k": KV_TYPES[kv_type],
             "type_v": KV_TYPES[kv_type],
             "seed": seed,
         }
-        """What the context is opened with, but flash attention (:meth:`_open`)."""
+        """What the context is opened with, but flash attention (:meth:`_open`); the
+        micro-batch is ``n_ubatch`` with flash attention and ``plain_ubatch`` without."""
         self.flash_attn = flash_attn is not False
         self.llama = self._open(self.flash_attn, score_sequences)
         self.score_sequences = score_sequences
@@ -331,12 +339,16 @@ class LlamaCppBackend(Backend):
     def _open(self, flash_attn: bool, sequences: int) -> Any:
         """A llama.cpp context (and the model) with this attention; ``sequences``: the
         candidates :meth:`score` evaluates side by side."""
+        settings = dict(self._settings)
+        plain = settings.pop("plain_ubatch")
+        if not flash_attn:
+            settings["n_ubatch"] = plain
         return _load(
             self.path,
             flash_attn=flash_attn,
             extra_buffers=self.repack.extra_buffers,
             sequences=sequences + 2,  # the prompt's, the candidates', a spare
-            **self._settings,
+            **settings,
         )
 
     def _reopen(self, flash_attn: bool) -> None:
@@ -354,6 +366,7 @@ class LlamaCppBackend(Backend):
         settings["n_ctx"] = n_ctx
         settings["n_batch"] = min(settings["n_batch"], n_ctx)
         settings["n_ubatch"] = min(settings["n_ubatch"], n_ctx)
+        settings["plain_ubatch"] = min(settings["plain_ubatch"], n_ctx)
         self._reopen(self.flash_attn)
         self.n_ctx = self.llama.n_ctx()
 
@@ -379,7 +392,8 @@ class LlamaCppBackend(Backend):
         return note
 
     def _attention_verdict(self) -> attention.Verdict:
-        settings = {k: self._settings[k] for k in ("n_threads", "n_batch", "n_ubatch", "type_k")}
+        keys = ("n_threads", "n_batch", "n_ubatch", "plain_ubatch", "type_k")
+        settings = {k: self._settings[k] for k in keys}
         key = attention.cache_key(self.path, {**settings, "depth": self._attention_depth()})
         verdict = attention.cached(key)
         if verdict is None:

@@ -8,6 +8,7 @@ import pytest
 
 from prism_edge.backends import reused_prefix
 from prism_edge.backends.llama_cpp import (
+    PLAIN_UBATCH,
     LlamaCppBackend,
     check_gguf,
     embedded_model_path,
@@ -228,3 +229,26 @@ def test_calibration_takes_each_points_median_over_its_passes(monkeypatch):
     assert seen == [(1007, 512, 16)] * 3
     assert profile.prefill == ((256.0, 0.005), (768.0, 0.006))
     assert profile.decode == ((520.0, 0.011), (1032.0, 0.030))
+
+
+def test_the_micro_batch_follows_the_attention():
+    """Without flash attention prompts are evaluated in micro-batches of PLAIN_UBATCH (faster at
+    depth), with it in micro-batches of the batch; a micro-batch given is kept for both."""
+    backend = LlamaCppBackend(n_ctx=1024, flash_attn=False)
+    try:
+        assert backend.llama.context_params.n_ubatch == PLAIN_UBATCH
+        backend._reopen(True)
+        assert backend.llama.context_params.n_ubatch == 512
+        backend.fit(100)  # a context smaller than either
+        assert backend.llama.context_params.n_ubatch == 100
+        backend._reopen(False)
+        assert backend.llama.context_params.n_ubatch == 100
+    finally:
+        backend.llama.close()
+    given = LlamaCppBackend(n_ctx=1024, flash_attn=False, n_ubatch=256)
+    try:
+        assert given.llama.context_params.n_ubatch == 256
+        given._reopen(True)
+        assert given.llama.context_params.n_ubatch == 256
+    finally:
+        given.llama.close()
