@@ -98,7 +98,13 @@ def test_sample_first_equals_fully_constrained_greedy(backend):
             Part("Baloo is a bear who teaches Mowgli the Law.", "document"),
         )
     )
-    ours = backend.complete(prompt, grammar=grammar, max_tokens=60)
+    # token by token from the first token, as llama-cpp-python decodes (the forced header
+    # evaluated in a batch leaves other last bits in the cache: test_forced_start)
+    backend.forced_start = False
+    try:
+        ours = backend.complete(prompt, grammar=grammar, max_tokens=60)
+    finally:
+        backend.forced_start = True
     backend.reset_cache()
     reference = backend.llama.create_completion(
         backend.prompt_tokens(prompt),
