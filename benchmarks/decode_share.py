@@ -6,13 +6,16 @@ median over the written PRISM runs is ``WrittenRevisions.decode_share``, the bas
 what ``bench`` suits the engine to before running them. Each report counts once per method
 (a report repeated under another name is counted once: same method, same token counts).
 
-    python benchmarks/decode_share.py > benchmarks/results/decode_share.txt
+    python benchmarks/decode_share.py [REPORT.json ...] > benchmarks/results/decode_share.txt
+
+With reports named, only those are counted (the runs of one version of the code).
 """
 
 from __future__ import annotations
 
 import json
 import statistics
+import sys
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -21,10 +24,13 @@ WRITTEN = ("PRISM in-place", "PRISM amendments")
 BASELINES = ("incremental", "hierarchical")
 
 
-def shares() -> dict[str, list[tuple[str, float]]]:
+def shares(reports: list[Path] | None = None) -> dict[str, list[tuple[str, float]]]:
+    """Each method's share in ``reports`` (every JSON report kept here when None)."""
     found: dict[str, list[tuple[str, float]]] = {"written": [], **{b: [] for b in BASELINES}}
     seen: set[tuple[str, int, int]] = set()
-    for path in sorted(RESULTS.rglob("*.json")):
+    for path in (
+        sorted(p.resolve() for p in reports) if reports else sorted(RESULTS.rglob("*.json"))
+    ):
         try:
             report = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -45,8 +51,10 @@ def shares() -> dict[str, list[tuple[str, float]]]:
 
 
 def main() -> None:
-    print("$ python benchmarks/decode_share.py   (decoded tokens / net prompt tokens, by run)")
-    for kind, runs in shares().items():
+    reports = [Path(a) for a in sys.argv[1:]]
+    command = " ".join(["python benchmarks/decode_share.py", *sys.argv[1:]])
+    print(f"$ {command}   (decoded tokens / net prompt tokens, by run)")
+    for kind, runs in shares(reports or None).items():
         values = [v for _, v in runs]
         for label, value in runs:
             print(f"  {kind:12} {value:.3f}  {label}")
