@@ -526,7 +526,11 @@ class LlamaCppBackend(Backend):
         each in its own sequence sharing the prompt's cache (so none sees another), or one
         call each when ``score_sequences`` is 1. Every score is so computed the same way,
         whatever the order of the candidates or what the cache held: a resumed run scores as
-        an uninterrupted one. Each call's time is shared among its candidates; the first
+        an uninterrupted one. A call of fewer than 64 candidate tokens gives each candidate
+        what it gets alone; a larger one, with flash attention, takes llama.cpp's tiled path,
+        whose numbers depend on which candidates share the call (up to 0.6 on a call of 140,
+        ``benchmarks/results/score_batches.txt``), so the same list scores the same, another
+        list a little differently. Each call's time is shared among its candidates; the first
         pays for the prompt."""
         import numpy as np
 
