@@ -1,0 +1,1 @@
+/work/main/.venv/bin/prism-edge bench benchmarks/data/dev-set/persuasion.txt --task summarize --methods lead sentences,names without the model,PRISM names --entities benchmarks/data/dev-set/persuasion.entities --chunk-tokens 512 --answer-tokens 512 --json-out benchmarks/results/dev-set-512-head-smollm2/persuasion.json
