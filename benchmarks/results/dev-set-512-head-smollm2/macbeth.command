@@ -1,0 +1,1 @@
+/work/main/.venv/bin/prism-edge bench benchmarks/data/dev-set/macbeth.txt --task summarize --methods PRISM names --entities benchmarks/data/dev-set/macbeth.entities --chunk-tokens 512 --answer-tokens 512 --json-out benchmarks/results/dev-set-512-head-smollm2/macbeth.json
