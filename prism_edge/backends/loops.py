@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Sequence
 from typing import TypeVar
 
+T = TypeVar("T")
+
 LOOP_PERIOD = 16
 """The longest piece (in tokens) whose repetition counts as a loop: a phrase (SmolLM2 writing
 ", and his daughter is Elizabeth Bennet" over and over) as well as a character."""
-T = TypeVar("T")
-
 LOOP_SPAN = 32
 """Trailing tokens that must all be the piece repeated, and at least three whole pieces: longer
 than the runs of one character that text does hold (a rule of ``=``, an ellipsis), and no
@@ -36,18 +36,37 @@ def loop_start(
 
     A run of tokens in ``numerals`` (those spelling only digits) counts as one token, so
     counting is a loop too: SmolLM2 writing ``1. 2. 3. ... 10. 11. ...`` into a string is the
-    piece ``N. `` over and over, with nothing left to say but the next number."""
-    shape, where = _collapsed(tokens, lambda t: t in numerals) if numerals else (tokens, None)
-    n = len(shape)
+    piece ``N. `` over and over, with nothing left to say but the next number. Called after
+    every decoded token, it collapses only a tail of the output unless that tail loops."""
+    if not numerals:
+        return _periodic_start(tokens, period, span)
+
+    def is_digit(token: int) -> bool:
+        return token in numerals
+
+    need = max(span, 3 * period) + 1
+    tail = tokens[-4 * need :]
+    if len(tail) < len(tokens):
+        shape, _ = _collapsed(tail, is_digit)
+        if len(shape) >= need and _periodic_start(shape, period, span) is None:
+            return None  # the last items decide whether the output ends in a loop
+    shape, where = _collapsed(tokens, is_digit)
+    start = _periodic_start(shape, period, span)
+    return None if start is None else where[start]
+
+
+def _periodic_start(items: Sequence[object], period: int, span: int) -> int | None:
+    """:func:`loop_start` on items compared as they are."""
+    n = len(items)
     for p in range(1, period + 1):
         run = max(span, 3 * p)
         if n < run:
             return None
-        if all(shape[i] == shape[i - p] for i in range(n - run + p, n)):
+        if all(items[i] == items[i - p] for i in range(n - run + p, n)):
             start = n - run
-            while start > 0 and shape[start - 1] == shape[start - 1 + p]:
+            while start > 0 and items[start - 1] == items[start - 1 + p]:
                 start -= 1
-            return start + p if where is None else where[start + p]
+            return start + p
     return None
 
 
@@ -85,7 +104,12 @@ def trim_loop(text: str, period: int = 128) -> str:
         if n - start >= 3 * p:
             cut = start + p
             # the piece's phase may split a word: end it (within the next piece)
-            while cut < start + 2 * p - 1 and str(shape[cut] or "0").isalnum():
+            while cut < start + 2 * p - 1 and _in_word(shape[cut]):
                 cut += 1
             best = min(best, cut)
     return text[: where[best]]
+
+
+def _in_word(char: str | None) -> bool:
+    """A character of a word (a run of digits, collapsed to None, is one)."""
+    return char is None or char.isalnum()

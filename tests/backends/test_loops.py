@@ -111,3 +111,13 @@ def test_a_string_that_counts_keeps_what_came_before_the_count():
     text = "Mowgli ran: 1. 2. 3. 4. 5. 6. 7. 8. 9. 10. 11. 12. 13. 14. 15. 16. 17. 18. 19. 2"
     assert trim_loop(text) == "Mowgli ran: 1."
     assert trim_loop("In 1894, 1895 and 1896 he wrote.") == "In 1894, 1895 and 1896 he wrote."
+
+
+def test_a_long_output_is_judged_by_its_tail_as_by_the_whole():
+    digits = {10 + d for d in range(10)}
+    dot, space = 1, 2
+    prefix = list(range(300, 700))  # longer than the tail checked first
+    count = [t for n in range(63, 99) for t in (*(10 + int(c) for c in str(n)), dot, space)]
+    assert loop_start(prefix + count, numerals=digits) == len(prefix) + 4
+    assert loop_start(prefix, numerals=digits) is None
+    assert loop_start(prefix + count[:12], numerals=digits) is None  # three numbers: no loop yet
