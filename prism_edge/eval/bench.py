@@ -35,7 +35,9 @@ from prism_edge.eval.quality import (
     Needle,
     Recall,
     entity_recall,
+    role_accuracy,
     holds_answer,
+    junk_of,
     names_function,
 )
 from prism_edge.methods import ScoredDefinitions, ScoredNames, TableFacts, make
@@ -162,6 +164,10 @@ class MethodRow:
     rejected: int | None = None
     not_applicable: str | None = None
     recall: Recall | None = None
+    roles: Recall | None = None
+    """Role accuracy (entities listed with role words; None: none are)."""
+    junk: list[str] | None = None
+    """What the answer holds that no kept summary should (summaries: ``junk_of``)."""
     faithfulness: Faithfulness | None = None
     memory: dict[str, Any] | None = None
     """PRISM's final memory (what the answer was written from), for the JSON report."""
@@ -225,6 +231,9 @@ class MethodRow:
             "not_applicable": self.not_applicable,
             "entity_recall": None if self.recall is None else round(self.recall.value, 4),
             "entities_missed": None if self.recall is None else list(self.recall.missed),
+            "role_accuracy": None if self.roles is None else round(self.roles.value, 4),
+            "roles_missed": None if self.roles is None else list(self.roles.missed),
+            "junk": self.junk,
             "faithfulness": None
             if self.faithfulness is None or self.faithfulness.value is None
             else round(self.faithfulness.value, 4),
@@ -365,6 +374,10 @@ def run_methods(
                 rows[-1].calibration = calibrations.current()
         if task.entities and rows[-1].metrics is not None and rows[-1].answer is not None:
             rows[-1].recall = entity_recall(rows[-1].answer, task.entities)
+            if any(e.roles for e in task.entities):
+                rows[-1].roles = role_accuracy(rows[-1].answer, task.entities)
+        if task.summarize and rows[-1].answer is not None:
+            rows[-1].junk = junk_of(rows[-1].answer)
     return rows
 
 
@@ -577,20 +590,25 @@ def markdown_table(
     engine setting than the first says which after its name."""
     first = next((r.engine for r in rows if r.metrics is not None and r.metrics.calls), "")
     recall = any(r.recall is not None for r in rows)
+    roles = any(r.roles is not None for r in rows)
     faithful = any(r.faithfulness is not None for r in rows)
-    extra = (" entity recall |" if recall else "") + (" faithful |" if faithful else "")
+    extra = (
+        (" entity recall |" if recall else "")
+        + (" role accuracy |" if roles else "")
+        + (" faithful |" if faithful else "")
+    )
     lines = [
         "| method | cache hit % | total tokens | net tokens | output tokens | cost index | "
         "wall s | bound s | input tok/s | x prefill | wall/bound | rejected | peak RSS MB |"
         + extra,
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + faithful),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + roles + faithful),
     ]
     for row in rows:
         m = row.metrics
         if m is None:
             lines.append(
                 f"| {row.name} | n/a: {row.not_applicable} | | | | | | | | | | | |"
-                + " |" * (recall + faithful)
+                + " |" * (recall + roles + faithful)
             )
             continue
         bound = row.bound_s()
@@ -617,6 +635,11 @@ def markdown_table(
                 ""
                 if r is None
                 else f"{r.value:.2f} ({len(r.found)}/{len(r.found) + len(r.missed)})"
+            )
+        if roles:
+            r = row.roles
+            cells.append(
+                "" if r is None else f"{r.value:.2f} ({len(r.found)}/{len(r.found) + len(r.missed)})"
             )
         if faithful:
             f = row.faithfulness

@@ -3,6 +3,12 @@
 * **entity recall**: the share of user-listed key entities (characters, places, ...) that the
   final answer names. An entity may have aliases (``Shere Khan|Lungri``); it counts as recalled
   when any alias occurs as whole words, case-insensitive.
+* **role accuracy**: of the listed entities that come with role words (``Bagheera = panther,
+  black``: words the text uses to say who or what it is), the share the answer states the role
+  of: one line or sentence of the answer holds a spelling of the entity and one of its words.
+* **junk**: what no summary a reader keeps should hold: a "name" in its header that is a
+  contraction, a pronoun or a common noun, and a footnote, heading or table-of-contents line
+  among its sentences (:func:`junk_of`).
 * **needle accuracy** (code search): the share of (description, expected name) pairs whose
   answer names the expected function.
 * **faithfulness proxy** (PRISM): the share of stored values whose content words occur in the
@@ -53,6 +59,8 @@ def content_words(text: str) -> list[str]:
 class Entity:
     name: str
     aliases: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    """Words the text uses to say who or what it is (role accuracy; none: not measured)."""
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -89,6 +97,72 @@ def entity_recall(answer: str | None, entities: Sequence[Entity]) -> Recall:
     return Recall(found, missed)
 
 
+def _units(answer: str) -> list[str]:
+    """The answer's lines, each line's sentences apart unless it is a labelled line
+    (``Bagheera: ...``, whose label belongs to its sentence)."""
+    units: list[str] = []
+    for line in answer.splitlines():
+        line = line.strip(" -*")
+        if not line:
+            continue
+        if re.match(r"^[^.!?:]{1,60}: ", line):
+            units.append(line)
+        else:
+            units += [u for u in re.split(r"(?<=[.!?])[\"'’”)]*\s+", line) if u.strip()]
+    return units
+
+
+def role_accuracy(answer: str | None, entities: Sequence[Entity]) -> Recall:
+    """Of ``entities`` with role words, those whose role the answer states: one of its units
+    (:func:`_units`) holds a spelling of the entity and one of its role words (whole words,
+    case ignored; a plural ``s`` allowed)."""
+    units = _units(answer or "")
+    with_roles = [e for e in entities if e.roles]
+    found, missed = [], []
+    for entity in with_roles:
+        spelled = [whole_word(s, ignore_case=True) for s in entity.spellings]
+        roles = [
+            re.compile(rf"(?<!\w){re.escape(r)}s?(?!\w)", re.IGNORECASE) for r in entity.roles
+        ]
+        stated = any(
+            any(p.search(u) for p in spelled) and any(r.search(u) for r in roles) for u in units
+        )
+        (found if stated else missed).append(entity.name)
+    return Recall(tuple(found), tuple(missed))
+
+
+_CONTRACTION = re.compile(r"\w['’](?:m|s|re|ve|ll|d|t)$", re.IGNORECASE)
+PRONOUNS = frozenset(
+    "i me my mine myself you your yours he him his she her hers it its we us our ours they "
+    "them their theirs this that these those who whom whose what which one".split()
+)
+
+
+def junk_of(answer: str | None) -> list[str]:
+    """What in ``answer`` no kept summary holds: header names (``Main names: A (3), B (2).``
+    or the lines of a ``Main people and places`` list) that are contractions, pronouns or
+    written in lower case, and lines that are footnotes (``[Footnote``, ``[1]``), headings
+    (short lines in capitals, or numbered chapter headings) or table-of-contents lines."""
+    junk: list[str] = []
+    text = answer or ""
+    header = re.search(r"^Main names: (.*)$", text, re.M)
+    names = re.findall(r"([^,()]+?) \(\d+\)", header.group(1)) if header else []
+    names += re.findall(r"^[-*] ([^:]{1,60}):", text, re.M)
+    for name in (n.strip() for n in names):
+        if _CONTRACTION.search(name) or name.casefold() in PRONOUNS or name[:1].islower():
+            junk.append(f"name {name!r}")
+    for line in text.splitlines():
+        body = re.sub(r"^[-*] [^:]{1,60}: ", "", line.strip())
+        if re.match(r"^\[?(footnote|note)\b|^\[\d+\]", body, re.IGNORECASE):
+            junk.append(f"footnote {body[:60]!r}")
+        elif re.match(r"^(chapter|book|part|act|scene|section)\s+[\dIVXLC]+\b", body, re.I):
+            if len(body.split()) <= 8:
+                junk.append(f"heading {body[:60]!r}")
+        elif re.search(r"\.{4,}\s*\d+$|\s{2,}\d+$", body):
+            junk.append(f"contents {body[:60]!r}")
+    return junk
+
+
 def _lines(path: Path, what: str) -> list[str]:
     try:
         return path.read_text(encoding="utf-8").splitlines()
@@ -97,14 +171,19 @@ def _lines(path: Path, what: str) -> list[str]:
 
 
 def load_entities(path: Path) -> list[Entity]:
-    """One entity a line, aliases after ``|``; blank lines and ``#`` comments are skipped."""
+    """One entity a line, aliases after ``|``, role words after ``=`` (comma-separated);
+    blank lines and ``#`` comments are skipped."""
     entities = []
     for line in _lines(path, "the entity list"):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        names = [n.strip() for n in line.split("|") if n.strip()]
-        entities.append(Entity(names[0], tuple(names[1:])))
+        spelled, _, roles = line.partition("=")
+        names = [n.strip() for n in spelled.split("|") if n.strip()]
+        if not names:
+            raise PrismError(f"{path}: a line names no entity: {line[:60]!r}")
+        words = tuple(r.strip() for r in roles.split(",") if r.strip())
+        entities.append(Entity(names[0], tuple(names[1:]), words))
     if not entities:
         raise PrismError(f"the entity list {path} names no entity")
     return entities

@@ -42,9 +42,18 @@ from prism_edge.core.metrics import CallMetrics, RunMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
+from prism_edge.methods.summary import compose
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
 from prism_edge.text.grounding import names_of, sentences_of, terms_of, whole_word
+from prism_edge.text.prose import (
+    content_counts,
+    description_score,
+    event_score,
+    is_prose,
+    plausible_name,
+    title_of,
+)
 
 FIELD = "attributes"
 MAX_CANDIDATES = 24
@@ -69,10 +78,15 @@ class NamesOptions:
 
     keep: int = 3
     """Names of a chunk that enter (or grow in) the memory: its best-scored ones."""
-    sentences: int = 3
-    """Sentences kept per name at most."""
+    sentences: int = 5
+    """Sentences kept per name at most (the candidates of its describing sentence)."""
     scoring: Scoring = "pmi"
     max_sentence_chars: int = 300
+    margin: float | None = None
+    """The model only where the program's ranking is uncertain: a chunk's names are ranked
+    by frequency first, and only those whose frequency score lies within ``margin`` of the
+    place where the kept names end are scored by the model and ranked among themselves by
+    it (none near it: no call). None: the model scores every name (``scoring`` alone)."""
 
 
 _ASK = "\n\nQuestion: Who or what is this passage about?\nAnswer:"
@@ -93,7 +107,13 @@ class ScoredNames(Method):
 
     name: ClassVar[str] = "names"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
-    option_names: ClassVar[tuple[str, ...]] = ("keep", "sentences", "scoring", "max_sentence_chars")
+    option_names: ClassVar[tuple[str, ...]] = (
+        "keep",
+        "sentences",
+        "scoring",
+        "max_sentence_chars",
+        "margin",
+    )
     chunk_tokens: ClassVar[int | None] = 512
     """Measured on the summary development set, SmolLM2: 512-token chunks name 0.78 of the key
     entities on the mean of seven texts, 1,024-token chunks 0.72 (benchmarks/results/
@@ -112,6 +132,16 @@ class ScoredNames(Method):
         chunk, so scored once a run)."""
         self.spread: Counter[str] = Counter()
         """In how many chunks each name offered was offered."""
+        self.title: str | None = None
+        """The title line at the head of the input (:func:`title_of`), if it has one."""
+        self.events: list[tuple[int, str, float]] = []
+        """Each step's best sentences for what happens in it: (step, sentence, score)."""
+        self.decided = [0, 0]
+        """Chunks whose names the program ranked alone, and those the model was asked."""
+        self.described: dict[str, tuple[float, str]] = {}
+        """Each name's best describing sentence read so far, whether or not the step kept
+        the name (an introduction is often read before the name is frequent): (score,
+        sentence), by :func:`description_score`; only sentences that score above 0."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
         if schema.root.field(FIELD) is None:
@@ -131,6 +161,10 @@ class ScoredNames(Method):
             "mentions": dict(self.mentions),
             "prior": dict(self.prior),
             "spread": dict(self.spread),
+            "title": self.title,
+            "events": [list(e) for e in self.events],
+            "decided": list(self.decided),
+            "described": {k: list(v) for k, v in self.described.items()},
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -138,22 +172,38 @@ class ScoredNames(Method):
         self.mentions = Counter({k: int(v) for k, v in state.get("mentions", {}).items()})
         self.prior = {k: float(v) for k, v in state.get("prior", {}).items()}
         self.spread = Counter({k: int(v) for k, v in state.get("spread", {}).items()})
+        title = state.get("title")
+        self.title = title if isinstance(title, str) else None
+        self.events = [(int(i), str(s), float(x)) for i, s, x in state.get("events", [])]
+        decided = state.get("decided", [0, 0])
+        self.decided = [int(decided[0]), int(decided[1])]
+        self.described = {
+            str(k): (float(v[0]), str(v[1])) for k, v in state.get("described", {}).items()
+        }
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         options = self.options
-        names = (names_of(chunk, min_mentions=2) or names_of(chunk) or terms_of(chunk))[
-            :MAX_CANDIDATES
-        ]
+        if index == 0 and self.title is None:
+            self.title = title_of(chunk)
+        names = [n for n in names_of(chunk, min_mentions=2) if plausible_name(n)]
+        names = names or [n for n in names_of(chunk) if plausible_name(n)] or terms_of(chunk)
+        names = names[:MAX_CANDIDATES]
         for name in names:
             self.mentions[name] += len(whole_word(name).findall(chunk))
             self.spread[name] += 1
         sentences = sentences_of(chunk, options.max_sentence_chars)
         for i, sentence in enumerate(sentences):
             self.read_at.setdefault(_place(sentence), (index, i))
+        self._note_events(index, chunk, sentences, names)
         about = {
             n: _by_preference([s for s in sentences if whole_word(n).search(s)], n) for n in names
         }
         names = [n for n in names if about[n]]
+        for name in names:
+            best = max(about[name], key=lambda s, n=name: description_score(s, n))
+            value = description_score(best, name)
+            if value > self.described.get(name, (0.0, ""))[0] and is_prose(best):
+                self.described[name] = (round(value, 4), best)
         calls: list[CallMetrics] = []
         revisions: list[Revision] = []
         if names:
@@ -179,14 +229,67 @@ class ScoredNames(Method):
             chunk=chunk,
         )
 
+    EVENTS_KEPT: ClassVar[int] = 2
+    """Sentences of a step kept as what happens in it (the answer picks one a part)."""
+
+    def _note_events(
+        self, index: int, chunk: str, sentences: Sequence[str], names: Sequence[str]
+    ) -> None:
+        counts = content_counts(chunk)
+        scored = [(event_score(s, counts, names), s) for s in sentences]
+        best = sorted((p for p in scored if p[0] > 0), key=lambda p: -p[0])[: self.EVENTS_KEPT]
+        self.events += [(index, s, round(x, 4)) for x, s in best]
+
     def scores(
         self, run: Context, chunk: str, names: Sequence[str], calls: list[CallMetrics]
     ) -> list[float]:
         """Each name's score as what ``chunk`` is about (higher: better): its log-probability
         after the passage, less (PMI) its log-probability with no passage. ``frequency``
-        calls no model: log mentions so far plus log chunks it was offered in."""
+        calls no model: log mentions so far plus log chunks it was offered in. With a
+        ``margin``, frequency ranks first and the model only reorders the names near the
+        place where the kept names end."""
         if self.options.scoring == "frequency":
             return self.frequency(names)
+        if self.options.margin is not None:
+            return self.gated(run, chunk, names, calls, self.options.margin)
+        return self.model_scores(run, chunk, names, calls)
+
+    def gated(
+        self,
+        run: Context,
+        chunk: str,
+        names: Sequence[str],
+        calls: list[CallMetrics],
+        margin: float,
+    ) -> list[float]:
+        """Frequency scores, with the names near the boundary of the kept ones reordered by
+        the model: those within ``margin`` of the midpoint between the last kept and the first
+        left out take the same frequency slots in the model's order. No name near it, or one
+        alone: no call."""
+        frequency = self.frequency(names)
+        keep = self.options.keep
+        if len(names) <= keep:
+            self.decided[0] += 1
+            return frequency
+        ordered = sorted(frequency, reverse=True)
+        boundary = (ordered[keep - 1] + ordered[keep]) / 2
+        near = [i for i, f in enumerate(frequency) if abs(f - boundary) < margin]
+        if len(near) < 2:
+            self.decided[0] += 1
+            return frequency
+        self.decided[1] += 1
+        model = self.model_scores(run, chunk, [names[i] for i in near], calls)
+        slots = sorted((frequency[i] for i in near), reverse=True)
+        by_model = [near[j] for j in sorted(range(len(near)), key=lambda j: -model[j])]
+        out = list(frequency)
+        for rank, (slot, i) in enumerate(zip(slots, by_model, strict=True)):
+            out[i] = slot - rank * 1e-6  # equal slots keep the model's order
+        return out
+
+    def model_scores(
+        self, run: Context, chunk: str, names: Sequence[str], calls: list[CallMetrics]
+    ) -> list[float]:
+        """The model's score of each name as what ``chunk`` is about (``scoring``)."""
         continuations = [f" {name}" for name in names]
         scored, made = score(run.backend, _prompt(chunk), continuations, run.metrics)
         calls += made
@@ -218,7 +321,15 @@ class ScoredNames(Method):
                     read_at[sentence] = place
         count = counter_of(run.backend)
         budget = self.config.answer_max_tokens
-        answer = covering_answer(entries, budget, count, read_at, dict(self.mentions))
+        offered = {  # each stored name's sentences, its best describing one read first
+            name: list(dict.fromkeys([self.described[name][1], *said]))
+            if name in self.described
+            else said
+            for name, said in entries.items()
+        }
+        answer = compose(offered, self.mentions, self.events, budget, count, self.title)
+        if not answer:  # nothing a summary may quote: the stored sentences as they cover
+            answer = covering_answer(entries, budget, count, read_at, dict(self.mentions))
         if not answer:
             raise NothingToSummarize(
                 "nothing to summarize by names: the input names nothing and repeats no word"
@@ -260,10 +371,19 @@ def _narrates(sentence: str, name: str | None = None) -> bool:
 
 
 def _by_preference(sentences: list[str], name: str) -> list[str]:
-    """The sentences naming ``name``, those that narrate about it first (each group in
-    reading order): a summary introduces a name by what the text says of it, not by a line of
-    dialogue or an exclamation."""
-    return sorted(sentences, key=lambda s: not _narrates(s, name))
+    """The sentences naming ``name``, best first: those a summary may quote
+    (:func:`is_prose`: no heading, footnote or contents line), then those that say most of
+    who or what it is (:func:`description_score`), then those that narrate about it (each
+    group in reading order): a summary introduces a name by what the text says of it, not by
+    a line of dialogue or an exclamation."""
+    return sorted(
+        sentences,
+        key=lambda s: (
+            not is_prose(s),
+            -max(0.0, description_score(s, name)),
+            not _narrates(s, name),
+        ),
+    )
 
 
 def _revision(name: str, value: object) -> Revision:

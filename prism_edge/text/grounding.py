@@ -117,6 +117,20 @@ def _sentence_start(text: str, start: int, previous_end: int) -> bool:
     return False
 
 
+_LINE_HEAD = re.compile(r"(?:^|\n)[ \t\"'‘“(]*\Z")
+VERSE_SHARE = 0.8
+
+
+def is_verse(text: str) -> bool:
+    """Whether ``text`` is set as verse (a poem, a play): at least eight lines, and at least
+    :data:`VERSE_SHARE` of those that begin with a letter begin with a capital, as verse lines
+    do and lines of wrapped prose do not. In verse a capital at a line's head says nothing of
+    a name ("Thy", "Whose")."""
+    heads = [line.lstrip(" \t\"'‘“(")[:1] for line in text.splitlines()]
+    letters = [c for c in heads if c.isalpha()]
+    return len(letters) >= 8 and sum(c.isupper() for c in letters) >= VERSE_SHARE * len(letters)
+
+
 def names_of(text: str, min_mentions: int = 1) -> list[str]:
     """The names in ``text``, first seen first: runs of up to SPAN_WORDS capitalised words
     ("Shere Khan", "Rikki-tikki-tavi", "Council Rock"; the shorter runs of a longer one), made
@@ -124,17 +138,20 @@ def names_of(text: str, min_mentions: int = 1) -> list[str]:
     paragraph's start, so "Then" or "The" opening sentences are no names, and "Mowgli's"
     names "Mowgli". Single letters ("O Chief") and words in capitals longer than four letters
     (shouting) are no names. With ``min_mentions`` above 1, a word must be written capitalised
-    mid-sentence that often (an interjection, a header word seen once is no name). A heuristic
-    for any language that capitalises names, with no model or word list."""
+    mid-sentence that often (an interjection, a header word seen once is no name); in verse
+    (:func:`is_verse`) a word at a line's head is not mid-sentence. A heuristic for any
+    language that capitalises names, with no model or word list."""
     capitalised: list[tuple[re.Match[str], str]] = []
     seen_mid: dict[str, int] = {}
     previous_end = -1
+    verse = is_verse(text)
     for m in _NAME_TOKEN.finditer(text):
         word = _POSSESSIVE.sub("", m.group())
         shouted = len(word) > 4 and word.isupper()  # "LIMITED WARRANTY", not "IBM"
         if word[:1].isupper() and len(word) > 1 and not shouted and not _function_word(word):
             capitalised.append((m, word))
-            if not _sentence_start(text, m.start(), previous_end):
+            line_head = verse and _LINE_HEAD.search(text, 0, m.start()) is not None
+            if not line_head and not _sentence_start(text, m.start(), previous_end):
                 seen_mid[word] = seen_mid.get(word, 0) + 1
         previous_end = m.end()
     mid_sentence = {word for word, n in seen_mid.items() if n >= min_mentions}
