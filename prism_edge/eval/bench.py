@@ -72,11 +72,15 @@ NAME_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM names likelihood": {"scoring": "likelihood"},
     "names without the model": {"scoring": "frequency"},
     "PRISM names + frequency": {"scoring": "pmi+frequency"},
+    "PRISM names gated 0.25": {"scoring": "pmi", "margin": 0.25},
+    "PRISM names gated 0.5": {"scoring": "pmi", "margin": 0.5},
+    "PRISM names gated 1": {"scoring": "pmi", "margin": 1.0},
 }
 """Summaries in which the model scores each chunk's names (methods/names.py): the passage's
 likelihood of a name normalised by its likelihood without the passage (pmi), or not; and the
 same method with the model taken out (names ranked by how often and how widely the text names
-them so far: the ablation)."""
+them so far: the ablation); and gated: frequency ranks, the model reorders only the names whose
+frequency score lies within the margin of where the kept names end."""
 TABLE_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM tables": {"chooser": "model"},
     "tables without the model": {"chooser": "words"},
