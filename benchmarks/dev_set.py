@@ -320,9 +320,7 @@ def table(texts: list[Text], results: Results, methods: list[str]) -> str:
             wall = _value(results, text.name, m, "wall_s")
             junk = results[text.name].get(m, {}).get("junk")
             junk_n = len(junk) if isinstance(junk, list) else 0
-            cells.append(
-                f"{_cell(recall)} / {_cell(roles)} ({junk_n} junk, {_cell(wall, 1)} s)"
-            )
+            cells.append(f"{_cell(recall)} / {_cell(roles)} ({junk_n} junk, {_cell(wall, 1)} s)")
         lines.append(f"| {text.name} | {kind} | " + " | ".join(cells) + " |")
     for label, held in (("texts that choose rules", False), ("held-out texts", True)):
         chosen = [t.name for t in texts if t.held_out == held and t.name in results]
@@ -335,12 +333,12 @@ def table(texts: list[Text], results: Results, methods: list[str]) -> str:
                 for key in ("entity_recall", "role_accuracy"):
                     values = [_value(results, n, m, key) for n in chosen]
                     known = [v for v in values if v is not None]
-                    parts.append(_cell(pick(known) if known and len(known) == len(values) else None))
+                    parts.append(
+                        _cell(pick(known) if known and len(known) == len(values) else None)
+                    )
                 walls = [_value(results, n, m, "wall_s") or 0.0 for n in chosen]
                 cells.append(f"{parts[0]} / {parts[1]} ({sum(walls):.1f} s in all)")
-            lines.append(
-                f"| **{stat}**, {label} ({len(chosen)}) | | " + " | ".join(cells) + " |"
-            )
+            lines.append(f"| **{stat}**, {label} ({len(chosen)}) | | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

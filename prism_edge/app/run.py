@@ -185,6 +185,15 @@ def run(
             "definition-search-*), revisions on larger ones; the plan line says which and why."
         ),
     ] = AUTO_METHOD,
+    no_model: Annotated[
+        bool,
+        typer.Option(
+            "--no-model",
+            help="The scored method's ranking without the model (names by frequency, "
+            "definitions by BM25, table answers by word overlap): the model only counts "
+            "tokens. The plan line says so.",
+        ),
+    ] = False,
     shortlist: Annotated[
         int,
         typer.Option(
@@ -259,7 +268,9 @@ def run(
             seed=seed,
             min_chunk_tokens=min(128, chunk_tokens),
         )
-        first, choice = chosen.method_for(backend, config, method.value, shortlist=shortlist)
+        first, choice = chosen.method_for(
+            backend, config, method.value, no_model, shortlist=shortlist
+        )
         refuse_ignored(context, choice)
         chunk_reason = ""
         if first.chunk_tokens and built_in(context, "chunk_tokens"):
@@ -269,7 +280,7 @@ def run(
                 backend.fit(context_for(chunk_tokens, max_tokens))  # its KV cache: no larger
 
         def make_method() -> methods.Method:
-            return chosen.method_for(backend, config, choice.name, shortlist=shortlist)[0]
+            return chosen.method_of(choice, config, shortlist=shortlist)
 
         log = RunLog.of_run(no_log, chosen, config, backend, choice, collected, console)
         log.entry.settings.update(

@@ -35,10 +35,10 @@ from prism_edge.eval.quality import (
     Needle,
     Recall,
     entity_recall,
-    role_accuracy,
     holds_answer,
     junk_of,
     names_function,
+    role_accuracy,
 )
 from prism_edge.methods import ScoredDefinitions, ScoredNames, TableFacts, make
 from prism_edge.methods.base import Method
@@ -75,6 +75,7 @@ NAME_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM names gated 0.25": {"scoring": "pmi", "margin": 0.25},
     "PRISM names gated 0.5": {"scoring": "pmi", "margin": 0.5},
     "PRISM names gated 1": {"scoring": "pmi", "margin": 1.0},
+    "names + model descriptions": {"scoring": "frequency", "describe": "model"},
 }
 """Summaries in which the model scores each chunk's names (methods/names.py): the passage's
 likelihood of a name normalised by its likelihood without the passage (pmi), or not; and the
@@ -413,7 +414,9 @@ def _names(
     """A summary by scored names (summaries only, on a backend that can score)."""
     if not task.summarize:
         return MethodRow(name, None, not_applicable="summaries only")
-    if NAME_VARIANTS[name]["scoring"] != "frequency" and not backend.can_score:
+    options = NAME_VARIANTS[name]
+    model = options["scoring"] != "frequency" or options.get("describe") == "model"
+    if model and not backend.can_score:
         return MethodRow(name, None, not_applicable=f"{backend.name} cannot score")
     config = task.task.configure(task.question, answer_max_tokens=answer_tokens)
     method = make(ScoredNames.name, task.task.schema, config, **NAME_VARIANTS[name])
@@ -605,7 +608,8 @@ def markdown_table(
         "| method | cache hit % | total tokens | net tokens | output tokens | cost index | "
         "wall s | bound s | input tok/s | x prefill | wall/bound | rejected | peak RSS MB |"
         + extra,
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + "---|" * (recall + roles + faithful),
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        + "---|" * (recall + roles + faithful),
     ]
     for row in rows:
         m = row.metrics
@@ -643,7 +647,9 @@ def markdown_table(
         if roles:
             r = row.roles
             cells.append(
-                "" if r is None else f"{r.value:.2f} ({len(r.found)}/{len(r.found) + len(r.missed)})"
+                ""
+                if r is None
+                else f"{r.value:.2f} ({len(r.found)}/{len(r.found) + len(r.missed)})"
             )
         if faithful:
             f = row.faithfulness

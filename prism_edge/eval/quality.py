@@ -35,6 +35,7 @@ from typing import Any
 from prism_edge.core.errors import PrismError
 from prism_edge.core.revisions import Revision
 from prism_edge.text.grounding import FUNCTION_WORDS, whole_word
+from prism_edge.text.prose import plausible_name
 
 SUPPORT_SHARE = 0.8
 STEM = 4
@@ -118,12 +119,11 @@ def role_accuracy(answer: str | None, entities: Sequence[Entity]) -> Recall:
     case ignored; a plural ``s`` allowed)."""
     units = _units(answer or "")
     with_roles = [e for e in entities if e.roles]
-    found, missed = [], []
+    found: list[str] = []
+    missed: list[str] = []
     for entity in with_roles:
         spelled = [whole_word(s, ignore_case=True) for s in entity.spellings]
-        roles = [
-            re.compile(rf"(?<!\w){re.escape(r)}s?(?!\w)", re.IGNORECASE) for r in entity.roles
-        ]
+        roles = [re.compile(rf"(?<!\w){re.escape(r)}s?(?!\w)", re.IGNORECASE) for r in entity.roles]
         stated = any(
             any(p.search(u) for p in spelled) and any(r.search(u) for r in roles) for u in units
         )
@@ -131,25 +131,24 @@ def role_accuracy(answer: str | None, entities: Sequence[Entity]) -> Recall:
     return Recall(tuple(found), tuple(missed))
 
 
-_CONTRACTION = re.compile(r"\w['’](?:m|s|re|ve|ll|d|t)$", re.IGNORECASE)
-PRONOUNS = frozenset(
-    "i me my mine myself you your yours he him his she her hers it its we us our ours they "
-    "them their theirs this that these those who whom whose what which one".split()
-)
-
-
 def junk_of(answer: str | None) -> list[str]:
-    """What in ``answer`` no kept summary holds: header names (``Main names: A (3), B (2).``
-    or the lines of a ``Main people and places`` list) that are contractions, pronouns or
-    written in lower case, and lines that are footnotes (``[Footnote``, ``[1]``), headings
-    (short lines in capitals, or numbered chapter headings) or table-of-contents lines."""
+    """What in ``answer`` no kept summary holds: listed names (a ``Main names: A (3), B (2).``
+    header, ``- Name: ...`` lines, an ``Also named: A, B.`` line) that are no names
+    (:func:`plausible_name`: contractions, pronouns, heading words, words in lower case, the
+    last allowed only where most listed names are: a manual's subjects), and lines that are
+    footnotes (``[Footnote``, ``[1]``), headings (numbered chapter headings) or
+    table-of-contents lines."""
     junk: list[str] = []
     text = answer or ""
     header = re.search(r"^Main names: (.*)$", text, re.M)
     names = re.findall(r"([^,()]+?) \(\d+\)", header.group(1)) if header else []
     names += re.findall(r"^[-*] ([^:]{1,60}):", text, re.M)
-    for name in (n.strip() for n in names):
-        if _CONTRACTION.search(name) or name.casefold() in PRONOUNS or name[:1].islower():
+    also = re.search(r"^Also named: (.*?)\.?$", text, re.M)
+    names += also.group(1).split(", ") if also else []
+    names = [n.strip() for n in names if n.strip()]
+    subjects = 2 * sum(1 for n in names if n[:1].islower()) > len(names)
+    for name in names:
+        if not plausible_name(name) and not (subjects and name[:1].islower()):
             junk.append(f"name {name!r}")
     for line in text.splitlines():
         body = re.sub(r"^[-*] [^:]{1,60}: ", "", line.strip())

@@ -42,12 +42,32 @@ jungle-quality-*, jungle-names-*); the paper's revisions were written by a front
 commonly reported to start following a JSON format reliably, so ``--method`` overrides it."""
 
 
+MODEL_FREE: dict[str, dict[str, Any]] = {
+    ScoredNames.name: {"scoring": "frequency"},
+    ScoredDefinitions.name: {"formulation": "bm25"},
+    TableFacts.name: {"chooser": "words"},
+}
+"""Each scored method with the model taken out (``--no-model``): names ranked by how often
+and how widely the input names them, definitions by BM25, table answers by word overlap. The
+program's ranking every scored method is measured against."""
+MODEL_FREE_BELOW: dict[str, str] = {}
+"""Scored methods that ``auto`` runs without the model on models under :data:`SCORED_BELOW`,
+with the measurement that says why: where the model did not add its share on held-out text, a
+user should not wait for it."""
+
+
 @dataclass(frozen=True)
 class Choice:
-    """The method a run uses and why (the plan line says both)."""
+    """The method a run uses and why (the plan line says both), with the options the choice
+    implies (the model-free ranking: :data:`MODEL_FREE`)."""
 
     name: str
     reason: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def model_free(self) -> bool:
+        return bool(self.options) and dict(self.options) == MODEL_FREE.get(self.name)
 
 
 def size_label(parameters: int) -> str:
@@ -56,10 +76,23 @@ def size_label(parameters: int) -> str:
     return f"{parameters / 1e6:.3g}M"
 
 
-def choose(asked: str, scored_method: str | None, backend: Backend) -> Choice:
+def choose(
+    asked: str, scored_method: str | None, backend: Backend, no_model: bool = False
+) -> Choice:
     """The method of a run: ``asked`` unless it is ``auto``; then, for a task that has a
-    scored method, that one on a model under :data:`SCORED_BELOW` parameters that can score,
-    and the model-written revisions otherwise."""
+    scored method, that one on a model under :data:`SCORED_BELOW` parameters that can score
+    (without the model where :data:`MODEL_FREE_BELOW` says it did not earn its time), and the
+    model-written revisions otherwise. ``no_model``: the scored method's model-free ranking,
+    whatever the model."""
+    if no_model:
+        name = scored_method if asked == AUTO else asked
+        if name is None or name not in MODEL_FREE:
+            what = f"--method {name}" if name else "this task"
+            raise MethodError(
+                f"--no-model: {what} has no ranking without the model; "
+                f"the scored methods {', '.join(MODEL_FREE)} have one"
+            )
+        return Choice(name, "--no-model: the program ranks alone", _options(name))
     if asked != AUTO:
         if asked not in METHODS:
             raise MethodError(f"unknown method {asked!r}; choose from {', '.join(METHODS)}")
@@ -78,7 +111,19 @@ def choose(asked: str, scored_method: str | None, backend: Backend) -> Choice:
         return Choice(
             WRITTEN, f"auto: a {label} model, but {backend.name} cannot score continuations"
         )
+    if scored_method in MODEL_FREE_BELOW:
+        why = MODEL_FREE_BELOW[scored_method]
+        return Choice(
+            scored_method,
+            f"auto: without the model, as on every model under 1B ({why}); "
+            "--method names asks for it",
+            _options(scored_method),
+        )
     return Choice(scored_method, f"auto: a {label} model chooses by scores (below 1B)")
+
+
+def _options(name: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(MODEL_FREE[name].items())
 
 
 def make(name: str, schema: Schema, config: PrismConfig, **options: Any) -> Method:
@@ -101,6 +146,8 @@ def make(name: str, schema: Schema, config: PrismConfig, **options: Any) -> Meth
 __all__ = [
     "AUTO",
     "METHODS",
+    "MODEL_FREE",
+    "MODEL_FREE_BELOW",
     "SCORED_BELOW",
     "Choice",
     "DefinitionsOptions",

@@ -41,7 +41,9 @@ from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
 from prism_edge.text.code import Definition, definitions_in
 
-Formulation = Literal["likelihood", "yes-no"]
+Formulation = Literal["likelihood", "yes-no", "bm25"]
+"""How a definition is scored against the description: by the model (``likelihood``,
+``yes-no``), or by BM25 alone over the stored entries (``bm25``: no model, ``--no-model``)."""
 FIELD = "candidate_functions"
 NAME_WEIGHT = 2
 """BM25 reads a definition's name this many times: where a name says what the code does, it
@@ -87,7 +89,8 @@ class ScoredDefinitions(Method):
             raise MethodError(
                 f"--method definitions needs a schema with {FIELD} (the code-search task)"
             )
-        super().check(backend, schema)
+        if self.options.formulation != "bm25":
+            super().check(backend, schema)
 
     def settings(self) -> dict[str, Any]:
         return asdict(self.options)
@@ -113,7 +116,7 @@ class ScoredDefinitions(Method):
         fresh = {d.name: d for d in definitions_in(chunk) if d.name not in stored}
         scored = [d for d in fresh.values() if allowed is None or d.name in allowed]
         calls: list[CallMetrics] = []
-        if scored:
+        if scored and self.options.formulation != "bm25":  # bm25 ranks at the end, no model
             texts = [d.source for d in scored]
             scores = self.scores(run, texts, self.config.question, calls)
             ranked = sorted(zip(scores, scored, strict=True), key=lambda p: -p[0])
@@ -160,13 +163,27 @@ class ScoredDefinitions(Method):
         """The run's candidates scored for the description from the memory alone (no
         source); the best is the answer and the ranking holds them all, best first."""
         entries = run.memory.data.get(FIELD, {})
+        if self.options.formulation == "bm25":
+            yield from self._by_bm25(run, entries)
+            return
         names = [n for n in dict.fromkeys(self.chosen) if n in entries]
         yield from self._choose(run, names or self.shortlist(entries, self.config.question))
+
+    def _by_bm25(self, run: Context, entries: dict[str, dict[str, str]]) -> Iterator[Event]:
+        """The program's answer: BM25 over every stored entry, the best first."""
+        texts = {name: entry_text(name, entry) for name, entry in entries.items()}
+        ranking = bm25_ranked(texts, self.config.question)[:ASK_SHORTLIST]
+        run.result.ranking = ranking
+        run.result.answer = ranking[0][0] if ranking else ""
+        yield Answered(run.result.answer, None)
 
     def ask(self, run: Context) -> Iterator[Event]:
         """A new description, from the stored definitions alone: BM25's best of them, each
         scored by the model from its stored entry."""
         entries = run.memory.data.get(FIELD, {})
+        if self.options.formulation == "bm25":
+            yield from self._by_bm25(run, entries)
+            return
         yield from self._choose(run, self.shortlist(entries, self.config.question))
 
     @staticmethod

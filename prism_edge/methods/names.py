@@ -32,6 +32,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from prism_edge.backends import Backend
@@ -42,7 +43,7 @@ from prism_edge.core.metrics import CallMetrics, RunMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
-from prism_edge.methods.summary import compose
+from prism_edge.methods.summary import by_cues, compose
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
 from prism_edge.text.grounding import names_of, sentences_of, terms_of, whole_word
@@ -82,6 +83,11 @@ class NamesOptions:
     """Sentences kept per name at most (the candidates of its describing sentence)."""
     scoring: Scoring = "pmi"
     max_sentence_chars: int = 300
+    describe: Literal["cues", "model"] = "cues"
+    """How each main name's describing sentence is chosen among its stored ones: the
+    program's cues alone (:func:`description_score`), or the model among the best three where
+    the cues do not set one apart (pointwise mutual information of the sentence with "Who or
+    what is NAME?")."""
     margin: float | None = None
     """The model only where the program's ranking is uncertain: a chunk's names are ranked
     by frequency first, and only those whose frequency score lies within ``margin`` of the
@@ -113,6 +119,7 @@ class ScoredNames(Method):
         "scoring",
         "max_sentence_chars",
         "margin",
+        "describe",
     )
     chunk_tokens: ClassVar[int | None] = 512
     """Measured on the summary development set, SmolLM2: 512-token chunks name 0.78 of the key
@@ -138,6 +145,10 @@ class ScoredNames(Method):
         """Each step's best sentences for what happens in it: (step, sentence, score)."""
         self.decided = [0, 0]
         """Chunks whose names the program ranked alone, and those the model was asked."""
+        self.lowered: Counter[str] = Counter()
+        """How often the input wrote each word in lower case: a one-word name written so more
+        often than capitalised is a common noun ("Rock", "Song" of a heading, "King"), not a
+        name."""
         self.described: dict[str, tuple[float, str]] = {}
         """Each name's best describing sentence read so far, whether or not the step kept
         the name (an introduction is often read before the name is frequent): (score,
@@ -146,7 +157,7 @@ class ScoredNames(Method):
     def check(self, backend: Backend, schema: Schema) -> None:
         if schema.root.field(FIELD) is None:
             raise MethodError(f"--method names needs a schema with {FIELD} (the summarize task)")
-        if self.options.scoring != "frequency":
+        if self.options.scoring != "frequency" or self.options.describe == "model":
             super().check(backend, schema)
 
     def settings(self) -> dict[str, Any]:
@@ -165,6 +176,7 @@ class ScoredNames(Method):
             "events": [list(e) for e in self.events],
             "decided": list(self.decided),
             "described": {k: list(v) for k, v in self.described.items()},
+            "lowered": dict(self.lowered),
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -180,17 +192,21 @@ class ScoredNames(Method):
         self.described = {
             str(k): (float(v[0]), str(v[1])) for k, v in state.get("described", {}).items()
         }
+        self.lowered = Counter({k: int(v) for k, v in state.get("lowered", {}).items()})
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         options = self.options
         if index == 0 and self.title is None:
             self.title = title_of(chunk)
-        names = [n for n in names_of(chunk, min_mentions=2) if plausible_name(n)]
-        names = names or [n for n in names_of(chunk) if plausible_name(n)] or terms_of(chunk)
+        seen = [n for n in names_of(chunk) if plausible_name(n)]
+        twice = set(names_of(chunk, min_mentions=2))
+        names = [n for n in seen if n in twice] or seen or terms_of(chunk)
         names = names[:MAX_CANDIDATES]
-        for name in names:
+        for name in dict.fromkeys([*names, *seen]):  # every name read is counted
             self.mentions[name] += len(whole_word(name).findall(chunk))
             self.spread[name] += 1
+
+        self.lowered.update(_LOWER_WORD.findall(chunk))
         sentences = sentences_of(chunk, options.max_sentence_chars)
         for i, sentence in enumerate(sentences):
             self.read_at.setdefault(_place(sentence), (index, i))
@@ -198,10 +214,12 @@ class ScoredNames(Method):
         about = {
             n: _by_preference([s for s in sentences if whole_word(n).search(s)], n) for n in names
         }
-        names = [n for n in names if about[n]]
+        # a name said only in code, a heading or a list is an identifier, not a name to tell
+        names = [n for n in names if any(is_prose(s) for s in about[n])]
         for name in names:
-            best = max(about[name], key=lambda s, n=name: description_score(s, n))
-            value = description_score(best, name)
+            best = max(about[name], key=partial(_describes, name))
+            # the chunk that first offers a name introduces it: its sentences count more
+            value = description_score(best, name) + (INTRODUCED if self.spread[name] == 1 else 0)
             if value > self.described.get(name, (0.0, ""))[0] and is_prose(best):
                 self.described[name] = (round(value, 4), best)
         calls: list[CallMetrics] = []
@@ -327,7 +345,12 @@ class ScoredNames(Method):
             else said
             for name, said in entries.items()
         }
-        answer = compose(offered, self.mentions, self.events, budget, count, self.title)
+        describe = by_cues if self.options.describe == "cues" else self._describer(run)
+        common = {n for n in entries if self.lowered[n.lower()] > self.mentions[n]}
+        common |= {n for n in self.mentions if self.lowered[n.lower()] > self.mentions[n]}
+        answer = compose(
+            offered, self.mentions, self.events, budget, count, self.title, describe, common
+        )
         if not answer:  # nothing a summary may quote: the stored sentences as they cover
             answer = covering_answer(entries, budget, count, read_at, dict(self.mentions))
         if not answer:
@@ -337,12 +360,41 @@ class ScoredNames(Method):
         run.result.answer = answer
         yield Answered(answer, None)
 
+    DESCRIBE_MARGIN: ClassVar[float] = 2.0
+    """Cue scores apart at which the program's describing sentence stands without the
+    model."""
+
+    def _describer(self, run: Context) -> Callable[[str, Sequence[str]], str]:
+        """The model's choice of a name's describing sentence: of the three the cues rank
+        best, the one whose likelihood after "Who or what is NAME?" gains most over its
+        likelihood with no question; the cues' best alone when it leads by
+        :data:`DESCRIBE_MARGIN` or has no rival."""
+
+        def choose(name: str, sentences: Sequence[str]) -> str:
+            ranked = sorted(sentences, key=lambda s: -description_score(s, name))[:3]
+            cues = [description_score(s, name) for s in ranked]
+            if len(ranked) == 1 or cues[0] - cues[1] >= self.DESCRIBE_MARGIN:
+                return ranked[0]
+            asked = Prompt((Part("Question: Who or what is "), Part(name, "document"), Part(_SAYS)))
+            alone = Prompt((Part("Question:"), Part("", "document"), Part(_SAYS)))
+            texts = [f" {s}" for s in ranked]
+            given, _ = score(run.backend, asked, texts, run.metrics)
+            prior, _ = score(run.backend, alone, texts, run.metrics)
+            gain = [a.logprob - b.logprob for a, b in zip(given, prior, strict=True)]
+            return ranked[max(range(len(ranked)), key=lambda i: gain[i])]
+
+        return choose
+
     def ask(self, run: Context) -> Iterator[Event]:
         entries = run.memory.data.get(FIELD) or {}
         budget = self.config.answer_max_tokens
         answer = answer_question(run.backend, entries, self.config.question, budget, run.metrics)
         run.result.answer = answer
         yield Answered(answer, None)
+
+
+def _describes(name: str, sentence: str) -> float:
+    return description_score(sentence, name)
 
 
 def _standard(values: Sequence[float]) -> list[float]:
@@ -352,6 +404,9 @@ def _standard(values: Sequence[float]) -> list[float]:
     return [(v - mean) / spread if spread > 1e-9 else 0.0 for v in values]
 
 
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
+INTRODUCED = 1.0
+"""Added to a describing sentence's score in the chunk that first offers its name."""
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]|‘[^‘’]*’(?!\w)")
 NARRATIVE_WORDS = 6
 """Words a sentence says outside quotation marks to count as narration (not a line of
@@ -557,6 +612,7 @@ def answer_question(
 
 
 _ANSWERED = "\nA sentence of the text that answers it:"
+_SAYS = "?\nA sentence of the text that says it:"
 
 
 def _bm25(sentences: Sequence[str], question: str) -> list[str]:

@@ -147,14 +147,24 @@ class Task:
         )
 
     def method_for(
-        self, backend: Backend, config: PrismConfig, asked: str = AUTO, **options: Any
+        self,
+        backend: Backend,
+        config: PrismConfig,
+        asked: str = AUTO,
+        no_model: bool = False,
+        **options: Any,
     ) -> tuple[Method, Choice]:
         """The method of a run of this task on ``backend`` (``auto``: by what the model is,
-        :func:`prism_edge.methods.choose`) and why; ``options`` the chosen method does not take
-        are left out (a command refuses those the user typed)."""
-        choice = choose(asked, self.scored_method, backend)
-        method = make(choice.name, self.schema, config, **own_options(choice.name, options))
-        return method, choice
+        :func:`prism_edge.methods.choose`; ``no_model``: its model-free ranking) and why;
+        ``options`` the chosen method does not take are left out (a command refuses those the
+        user typed)."""
+        choice = choose(asked, self.scored_method, backend, no_model)
+        return self.method_of(choice, config, **options), choice
+
+    def method_of(self, choice: Choice, config: PrismConfig, **options: Any) -> Method:
+        """A fresh method as ``choice`` says (its implied options over ``options``)."""
+        given = {**own_options(choice.name, options), **dict(choice.options)}
+        return make(choice.name, self.schema, config, **given)
 
 
 TASKS: dict[str, Task] = {

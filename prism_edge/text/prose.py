@@ -31,7 +31,9 @@ _HEADINGS = (
     "chapter book part act scene section contents appendix volume canto footnote note page "
     "figure table index preface introduction prologue epilogue illustration stanza verse"
 )
+_COMPANY = "corp corporation co inc ltd llc plc ab ag sa nv gmbh company bank group"
 _CALENDAR = (
+    "jan feb mar apr jun jul aug sep sept oct nov dec "
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday"
 )
@@ -40,9 +42,12 @@ _PRONOUNS = (
     "them their theirs this that these those who whom whose what which everybody everyone "
     "nobody somebody someone anyone anything nothing everything something"
 )
-NOT_NAMES = frozenset(
-    " ".join((_ARCHAIC, _INTERJECTIONS, _HEADINGS, _CALENDAR, _PRONOUNS)).split()
-) | FUNCTION_WORDS
+NOT_NAMES = (
+    frozenset(
+        " ".join((_ARCHAIC, _INTERJECTIONS, _HEADINGS, _COMPANY, _CALENDAR, _PRONOUNS)).split()
+    )
+    | FUNCTION_WORDS
+)
 """Words that are no name on their own, however they are written."""
 _CONTRACTION = re.compile(r"\w['’](?:m|s|re|ve|ll|d|t)$", re.IGNORECASE)
 
@@ -50,7 +55,7 @@ _CONTRACTION = re.compile(r"\w['’](?:m|s|re|ve|ll|d|t)$", re.IGNORECASE)
 def plausible_name(name: str) -> bool:
     """Whether ``name`` (a capitalised run of words) can name someone or something: not a
     contraction ("I'm", "Don't"), not one word of :data:`NOT_NAMES` ("Thy", "Chapter",
-    "July", "Everybody"), not written in lower case, and not only digits."""
+    "July", "Everybody", "Corp"), not written in lower case, and not only digits."""
     words = name.split()
     if not words or not name[:1].isupper() or _CONTRACTION.search(name):
         return False
@@ -89,7 +94,7 @@ def is_prose(sentence: str) -> bool:
         return False
     if _FOOTNOTE.search(text) or _HEADING.search(text) or _NUMBERED.search(text):
         return False
-    if _CONTENTS.search(text) or _LICENCE.search(text) or "<" in text and "@" in text:
+    if _CONTENTS.search(text) or _LICENCE.search(text) or ("<" in text and "@" in text):
         return False
     if ">>>" in text or sum(c in _CODE for c in text) > 0.04 * len(text):
         return False  # code, a prompt session, markup
@@ -102,6 +107,7 @@ def is_prose(sentence: str) -> bool:
 
 
 _TITLE_SKIP = re.compile(
+    r"^(?:chapter|book|part|act|scene|section|canto|appendix|volume)\s+[\dIVXLC]+\b|"
     r"^(?:produced by|by\b|copyright|version|contents|transcribed|edited|translated|"
     r"release date|language|author)",
     re.IGNORECASE,
@@ -119,7 +125,9 @@ def title_of(text: str) -> str | None:
     candidates = []
     for line in lines:
         words = WORD.findall(line)
-        if not words or len(words) > 12 or _TITLE_SKIP.search(line) or line[-1] in ".,;:":
+        if not words or len(words) > 12 or _TITLE_SKIP.search(line) or line[-1] in ".,;:?":
+            continue
+        if _NUMBERED.search(line):  # "1.1. What Is Debian?": a section's heading
             continue
         if not any(c.isalpha() for c in line) or re.fullmatch(r"[\W_]+", line):
             continue
@@ -142,16 +150,36 @@ def _cues(name: str) -> list[tuple[re.Pattern[str], float]]:
         # "Akela, who ...", "Kaa, whose ..."
         (re.compile(rf"(?<!\w){n},\s+(?:who|whose|whom|which)\b"), 2.0),
         # "Akela was a great gray Lone Wolf", "Debian is an operating system"
-        (re.compile(rf"(?<!\w){n}\s+(?:was|is|were|are|had been|became)\s+(?:a|an|the|one)\b"), 3.0),
+        (
+            re.compile(rf"(?<!\w){n}\s+(?:was|is|were|are|had been|became)\s+(?:a|an|the|one)\b"),
+            3.0,
+        ),
+        # "Mr. Bennet was so odd a mixture of ...", "Lady Russell was a steady woman"
+        (
+            re.compile(
+                rf"(?<!\w){n}\s+(?:was|is|had been|became|seemed)\s+(?:\w+\s+){{1,3}}(?:a|an)\b"
+            ),
+            2.0,
+        ),
         (re.compile(rf"(?<!\w){n}\s+(?:was|is)\s+(?:\w+\s+){{0,2}}(?:of|from)\b"), 1.0),
-        # "the tiger Shere Khan", "the Black Panther, Bagheera"
-        (re.compile(rf"\b(?:the|a|an|his|her|their)\s+(?:\w+\s+){{0,2}}\w+,?\s+{n}(?!\w)"), 1.5),
+        # "the Black Panther, Bagheera", "a wary old python, Kaa"
+        (re.compile(rf"\b(?:the|a|an)\s+(?:[\w-]+\s+){{0,2}}[\w-]+,\s+{n}(?!\w)"), 1.5),
         # "named Mowgli", "called the Monkey-People", "son of Duncan", "wife to Caesar"
         (re.compile(rf"\b(?:named|called|known as)\s+(?:the\s+)?{n}(?!\w)"), 2.0),
-        (re.compile(rf"(?<!\w){n}['’]?s?,?\s+(?:son|daughter|wife|husband|brother|sister|"
-                    rf"father|mother|friend|servant|king|queen|leader|founder)\b"), 2.5),
-        (re.compile(rf"\b(?:son|daughter|wife|husband|brother|sister|father|mother|friend|"
-                    rf"servant)\s+(?:of|to)\s+{n}(?!\w)"), 1.0),
+        (
+            re.compile(
+                rf"(?<!\w){n}['’]?s?,?\s+(?:son|daughter|wife|husband|brother|sister|"
+                rf"father|mother|friend|servant|king|queen|leader|founder)\b"
+            ),
+            2.5,
+        ),
+        (
+            re.compile(
+                rf"\b(?:son|daughter|wife|husband|brother|sister|father|mother|friend|"
+                rf"servant)\s+(?:of|to)\s+{n}(?!\w)"
+            ),
+            1.0,
+        ),
     ]
 
 

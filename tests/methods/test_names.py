@@ -153,8 +153,9 @@ def test_names_without_the_model_rank_by_mentions_and_spread_and_call_nothing():
 
 def test_the_combined_ranking_adds_the_models_and_the_counts_standard_scores():
     chunk = (
-        "Then Mowgli ran far. Then Mowgli ran on. Then Mowgli ran back. Then Mowgli slept. "
-        "Then Akela howled. Then Akela slept. Then Akela ran. "
+        "Then Mowgli ran far into the hills. Then Mowgli ran on past the rock. Then Mowgli "
+        "ran back to the cave. Then Mowgli slept in the cave. Then Akela howled at the moon. "
+        "Then Akela slept on his rock. Then Akela ran with the Pack. "
         "Then Kaa hissed at Kaa's shadow alone."
     )
 
@@ -234,11 +235,12 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     story.write_text("\n\n".join(CHUNKS), encoding="utf-8")
     out = invoke("run", str(story), "--task", "summarize", "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 0, out.output
-    header, *paragraphs = out.stdout.strip().split("\n\n")
-    assert header.startswith("Main names: Mowgli (")
-    assert paragraphs[0].startswith("Then Mowgli ran to Akela")  # reading order
-    said = " ".join(paragraphs)
-    assert all(f"{s}." in " ".join(CHUNKS) for s in said.rstrip(".").split(". "))
+    cast, *happens = out.stdout.strip().split("\n\n")
+    lines = cast.splitlines()
+    assert lines[0] == "Who and what:" and lines[1].startswith("- Mowgli: ")
+    said = [line.split(": ", 1)[1] for line in lines[1:] if line.startswith("- ")]
+    said += happens[0].splitlines()[1:] if happens else []
+    assert said and all(s in " ".join(CHUNKS) for s in said)  # every sentence the text's
     (entry,) = History().recent()
     assert entry.method == "names" and entry.memory["attributes"]
     asked = invoke("ask", str(entry.id), "Who is Kaa?")
