@@ -39,6 +39,13 @@ def ask(
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this answer out of the run history.")
     ] = False,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="PRISM_API_KEY",
+            help="The API key of the run's server (never stored with the run).",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
@@ -55,6 +62,7 @@ def ask(
             server=None if model else recorded.get("server"),
             n_ctx=int(recorded.get("n_ctx") or 4096),
             server_model=None if model else recorded.get("server_model"),
+            api_key=api_key if recorded.get("server") and not model else None,
         )
         warn(console, sharing_cores(backend))
         log = RunLog(

@@ -44,6 +44,7 @@ from prism_edge.app.history import (
 from prism_edge.app.render import _drive, _print_result
 from prism_edge.backends import Backend, factory
 from prism_edge.backends.factory import Engine
+from prism_edge.backends.server import split_credentials
 from prism_edge.core.events import (
     BudgetExceeded,
 )
@@ -284,7 +285,10 @@ def run(
 
         log = RunLog.of_run(no_log, chosen, config, backend, choice, collected, console)
         log.entry.settings.update(
-            chunk_tokens=chunk_tokens, model=model, server=server, server_model=server_model
+            chunk_tokens=chunk_tokens,
+            model=model,
+            server=None if server is None else split_credentials(server)[0],  # no credential
+            server_model=server_model,
         )
         if parallel is not None:
             each = EachSettings(chunk_tokens, parallel, run_dir, resume, make_method)

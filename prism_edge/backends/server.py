@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import email.utils
+import math
 import re
 import threading
 import time
@@ -36,6 +37,7 @@ from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+from pydantic import BaseModel, ValidationError
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored
 from prism_edge.core.errors import BackendError
@@ -71,6 +73,33 @@ def neutralize(text: str) -> str:
     """``text`` with every chat-control marker broken by an invisible joiner after its first
     character, so a server that parses special tokens in the rendered prompt reads text."""
     return _SPECIAL.sub(lambda m: m.group(0)[0] + _JOINER + m.group(0)[1:], text)
+
+
+LOGPROB_SLACK = 1e-3
+"""A log-probability above this is no log-probability (rounding may lift a 0 a little)."""
+QUOTED_CHARS = 160
+"""Of a reply a server should not have sent, what an error quotes at most."""
+
+
+def _quote(value: object) -> str:
+    """At most :data:`QUOTED_CHARS` of ``value`` on one line, for an error message."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS] + "..."
+
+
+class _Logprobs(BaseModel):
+    token_logprobs: list[float | None]
+
+
+class _ScoredChoice(BaseModel):
+    index: int = 0
+    logprobs: _Logprobs
+
+
+class _ScoresReply(BaseModel):
+    """What ``/v1/completions`` with ``echo`` and ``logprobs`` must send back."""
+
+    choices: list[_ScoredChoice]
 
 
 def split_credentials(url: str) -> tuple[str, str, httpx.BasicAuth | None]:
@@ -327,20 +356,28 @@ class ServerBackend(Backend):
         reply = self._request("POST", "/v1/completions", json=request).json()
         seconds = (time.perf_counter() - start) / max(1, len(continuations))
         try:
-            choices = sorted(reply["choices"], key=lambda c: int(c.get("index", 0)))
-            rows = [c["logprobs"]["token_logprobs"] for c in choices]
-        except (KeyError, TypeError, ValueError):
+            scores = _ScoresReply.model_validate(reply)
+        except ValidationError:
             raise BackendError(
-                f"the server at {self.url} sent no prompt log-probabilities: {reply}"
+                f"the server at {self.url} sent no prompt log-probabilities from "
+                f"/v1/completions: {_quote(reply)}"
             ) from None
+        choices = sorted(scores.choices, key=lambda c: c.index)
+        rows = [c.logprobs.token_logprobs for c in choices]
         if len(rows) != len(wanted):
             raise BackendError(f"the server at {self.url} scored {len(rows)} of {len(wanted)}")
         out = []
         for row, tokens in zip(rows, wanted, strict=True):
             values = row[len(head) : len(head) + len(tokens)]
-            if len(values) != len(tokens) or any(not isinstance(v, int | float) for v in values):
+            if len(values) != len(tokens) or any(v is None for v in values):
                 raise BackendError(f"the server at {self.url} sent incomplete log-probabilities")
-            out.append(Scored(float(sum(values)), len(tokens), len(head), None, seconds))
+            if any(not math.isfinite(v) or v > LOGPROB_SLACK for v in values if v is not None):
+                raise BackendError(
+                    f"the server at {self.url} sent a log-probability that is not one "
+                    f"(not finite, or above 0): {_quote(values)}"
+                )
+            total = sum(v for v in values if v is not None)
+            out.append(Scored(float(total), len(tokens), len(head), None, seconds))
         return out
 
     # -- transport

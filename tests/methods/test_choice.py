@@ -167,3 +167,45 @@ def test_a_llama_cpp_server_refuses_scored_methods_naming_revisions(monkeypatch,
     assert refused.exit_code == 1 and refused.stdout == ""
     assert "needs a backend that scores continuations" in refused.stderr
     assert "use --method revisions" in refused.stderr
+
+
+def test_no_model_runs_the_scored_methods_ranking_without_the_model():
+    small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
+    for scored, options in (
+        ("names", {"scoring": "frequency"}),
+        ("definitions", {"formulation": "bm25"}),
+        ("tables", {"chooser": "words"}),
+    ):
+        choice = choose("auto", scored, small, no_model=True)
+        assert (choice.name, dict(choice.options)) == (scored, options) and choice.model_free
+        assert "--no-model" in choice.reason
+    blind = choose("names", "names", ScriptedBackend(parameters=None), no_model=True)
+    assert blind.model_free  # a backend that cannot score is no obstacle
+    with pytest.raises(MethodError, match="no ranking without the model"):
+        choose("revisions", "names", small, no_model=True)
+    with pytest.raises(MethodError, match="this task has no ranking"):
+        choose("auto", None, small, no_model=True)
+
+
+def test_auto_leaves_the_model_out_where_it_did_not_earn_its_time(monkeypatch):
+    from prism_edge import methods
+
+    small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
+    monkeypatch.setitem(methods.MODEL_FREE_BELOW, "definitions", "measured: it added nothing")
+    choice = choose("auto", "definitions", small)
+    assert choice.model_free and "measured: it added nothing" in choice.reason
+    large = ScriptedBackend(scorer=scorer, parameters=8_000_000_000)
+    assert choose("auto", "definitions", large).name == "revisions"  # 1B and up: written
+    assert not choose("definitions", "definitions", small).model_free  # asked by name
+
+
+def test_run_with_no_model_says_so_in_the_plan_and_scores_nothing(monkeypatch, tmp_path):
+    backend = ScriptedBackend(scorer=scorer, parameters=135_000_000)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    story = tmp_path / "tale.txt"
+    story.write_text(TALE, encoding="utf-8")
+    out = invoke("run", str(story), "--task", "summarize", "--no-model", "--no-log")
+    assert out.exit_code == 0, out.output
+    assert "method names (--no-model: the program ranks alone)" in out.stderr
+    assert "Mowgli" in out.stdout
+    assert backend.evaluated == 0  # no prompt evaluated: nothing scored

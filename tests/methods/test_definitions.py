@@ -161,3 +161,11 @@ def test_bm25_reads_the_description_not_the_request_around_it():
     )
     ranked = bm25_search([code], "Find the function that returns the user's cache directory")
     assert ranked[0][0] == "user_cache_dir"
+
+
+def test_without_the_model_bm25_ranks_the_stored_definitions_and_no_model_is_called() -> None:
+    backend = ScriptedBackend()  # cannot score: none is needed
+    result = search(backend, "How many words are in a text?", CHUNKS, formulation="bm25")
+    assert result.answer == "count" and result.ranking[0][0] == "count"
+    assert result.metrics.calls == [] and backend.calls == []
+    assert set(result.memory.data["candidate_functions"]) == {"wrap", "count", "shout"}

@@ -340,3 +340,56 @@ def test_a_name_mostly_said_inside_longer_names_is_not_a_main_name():
     assert header == (
         "Main names: Elizabeth (90), Father Wolf (21), Mother Wolf (10), Elizabeth Bennet (4)."
     )
+
+
+GATED_CHUNKS = [
+    "Then Mowgli ran far into the hills with Akela. Then Mowgli ran on past the rock with "
+    "Akela. Then Mowgli slept in the cave near Baloo. Then Baloo watched over him at night.",
+    "Then Mowgli met Kaa by the ruins, and then Kaa was hungry. Then Kaa coiled near "
+    "Mowgli at the ruins. Then Bagheera came too, and then Bagheera hissed at the water.",
+]
+
+
+def test_gated_the_model_is_asked_only_where_the_counts_do_not_decide():
+    def likes_baloo(prompt: Prompt, text: str) -> float:
+        return 5.0 if prompt.of_kind("document") and text == " Baloo" else 0.0
+
+    def run(margin):
+        backend = ScriptedBackend(scorer=likes_baloo)
+        config = TASK.configure("Summarize.", answer_max_tokens=200)
+        method = make("names", TASK.schema, config, keep=1, margin=margin)
+        runner = PrismRunner(backend, TASK.schema, config, method=method)
+        for _ in runner.run(GATED_CHUNKS):
+            pass
+        return method, runner.result, backend
+
+    # a wide margin: every chunk's names are near the boundary, the model reorders them
+    wide, result, backend = run(10.0)
+    assert wide.decided == [0, 2] and backend.evaluated > 0
+    assert "Baloo" in result.memory.data["attributes"]  # the model's pick in the first chunk
+    # no margin: the counts decide alone, the model is never called
+    narrow, result, backend = run(0.0)
+    assert narrow.decided == [2, 0] and backend.evaluated == 0
+    assert set(result.memory.data["attributes"]) == {"Mowgli"}  # the most said, both chunks
+    assert narrow.state()["decided"] == [2, 0]
+
+
+def test_the_model_chooses_a_describing_sentence_only_among_close_ones():
+    entries_chunk = (
+        "Then Akela sat at the rock while the wolves talked all night long. "
+        "Then Akela watched the young wolves run past the great council rock. "
+        "By then Akela was old and tired, and he led the wolves no longer that year."
+    )
+
+    def likes_old(prompt: Prompt, text: str) -> float:
+        return 4.0 if prompt.of_kind("document") == "Akela" and "old" in text else 0.0
+
+    backend = ScriptedBackend(scorer=likes_old)
+    chunks = [entries_chunk] * 3  # each step stores one more of its sentences
+    result = summarize(backend, chunks, 300, scoring="frequency", describe="model")
+    line = next(x for x in (result.answer or "").splitlines() if x.startswith("- Akela: "))
+    said = "By then Akela was old and tired, and he led the wolves no longer that year."
+    assert line == f"- Akela: {said}"
+    assert backend.evaluated > 0
+    plain = summarize(ScriptedBackend(), [entries_chunk] * 2, 300, scoring="frequency")
+    assert "- Akela: " in (plain.answer or "")  # the cues alone need no model

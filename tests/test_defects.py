@@ -1,0 +1,120 @@
+"""The audit of issue 44, one test per defect (numbered as the issue numbers them): a value
+from outside the program (a server reply, a history row, a table's names and numbers) cannot
+turn against the user. No model: the scripted backend and fake servers in process."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from prism_edge.backends import factory
+from prism_edge.backends.server import ServerBackend
+from tests.cli_harness import invoke
+from tests.fake_server import FakeServer
+
+TALE = (
+    "The wolf cub slept. Then Mowgli ran to Akela at the rock. Later Mowgli spoke to Akela "
+    "again. Baloo watched Mowgli and said nothing. Then Baloo slept.\n\n"
+) * 4
+
+
+def _serve(monkeypatch, fake: FakeServer, opened: list[dict[str, Any]]) -> None:
+    def connect(model: str | None = None, *, server: str, **options: Any) -> ServerBackend:
+        opened.append({"server": server, **options})
+        return ServerBackend(
+            server,
+            transport=httpx.MockTransport(fake),
+            n_ctx=4096,
+            retries=0,
+            api_key=options.get("api_key"),
+        )
+
+    monkeypatch.setattr(factory, "open_backend", connect)
+
+
+def test_12_a_server_password_is_never_stored_and_16_ask_passes_the_api_key(monkeypatch, tmp_path):
+    opened: list[dict[str, Any]] = []
+    _serve(monkeypatch, FakeServer("vllm"), opened)
+    story = tmp_path / "story.txt"
+    story.write_text(TALE, encoding="utf-8")
+    url = "http://reader:hunter2@vllm:8000"
+    out = invoke("run", str(story), "--server", url, "--method", "names", "--run-dir",
+                 str(tmp_path / "r"))  # fmt: skip
+    assert out.exit_code == 0, out.output
+    listed = invoke("logs", "--json")
+    assert listed.exit_code == 0 and "hunter2" not in listed.stdout
+    shown = invoke("logs", "show", "1", "--json")
+    assert "hunter2" not in shown.stdout and "http://vllm:8000" in shown.stdout
+    monkeypatch.setenv("PRISM_API_KEY", "k-123")
+    asked = invoke("ask", "1", "Who is Akela?", "--no-log")
+    assert asked.exit_code == 0, asked.output
+    assert opened[-1]["server"] == "http://vllm:8000" and opened[-1]["api_key"] == "k-123"
+
+
+def _tampered(fake: FakeServer, change) -> httpx.MockTransport:
+    """``fake``, whose scoring replies pass through ``change`` (a reply's JSON in and out)."""
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        response = fake(request)
+        if request.url.path != "/v1/completions":
+            return response
+        body = json.dumps(change(response.json()))  # NaN as JavaScript writes it, too
+        return httpx.Response(
+            response.status_code, content=body, headers={"content-type": "application/json"}
+        )
+
+    return httpx.MockTransport(handle)
+
+
+def _nan(reply: dict[str, Any]) -> dict[str, Any]:
+    for choice in reply["choices"]:
+        choice["logprobs"]["token_logprobs"] = [
+            None if v is None else float("nan") for v in choice["logprobs"]["token_logprobs"]
+        ]
+    return reply
+
+
+def _positive(reply: dict[str, Any]) -> dict[str, Any]:
+    for choice in reply["choices"]:
+        choice["logprobs"]["token_logprobs"] = [
+            None if v is None else 2.5 for v in choice["logprobs"]["token_logprobs"]
+        ]
+    return reply
+
+
+def test_13_a_non_finite_or_positive_log_probability_is_refused_naming_the_server():
+    import pytest
+
+    from prism_edge.core.errors import BackendError
+    from prism_edge.prompts import Part, Prompt
+
+    for change, said in ((_nan, "nan"), (_positive, "2.5")):
+        backend = ServerBackend(
+            "http://vllm:8000", transport=_tampered(FakeServer("vllm"), change), n_ctx=4096,
+            retries=0,
+        )  # fmt: skip
+        with pytest.raises(BackendError, match=r"server at http://vllm:8000 sent a log-prob"):
+            backend.score(Prompt((Part("Passage: "), Part("Mowgli ran.", "document"))), [" Mowgli"])
+        try:
+            backend.score(Prompt((Part("x"),)), [" y"])
+        except BackendError as exc:
+            assert said in str(exc) and len(str(exc)) < 400
+
+
+def test_14_a_reply_without_choices_is_quoted_in_one_short_line():
+    import pytest
+
+    from prism_edge.core.errors import BackendError
+    from prism_edge.prompts import Part, Prompt
+
+    huge = {"error": "x" * 2_000_000}
+    backend = ServerBackend(
+        "http://vllm:8000", transport=_tampered(FakeServer("vllm"), lambda r: huge), n_ctx=4096,
+        retries=0,
+    )  # fmt: skip
+    with pytest.raises(BackendError) as caught:
+        backend.score(Prompt((Part("x"),)), [" y"])
+    message = str(caught.value)
+    assert "/v1/completions" in message and len(message) < 400 and "\n" not in message
