@@ -118,3 +118,60 @@ def test_14_a_reply_without_choices_is_quoted_in_one_short_line():
         backend.score(Prompt((Part("x"),)), [" y"])
     message = str(caught.value)
     assert "/v1/completions" in message and len(message) < 400 and "\n" not in message
+
+
+def test_19_a_fifo_as_the_config_or_the_history_is_refused_not_waited_on(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    config, logs = tmp_path / "config.toml", tmp_path / "logs.db"
+    os.mkfifo(config)
+    os.mkfifo(logs)
+    env = {**os.environ, "PRISM_EDGE_CONFIG": str(config), "PRISM_EDGE_LOGS": str(logs)}
+    for args in (["inspect", "--help"], ["logs"], ["models", "default"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "prism_edge", *args],
+            env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        said = done.stdout + done.stderr
+        assert "Traceback" not in said, (args, said)
+        if args[0] == "logs":
+            assert done.returncode == 1 and "not a regular file" in done.stderr
+
+
+def test_20_the_cpu_lock_never_follows_a_link_nor_fails_on_a_strange_byte(tmp_path):
+    import subprocess
+    import sys
+
+    from prism_edge.backends.cpu_share import Claims
+
+    class Model:
+        pass
+
+    target = tmp_path / "precious.txt"
+    target.write_text("the user's own file", encoding="utf-8")
+    link = tmp_path / "local-model.lock"
+    link.symlink_to(target)
+    claims = Claims(link)
+    model = Model()
+    assert claims.claim(model) is None and not claims.held  # no lock, and no harm
+    assert target.read_text(encoding="utf-8") == "the user's own file"
+    # a lock held by another process whose file has a non-ASCII byte: noted, not a crash
+    lock = tmp_path / "other.lock"
+    holder = (
+        "import fcntl, sys\n"
+        f"f = open({str(lock)!r}, 'wb'); f.write(b'12\\xff'); f.flush()\n"
+        "fcntl.lockf(f, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.read()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", holder], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline().strip() == "held"
+    try:
+        assert Claims(lock).claim(Model()) == 0  # held by someone it cannot name
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait(timeout=60)
+        child.stdout.close()

@@ -93,7 +93,10 @@ def load(path: Path | None = None) -> dict[str, Any]:
 
 def _read(path: Path) -> str:
     """The file's text: a regular file of at most MAX_BYTES (OSError otherwise)."""
-    with path.open("rb") as stream:
+    # opened without waiting: a FIFO in its place would block an ordinary open until a
+    # writer came (``inspect --help`` would hang); a regular file reads as usual
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(handle, "rb") as stream:
         if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
             raise OSError(0, "not a regular file")
         data = stream.read(MAX_BYTES + 1)

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -164,6 +165,9 @@ class History:
         """A connection for reading (read-only: a read never changes the file; None when there
         is no history yet) or for writing (the file and its table created on first use)."""
         doing = "written" if write else "read"
+        with contextlib.suppress(OSError):  # a FIFO or a device would hang SQLite's open
+            if self.path.exists() and not stat.S_ISREG(self.path.stat().st_mode):
+                raise HistoryError(f"the run history {self.path} is not a regular file")
         if not write and not self.path.exists():
             folder = next((f for f in self.path.parents if f.exists()), None)
             if folder is not None and not folder.is_dir():

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import weakref
 from pathlib import Path
 from typing import IO
@@ -30,7 +31,7 @@ class Claims:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         """The lock file (None: ``local-model.lock`` in the user's cache folder)."""
-        self._held: IO[str] | None = None
+        self._held: IO[bytes] | None = None
         self._holders = 0
         """How many of this process's open models the claim is for."""
 
@@ -59,19 +60,26 @@ class Claims:
         path = self.path or cache_path(LOCK_FILE)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle = path.open("a+", encoding="ascii")
+            # its own file only: a symbolic link in its place is refused, never followed
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+            handle = os.fdopen(os.open(path, flags, 0o600), "r+b")
         except OSError:
-            return None  # an unwritable cache folder costs the note, never the run
+            return None  # an unwritable cache folder or a link costs the note, never the run
         try:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                handle.close()
+                return None
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            handle.seek(0)
-            said = handle.read(32).strip()
-            handle.close()
-            return int(said) if said.isdigit() else 0
+            with contextlib.suppress(OSError):
+                handle.seek(0)
+                said = handle.read(32).decode("ascii", "replace").strip()
+                handle.close()
+                return int(said) if said.isdigit() else 0
+            return 0
         with contextlib.suppress(OSError):
             handle.truncate(0)
-            handle.write(str(os.getpid()))
+            handle.write(str(os.getpid()).encode("ascii"))
             handle.flush()
         self._held = handle
         return None
