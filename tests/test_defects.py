@@ -175,3 +175,22 @@ def test_20_the_cpu_lock_never_follows_a_link_nor_fails_on_a_strange_byte(tmp_pa
         child.stdin.close()
         child.wait(timeout=60)
         child.stdout.close()
+
+
+def test_18_input_or_schema_nested_past_the_parser_is_refused_in_one_line(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    table = tmp_path / "deep.jsonl"
+    table.write_text('{"a": 1}\n{"a": ' + deep + "}\n", encoding="utf-8")
+    schema = tmp_path / "deep.json"
+    nested = '{"a": ' * 50_000 + "1" + "}" * 50_000
+    schema.write_text('{"type": "object", "properties": {"a": ' + nested + "}}", encoding="utf-8")
+    for args in (
+        ["inspect", str(table), "--task", "table-qa"],
+        ["inspect", "--schema", str(schema), str(table)],
+        ["run", "--schema", str(schema), "--query", "q", str(table)],
+    ):
+        out = invoke(*args)
+        assert out.exit_code != 0 or "deep" not in out.stdout, args
+        assert "RecursionError" not in out.output and "Traceback" not in out.output, args
+        if out.exit_code:
+            assert "nested too deeply" in out.stderr, (args, out.stderr)

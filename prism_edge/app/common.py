@@ -183,7 +183,15 @@ def reporting_errors(debug: bool) -> Iterator[None]:
 
 
 def read_schema(schema_file: Path) -> Schema:
-    """A user's schema file: dataclass source (.py) or JSON Schema (.json)."""
+    """A user's schema file: dataclass source (.py) or JSON Schema (.json); one nested past
+    what Python's parsers take is refused in one line."""
+    try:
+        return _read_schema(schema_file)
+    except RecursionError:
+        raise ValueError(f"{schema_file}: nested too deeply to read as a schema") from None
+
+
+def _read_schema(schema_file: Path) -> Schema:
     text = schema_file.read_text(encoding="utf-8")
     if schema_file.suffix.lower() == ".json":
         try:

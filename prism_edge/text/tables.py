@@ -100,6 +100,8 @@ def _jsonl_records(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ValueError(f"line {number} is not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise ValueError(f"line {number} is nested too deeply to read") from None
         if not isinstance(record, dict):
             raise ValueError(f"line {number} is not a JSON object")
         yield number, record
