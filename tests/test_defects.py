@@ -194,3 +194,47 @@ def test_18_input_or_schema_nested_past_the_parser_is_refused_in_one_line(tmp_pa
         assert "RecursionError" not in out.output and "Traceback" not in out.output, args
         if out.exit_code:
             assert "nested too deeply" in out.stderr, (args, out.stderr)
+
+
+def test_17_damaged_history_rows_are_listed_as_damaged_and_the_others_as_usual(tmp_path):
+    import sqlite3
+
+    from prism_edge.app.history import History
+
+    story = tmp_path / "story.txt"
+    story.write_text(TALE, encoding="utf-8")
+    history = History()
+    from prism_edge.app.history import Entry
+
+    read = [{"name": "story.txt", "sha256": "ab" * 32, "chars": 9}]
+    for _ in range(9):
+        history.record(Entry("run", "summarize", "Summarize.", "smol", status="done",
+                             answer="Mowgli ran.", memory={"attributes": {"Mowgli": ["x"]}},
+                             inputs=read))  # fmt: skip
+    damage = [
+        ("inputs", "[5]"),
+        ("inputs", '[{"name": 5}]'),
+        ("calls", '["x"]'),
+        ("settings", '{"n_ctx": "big"}'),
+        ("settings", '{"config": [1]}'),
+        ("metrics", "[1, 2]"),
+        ("memory", '"text"'),
+        ("parent", "abc"),
+    ]
+    with sqlite3.connect(history.path) as db:
+        for row, (column, value) in enumerate(damage, start=1):
+            db.execute(f"UPDATE runs SET {column} = ? WHERE id = ?", (value, row))
+    listed = invoke("logs")
+    assert listed.exit_code == 0, listed.output
+    lines = listed.stdout.splitlines()
+    assert sum("damaged" in line for line in lines) == 8 and len(lines) == 9
+    assert "Mowgli ran." in lines[0]  # run 9, untouched
+    for args in (["logs", "--json"], ["logs", "show", "3"], ["logs", "show", "3", "--json"],
+                 ["logs", "show", "9"], ["logs", "show", "2", "--html", str(tmp_path / "r.html")],
+                 ["ask", "4", "Who is Mowgli?"]):  # fmt: skip
+        out = invoke(*args)
+        assert "Traceback" not in out.output, (args, out.output)
+        if args[0] == "ask":
+            assert out.exit_code == 1 and "damaged" in out.stderr
+        else:
+            assert out.exit_code == 0, (args, out.output)

@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 from rich.console import Console
 
 from prism_edge.core.errors import PrismError
@@ -285,22 +286,90 @@ def _text(data: bytes) -> str:
 _LISTS = {"inputs", "calls"}
 
 
+class _Input(BaseModel):
+    """One input of a recorded run, as ``logs`` and the report read it."""
+
+    model_config = ConfigDict(extra="allow")
+    name: str
+    sha256: str = ""
+    chars: int | None = None
+
+
+class _Call(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    prompt: int = 0
+    reused: int = 0
+    net: int = 0
+    decoded: int = 0
+    seconds: float = 0.0
+
+
+class _Settings(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    config: dict[str, Any] = {}
+    n_ctx: int | None = None
+    chunk_tokens: int | None = None
+    model: str | None = None
+    server: str | None = None
+    server_model: str | None = None
+
+
+_SHAPES: dict[str, Any] = {
+    "inputs": TypeAdapter(list[_Input]),
+    "calls": TypeAdapter(list[_Call]),
+    "settings": TypeAdapter(_Settings),
+    "schema": TypeAdapter(dict[str, Any]),
+    "memory": TypeAdapter(dict[str, Any]),
+    "memory_state": TypeAdapter(dict[str, Any]),
+    "metrics": TypeAdapter(dict[str, int | float | str | bool | list[Any] | dict[str, Any] | None]),
+}
+"""What each JSON column of a row must be: checked once, where a row is read."""
+_TEXT = ("started", "status", "command", "task", "method", "question", "model")
+
+
 def _entry(row: Sequence[Any]) -> Entry:
-    """An entry from its row, whatever another program or a crash left in it: a missing or
-    malformed value reads as empty, never as an error for the whole listing."""
+    """An entry from its row, checked against the shape of each column: a row that another
+    program or a crash left in another shape reads as a damaged entry (its id, its time when
+    readable, ``status`` "damaged" and what is wrong as its error), never as an error for the
+    whole listing and never as a value a reader trips on."""
     values: dict[str, Any] = {"id": int(row[0])}
+    wrong: list[str] = []
     for name, raw in zip(_COLUMNS, row[1:], strict=True):
-        if name in _JSON:
-            empty: Any = [] if name in _LISTS else {}
+        if name in _SHAPES:
+            if raw is None or raw == "":
+                values[name] = _SHAPES[name].validate_python([] if name in _LISTS else {})
+                continue
             try:
-                value = json.loads(raw) if isinstance(raw, str) and raw else empty
-            except (json.JSONDecodeError, RecursionError):
-                value = empty
-            values[name] = value if isinstance(value, type(empty)) else empty
+                value = json.loads(raw) if isinstance(raw, str) else raw
+                values[name] = _SHAPES[name].validate_python(value)
+            except (ValueError, RecursionError):  # ValidationError is a ValueError
+                wrong.append(name)
         elif name == "parent":
-            values[name] = int(raw) if isinstance(raw, int | str) and str(raw).isdigit() else None
+            ok = raw is None or (isinstance(raw, int | str) and str(raw).isdigit())
+            values[name] = int(raw) if ok and raw is not None else None
+            if not ok:
+                wrong.append(name)
+        elif raw is None or isinstance(raw, str):
+            values[name] = raw or ("" if name in _TEXT else None)
         else:
-            values[name] = raw if isinstance(raw, str) else ("" if raw is None else str(raw))
+            values[name] = str(raw) if name not in _TEXT else ""
+            wrong.append(name)
+    if wrong:
+        return Entry(
+            command="damaged",
+            task="",
+            question="",
+            model="",
+            started=values.get("started") or "",
+            status="damaged",
+            error="damaged row: " + ", ".join(wrong) + " unreadable",
+            id=values["id"],
+        )
+    # checked, then kept as written (a row reads back as it was recorded)
+    values["inputs"] = [i.model_dump(exclude_unset=True) for i in values["inputs"]]
+    values["calls"] = [c.model_dump(exclude_unset=True) for c in values["calls"]]
+    values["settings"] = values["settings"].model_dump(exclude_unset=True)
     for name in ("ended", "error", "answer"):  # optional in an entry: None when not set
         values[name] = values[name] or None
     return Entry(**values)
