@@ -18,7 +18,7 @@ from prism_edge.engine.runner import PrismRunner
 from prism_edge.prompts import Prompt
 from tests.cli_harness import NAME, STORY, Harness, invoke
 from tests.fake_server import FakeServer
-from tests.run_state import run_state
+from tests.run_state import run_state, saved_state
 
 
 def test_run_prints_plan_progress_and_answer(harness, story, tmp_path):
@@ -317,7 +317,7 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
     args = ["run", str(story), "--chunk-tokens", "150", "--json", "-q", "--run-dir", str(run_dir)]
     full = json.loads(invoke(*args).stdout)
     # simulate a crash: keep the state of step 2 only
-    state = json.loads(run_state(run_dir).read_text())
+    state = saved_state(run_dir)
     assert state["finished"] is True
     partial_dir = tmp_path / "partial"
     calls: list[int] = []
@@ -335,7 +335,7 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
         mp.setattr(PrismRunner, "run", crashing_run)
         crashed = invoke(*args[:-1], str(partial_dir))
     assert crashed.exit_code != 0  # click turns the interrupt into "Aborted!"
-    saved = json.loads(run_state(partial_dir).read_text())
+    saved = saved_state(partial_dir)
     assert saved["counts"]["steps"] == 2 and not saved["finished"]
     # another run in the same folder, to its end, leaves the interrupted one to its command
     other = invoke("run", str(story), "--chunk-tokens", "160", "-q", "--run-dir", str(partial_dir))

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from prism_edge.backends import factory
 from prism_edge.backends.server import ServerBackend
@@ -238,3 +239,143 @@ def test_17_damaged_history_rows_are_listed_as_damaged_and_the_others_as_usual(t
             assert out.exit_code == 1 and "damaged" in out.stderr
         else:
             assert out.exit_code == 0, (args, out.output)
+
+
+NAMES_CHUNKS = [
+    f"Then Mowgli ran to Akela at the rock number {i}. Later Mowgli spoke to Akela again "
+    f"about the hunt {i}. Then Baloo watched Mowgli and said nothing at all {i}."
+    for i in range(40)
+]
+
+
+def _names_runner():
+    from prism_edge.backends.scripted import ScriptedBackend
+    from prism_edge.engine.runner import PrismRunner
+    from prism_edge.methods import make
+    from prism_edge.methods.presets import TASKS
+
+    task = TASKS["summarize"]
+    config = task.configure(None, answer_max_tokens=200)
+    method = make("names", task.schema, config, scoring="frequency")
+    return PrismRunner(ScriptedBackend(), task.schema, config, method=method)
+
+
+def test_9_two_writers_never_share_a_temporary_file_and_a_run_is_held_by_one(tmp_path):
+    import threading
+
+    import pytest
+
+    from prism_edge.engine.checkpoint import RunFolder, RunLocked, write_atomic
+
+    target = tmp_path / "state.json"
+    write_atomic(target, "{}")
+    errors: list[BaseException] = []
+
+    def write(n: int) -> None:
+        try:
+            for i in range(200):
+                write_atomic(target, json.dumps({"writer": n, "i": i, "pad": "x" * 2000}))
+        except BaseException as exc:  # pragma: no cover - the defect
+            errors.append(exc)
+
+    writers = [threading.Thread(target=write, args=(n,)) for n in range(2)]
+    for w in writers:
+        w.start()
+    torn = 0
+    while any(w.is_alive() for w in writers):
+        try:
+            json.loads(target.read_text())
+        except (ValueError, FileNotFoundError):
+            torn += 1
+    for w in writers:
+        w.join()
+    assert errors == [] and torn == 0
+    assert not list(tmp_path.glob("*.tmp"))
+    first = RunFolder(tmp_path / "run", "s", "i")
+    runner = _names_runner()
+    for event in runner.run(NAMES_CHUNKS[:2]):
+        if event.kind == "step":
+            first.save(runner)
+    second = RunFolder(tmp_path / "run", "s", "i")  # as another process opens it
+    with pytest.raises(RunLocked, match="another prism-edge process is running this run"):
+        second.save(runner)
+    first.unlock()
+    second.save(runner)  # once the first lets go
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"mentions": {"Mowgli": "many"}},
+        {"events": [[0, "Mowgli ran."]]},
+        {"prior": {"Mowgli": float("nan")}},
+        {"decided": [1]},
+        {"surprise": 1},
+    ],
+)
+def test_10_a_damaged_method_state_is_refused_naming_the_file(tmp_path, damage):
+    from prism_edge.engine.checkpoint import ResumeError, RunFolder, read_state
+
+    folder = RunFolder(tmp_path / "run", "s", "i")
+    runner = _names_runner()
+    for event in runner.run(NAMES_CHUNKS[:3]):
+        if event.kind == "step":
+            folder.save(runner)
+    folder.unlock()
+    state = read_state(folder.state_file)
+    state["method"]["state"].update(damage)
+    folder.state_file.write_text(json.dumps(state))
+    folder.journal_file.unlink(missing_ok=True)
+    with pytest.raises(ResumeError, match=r"state-.*\.json: the saved state of --method names"):
+        folder.restore(_names_runner(), _names_runner().schema, folder.load())
+
+
+def _book_chunks(size: int = 2000, count: int = 40) -> list[str]:
+    """The Jungle Book's first pages in chunks of about ``size`` characters (at paragraphs)."""
+    from tests.conftest import DATA
+
+    text = (DATA / "jungle-book.txt").read_text(encoding="utf-8")[5000 : 5000 + size * count]
+    chunks, current = [], ""
+    for paragraph in text.split("\n\n"):
+        current += paragraph + "\n\n"
+        if len(current) >= size:
+            chunks.append(current)
+            current = ""
+    return chunks
+
+
+def test_11_checkpoint_bytes_grow_linearly_and_any_step_resumes_to_the_same_answer(tmp_path):
+    import shutil
+
+    from prism_edge.engine.checkpoint import RunFolder
+
+    chunks = _book_chunks()
+    folder = RunFolder(tmp_path / "run", "s", "i")
+    runner = _names_runner()
+    copies = []
+    for event in runner.run(chunks):
+        if event.kind == "step":
+            folder.save(runner)
+            copy = tmp_path / f"after-{len(copies)}"
+            shutil.copytree(folder.path, copy, ignore=shutil.ignore_patterns("*.lock"))
+            copies.append(copy)
+    folder.save(runner, finished=True)
+    folder.unlock()
+    final = folder.state_file.stat().st_size
+    assert folder.bytes_written <= 3 * final + sum(len(c) for c in chunks)
+    whole = (runner.result.answer, runner.memory.data)
+    for copy in copies[:: max(1, len(copies) // 8)]:  # a kill after one step or another
+        again = RunFolder(copy, "s", "i")
+        fresh = _names_runner()
+        again.restore(fresh, fresh.schema, again.load())
+        for _ in fresh.run(chunks):
+            pass
+        again.unlock()
+        assert (fresh.result.answer, fresh.memory.data) == whole, copy.name
+    # a crash while a journal line was written: the line is the step that was not saved
+    torn = RunFolder(copies[5], "s", "i")
+    data = torn.journal_file.read_bytes()
+    if data:
+        torn.journal_file.write_bytes(data[:-7])
+        state = torn.load()
+        assert state.counts.steps == 5

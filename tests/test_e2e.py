@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_state import run_state
+from tests.run_state import run_state, saved_state
 
 pytestmark = pytest.mark.model
 
@@ -83,7 +83,7 @@ def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_pat
         state = run_state(run_dir)
         if state.exists():
             try:
-                steps = json.loads(state.read_text())["counts"]["steps"]
+                steps = saved_state(run_dir)["counts"]["steps"]
             except (json.JSONDecodeError, KeyError):
                 steps = 0  # never expected: writes are atomic
                 raise
@@ -93,7 +93,7 @@ def test_killed_run_resumes_to_the_same_memory(text_file, uninterrupted, tmp_pat
     assert process.poll() is None, "the run ended before it could be killed"
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    saved = json.loads(run_state(run_dir).read_text())
+    saved = saved_state(run_dir)
     assert not saved["finished"] and saved["counts"]["steps"] >= 2
     done = subprocess.run(
         cli(str(text_file), *ARGS, "--run-dir", str(run_dir), "--resume"),
@@ -207,7 +207,7 @@ def interrupt_after(command: list[str], run_dir: Path, steps: int) -> None:
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
         state = run_state(run_dir)
-        if state.exists() and json.loads(state.read_text())["counts"]["steps"] >= steps:
+        if state.exists() and saved_state(run_dir)["counts"]["steps"] >= steps:
             break
         time.sleep(0.05)
     assert process.poll() is None, "the run ended before it could be interrupted"
@@ -230,7 +230,7 @@ def test_the_default_method_resumes_after_ctrl_c_to_the_same_answer(task, tmp_pa
     assert "ETA" in full.stderr and "tok/s" in full.stderr  # the progress line
     run_dir = tmp_path / "interrupted"
     interrupt_after(cli(str(source), *args, "--run-dir", str(run_dir)), run_dir, 2)
-    saved = json.loads(run_state(run_dir).read_text())
+    saved = saved_state(run_dir)
     assert not saved["finished"] and saved["method"]["name"] == method
     resumed = subprocess.run(
         cli(str(source), *args, "--run-dir", str(run_dir), "--resume"),

@@ -298,11 +298,12 @@ class _Input(BaseModel):
 class _Call(BaseModel):
     model_config = ConfigDict(extra="allow")
     kind: str
-    prompt: int = 0
-    reused: int = 0
-    net: int = 0
-    decoded: int = 0
-    seconds: float = 0.0
+    prompt: int | None = 0
+    reused: int | None = 0
+    """None where a server does not say what it reused."""
+    net: int | None = 0
+    decoded: int | None = 0
+    seconds: float | None = 0.0
 
 
 class _Settings(BaseModel):

@@ -7,18 +7,30 @@ Resuming refuses when either changed, since the memory would then answer a diffe
 Each run keeps its state in a file of its own, named by the two hashes (``state-<key>.json``),
 so one run folder holds any number of runs: another run started in the same folder (another
 question, another file) leaves an interrupted one to be resumed by its own command.
-A write goes to a temporary file that is flushed, synced and renamed over the old state, so a
-crash at any moment leaves either the previous state or the new one, never a torn file.
+
+Writes cost what a step adds, not what the run holds (issue 44): the state is a base file
+(``state-<key>.json``, written to a temporary file of the writer's own, synced and renamed over
+the old one, so a crash leaves the old base or the new, never a torn one) and a journal beside
+it (``state-<key>.journal``): after each step one line of what changed since the last write (a
+part of the state set, or items appended to one of its lists), synced. When the journal outgrows
+the base, the whole state is written as a new base (a compaction, at doubling sizes, as a
+log-structured store does) and the journal starts again. Loading reads the base and applies the
+journal's complete lines of the same generation in order; a torn last line (a crash while it
+was written) is the step that was not saved. Bytes written over a run: the journal's lines plus
+a geometric series of bases, at most a few times the final state. One process writes a run's
+state at a time: a lock on ``state-<key>.lock`` (the second says who holds it and stops).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -103,6 +115,8 @@ class RunState(BaseModel):
     written before methods kept any)."""
     ranking: list[Annotated[tuple[str, float], Field(strict=False)]] = Field(default_factory=list)
     """A scored method's final candidates and scores, best first."""
+    generation: int = Field(0, ge=0)
+    """Which base this is: journal lines of another generation are not applied to it."""
 
 
 def digest(parts: Iterable[str]) -> str:
@@ -115,21 +129,159 @@ def digest(parts: Iterable[str]) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
+    """``text`` as the whole of ``path``: written to a temporary file of this writer's own
+    (two writers never share one), synced and renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    try:  # make the rename itself durable
-        fd = os.open(path.parent, os.O_RDONLY)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where folders can be opened: not on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
     except OSError:
         return
     try:
         os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)
+
+
+Op = list[Any]
+"""A journal operation: ``["set", [key, ...], value]``, ``["update", [key, ...], {key:
+value}]`` (an object's changed keys at once), ``["append", [key, ...], items]`` or ``["del",
+[key, ...]]``."""
+
+
+class _Written:
+    """What the state files hold so far, as a tree of JSON texts: an object as its keys'
+    trees, a list as its items' texts, anything else as its text. What a step changed is
+    where the new state encodes differently: a key set or removed, items appended to a list,
+    at any depth (a list changed other than at its end is set whole)."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.tree = _tree(state)
+
+    def changes(self, state: dict[str, Any]) -> list[Op]:
+        ops: list[Op] = []
+        new = _tree(state)
+        _diff(self.tree, new, state, [], ops)
+        self.tree = new
+        return ops
+
+
+def _tree(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return ("list", [_dump(x) for x in value])
+    return _dump(value)
+
+
+def _diff(old: Any, new: Any, value: Any, path: list[Any], ops: list[Op]) -> None:
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict) and path:
+        changed: dict[str, Any] = {}  # new or changed keys whose values are no objects
+        for key, node in new.items():
+            if key not in old or (not isinstance(node, dict) and old[key] != node):
+                if isinstance(node, tuple) and isinstance(old.get(key), tuple):
+                    _diff(old[key], node, value[key], [*path, key], ops)  # may append
+                else:
+                    changed[key] = value[key]
+            else:
+                _diff(old[key], node, value[key], [*path, key], ops)
+        if changed:
+            ops.append(["update", path, changed])
+        ops += [["del", [*path, key]] for key in old if key not in new]
+        return
+    if isinstance(old, dict) and isinstance(new, dict):  # the top: never set whole
+        for key, node in new.items():
+            _diff(old.get(key), node, value[key], [key], ops)
+        return
+    if isinstance(old, tuple) and isinstance(new, tuple):
+        before, after = old[1], new[1]
+        if len(after) > len(before) and after[: len(before)] == before:
+            ops.append(["append", path, value[len(before) :]])
+            return
+    ops.append(["set", path, value])
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def apply_ops(state: dict[str, Any], ops: list[Op]) -> None:
+    """Apply a journal line's operations to ``state`` (a loaded base, in place)."""
+    for op, path, *rest in ops:
+        target = state
+        for key in path[:-1]:
+            target = target[key]
+        last = path[-1]
+        if op == "set":
+            target[last] = rest[0]
+        elif op == "update":
+            target[last].update(rest[0])
+        elif op == "append":
+            target.setdefault(last, []).extend(rest[0])
+        elif op == "del":
+            target.pop(last, None)
+        else:
+            raise ValueError(f"unknown journal operation {op!r}")
+
+
+def journal_of(state_file: Path) -> Path:
+    """The journal beside a state file."""
+    return state_file.with_suffix(".journal")
+
+
+def journaled(raw: dict[str, Any], journal: Path) -> dict[str, Any]:
+    """``raw`` (a base) with ``journal``'s complete lines of its generation applied in order;
+    a torn or unreadable line ends the journal (the step it was to save was not saved)."""
+    try:
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return raw
+    generation = raw.get("generation", 0)
+    for line in data.split(b"\n")[:-1]:  # the last piece has no newline: torn or empty
+        try:
+            entry = json.loads(line.decode("utf-8"))
+            if not isinstance(entry, dict) or entry.get("generation") != generation:
+                continue
+            apply_ops(raw, entry["ops"])
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            break
+    return raw
+
+
+def read_state(state_file: Path) -> Any:
+    """A saved state as its base and journal make it (for tools and tests; a run loads
+    through :meth:`RunFolder.load`, which checks it)."""
+    raw = json.loads(state_file.read_bytes().decode("utf-8"))
+    return journaled(raw, journal_of(state_file)) if isinstance(raw, dict) else raw
+
+
+class RunLocked(PrismError):
+    hint = "wait for it to end, or give this run another --run-dir"
+
+
+COMPACT_FLOOR = 4096
+COMPACT_AT = 2
+"""The journal is folded into a new base when it is this many times the last base: the bases
+written over a run then sum to about (1 + 1/COMPACT_AT) times the final state."""
+"""Journal bytes below which a state is never rewritten whole (a small run's journal)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +289,9 @@ class RunFolder:
     path: Path
     settings_hash: str
     inputs_hash: str
+    _writes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """This process's writing of the state: what is written (``_Written``), the base's
+    generation and size, the journal's size, and the run's lock."""
 
     @property
     def key(self) -> str:
@@ -147,8 +302,44 @@ class RunFolder:
     def state_file(self) -> Path:
         return self.path / f"state-{self.key}.json"
 
+    @property
+    def journal_file(self) -> Path:
+        return journal_of(self.state_file)
+
+    @property
+    def bytes_written(self) -> int:
+        """Bytes this process wrote to the run's state files so far."""
+        return int(self._writes.get("bytes", 0))
+
+    def lock(self) -> None:
+        """Hold the run for this process until it ends (or :meth:`unlock`): another process
+        that saves or resumes the same run in this folder is refused, naming the holder."""
+        if "lock" in self._writes:
+            return
+        import filelock
+
+        self.path.mkdir(parents=True, exist_ok=True)
+        where = self.path / f"state-{self.key}.lock"
+        held = filelock.FileLock(str(where), timeout=0)
+        try:
+            held.acquire()
+        except filelock.Timeout:
+            raise RunLocked(
+                f"another prism-edge process is running this run in {self.path} "
+                f"({where.name} is held)"
+            ) from None
+        self._writes["lock"] = held
+
+    def unlock(self) -> None:
+        held = self._writes.pop("lock", None)
+        if held is not None:
+            held.release()
+
     def save(self, runner: PrismRunner, *, finished: bool = False) -> None:
-        """Write the runner's state (call it on StepDone, when memory and position agree)."""
+        """Save the runner's state (call it on StepDone, when memory and position agree):
+        one journal line of what changed, or a whole new base when the journal has outgrown
+        the last one."""
+        self.lock()
         state = {
             "version": VERSION,
             "settings_hash": self.settings_hash,
@@ -156,7 +347,52 @@ class RunFolder:
             **runner.snapshot(),
             "finished": finished,
         }
-        write_atomic(self.state_file, json.dumps(state, ensure_ascii=False))
+        writes = self._writes
+        written: _Written | None = writes.get("written")
+        journal = int(writes.get("journal", 0))
+        if written is None or journal > max(COMPACT_FLOOR, COMPACT_AT * writes["base"]):
+            self._compact(state)
+            return
+        ops = written.changes(state)
+        if not ops:
+            return
+        line = json.dumps({"generation": writes["generation"], "ops": ops}, ensure_ascii=False)
+        data = (line + "\n").encode("utf-8")
+        with self.journal_file.open("ab") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        writes["journal"] = journal + len(data)
+        writes["bytes"] = self.bytes_written + len(data)
+
+    def _compact(self, state: dict[str, Any]) -> None:
+        """The whole state as a new base of the next generation; the journal emptied."""
+        generation = int(self._writes.get("generation", self._saved_generation())) + 1
+        text = json.dumps({**state, "generation": generation}, ensure_ascii=False)
+        write_atomic(self.state_file, text)
+        size = len(text.encode("utf-8"))
+        with contextlib.suppress(FileNotFoundError):
+            self.journal_file.unlink()  # its lines are of the old generation anyway
+        self._writes.update(
+            written=_Written(state), generation=generation, base=size, journal=0,
+            bytes=self.bytes_written + size,
+        )  # fmt: skip
+
+    def _saved_generation(self) -> int:
+        """The generation of the base on disk (0: none), so a resumed run's next base is
+        newer than any journal line left beside it."""
+        try:
+            raw = json.loads(self.state_file.read_bytes().decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return 0
+        value = raw.get("generation", 0) if isinstance(raw, dict) else 0
+        return value if isinstance(value, int) and value >= 0 else 0
+
+    def _journaled(self, raw: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return journaled(raw, self.journal_file)
+        except OSError as exc:
+            raise ResumeError(f"{self.journal_file} is unreadable: {exc.strerror}") from None
 
     def load(self) -> RunState:
         """The saved state, after checking its shape and that it belongs to these settings and
@@ -176,6 +412,8 @@ class RunFolder:
             raise ResumeError(f"{where} is not valid JSON ({exc})") from None
         if isinstance(raw, dict) and raw.get("version") not in (None, VERSION):
             raise ResumeError(f"{where} was written by another version")
+        if isinstance(raw, dict) and where == self.state_file:
+            raw = self._journaled(raw)
         try:
             state = RunState.model_validate(raw)
         except ValidationError as exc:
@@ -210,6 +448,16 @@ class RunFolder:
                 f"{self.state_file} was written by --method {saved.name}, not "
                 f"{runner.method.name}; cannot resume"
             )
+        if saved is not None:  # the method's own state, checked before anything is restored
+            try:
+                runner.method.state_model.model_validate(saved.state)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                place = ".".join(str(p) for p in first["loc"]) or "the top level"
+                raise ResumeError(
+                    f"{self.state_file}: the saved state of --method {saved.name} is damaged "
+                    f"(first at {place}: {first['msg']})"
+                ) from None
         metrics = RunMetrics(
             [CallMetrics(**call.model_dump()) for call in state.metrics.calls],
             state.metrics.wall_s,
@@ -255,6 +503,14 @@ class RunFolder:
         there was none. Other runs' states in the folder are left as they are."""
         if not self.state_file.is_file():
             return None
+        self.lock()
+        if self.journal_file.is_file():  # the journal belongs to the base set aside
+            with contextlib.suppress(OSError, ValueError, RecursionError, ResumeError):
+                raw = json.loads(self.state_file.read_bytes().decode("utf-8"))
+                if isinstance(raw, dict):
+                    write_atomic(self.state_file, json.dumps(self._journaled(raw)))
+            with contextlib.suppress(OSError):
+                self.journal_file.unlink()
         when = time.localtime(self.state_file.stat().st_mtime)
         stem = f"state-{self.key}-{time.strftime('%Y%m%d-%H%M%S', when)}"
         target = self.path / f"{stem}.json"

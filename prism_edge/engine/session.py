@@ -152,10 +152,16 @@ class Session:
         self.runner.preflight(self.floor())
 
     def resume(self) -> None:
-        """Continue the run saved in the folder after its last completed step."""
+        """Continue the run saved in the folder after its last completed step (held by this
+        process from here: another process resuming it too is refused)."""
         if self.folder is None:
             raise ValueError("a session without a run folder cannot resume")
-        self.folder.restore(self.runner, self.runner.schema, self.folder.load())
+        self.folder.lock()
+        try:
+            self.folder.restore(self.runner, self.runner.schema, self.folder.load())
+        except BaseException:
+            self.folder.unlock()
+            raise
         self.resumed = True
 
     def suit(self) -> str | None:
@@ -173,12 +179,16 @@ class Session:
         if self.answered:
             yield Finished(self.runner.result)
             return
-        for event in self.runner.run(self.plan.chunks, floor=self.floor()):
-            if isinstance(event, StepDone) and self.folder is not None:
-                self.folder.save(self.runner)
-            yield event
-        if self.folder is not None:
-            self.folder.save(self.runner, finished=True)
+        try:
+            for event in self.runner.run(self.plan.chunks, floor=self.floor()):
+                if isinstance(event, StepDone) and self.folder is not None:
+                    self.folder.save(self.runner)
+                yield event
+            if self.folder is not None:
+                self.folder.save(self.runner, finished=True)
+        finally:  # the run is this process's no longer, however it ends
+            if self.folder is not None:
+                self.folder.unlock()
 
     def run(self) -> RunResult:
         """Run to the end (events discarded) and return the result."""

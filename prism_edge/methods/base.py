@@ -20,6 +20,8 @@ import abc
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
+from pydantic import BaseModel, ConfigDict
+
 from prism_edge.backends import Backend, Scored
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.errors import BackendError, PrismError
@@ -50,12 +52,21 @@ class Context(Protocol):
     def memory_tokens(self) -> int: ...
 
 
+class NoState(BaseModel):
+    """The state of a method that keeps none beside the memory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Method(abc.ABC):
     """How a step turns a chunk into revisions, and how the run answers."""
 
     name: ClassVar[str]
     needs: ClassVar[frozenset[Capability]]
     option_names: ClassVar[tuple[str, ...]] = ()
+    state_model: ClassVar[type[BaseModel]] = NoState
+    """The shape of :meth:`state`, checked before a saved state is restored (a damaged one
+    is refused naming its file, never restored half-way)."""
     """The method's own options (keyword arguments of :func:`prism_edge.methods.make`)."""
     score_meaning: ClassVar[str] = "the model's score"
     """What the scores of the result's ranking are (shown beside the answer)."""

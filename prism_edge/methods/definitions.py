@@ -30,6 +30,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.events import Answered, Event, StepDone
@@ -66,6 +68,13 @@ class DefinitionsOptions:
     """Score only BM25's best ``shortlist`` definitions over the whole input (0: all)."""
 
 
+class DefinitionsState(BaseModel):
+    """The shape of a code search's saved state: the run's candidates so far."""
+
+    model_config = ConfigDict(extra="forbid")
+    chosen: list[str] = []
+
+
 class ScoredDefinitions(Method):
     """Each step scores the chunk's own definitions against the description; the best few
     enter the memory, described by their own lines. The answer: every stored entry scored
@@ -74,6 +83,7 @@ class ScoredDefinitions(Method):
     name: ClassVar[str] = "definitions"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("formulation", "keep", "shortlist")
+    state_model: ClassVar[type[BaseModel]] = DefinitionsState
     score_meaning: ClassVar[str] = "log-probability of the description given it"
     asks_by_search: ClassVar[bool] = True
 

@@ -33,7 +33,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
@@ -67,6 +69,25 @@ Scoring = Literal["pmi", "likelihood", "frequency", "pmi+frequency"]
 its plain likelihood, no model at all (``frequency``: how often the input has named it so far,
 times in how many chunks: the ablation every scored ranking is measured against), or both
 (``pmi+frequency``: the sum of the two as standard scores over the chunk's candidates)."""
+
+
+Count = Annotated[int, Field(ge=0)]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class NamesState(BaseModel):
+    """The shape of a summary by names' saved state (:meth:`ScoredNames.state`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    read_at: dict[str, tuple[Count, Count]] = {}
+    mentions: dict[str, Count] = {}
+    prior: dict[str, Finite] = {}
+    spread: dict[str, Count] = {}
+    title: str | None = None
+    events: list[tuple[Count, str, Finite]] = []
+    decided: Annotated[list[Count], Field(min_length=2, max_length=2)] = [0, 0]
+    described: dict[str, tuple[Finite, str]] = {}
+    lowered: dict[str, Count] = {}
 
 
 class NothingToSummarize(PrismError):
@@ -113,6 +134,7 @@ class ScoredNames(Method):
 
     name: ClassVar[str] = "names"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
+    state_model: ClassVar[type[BaseModel]] = NamesState
     option_names: ClassVar[tuple[str, ...]] = (
         "keep",
         "sentences",
@@ -131,7 +153,8 @@ class ScoredNames(Method):
         self.config = config
         self.options = options or NamesOptions()
         self.read_at: dict[str, tuple[int, int]] = {}
-        """Where each sentence read was first read (step, place), by :func:`_place`."""
+        """Where each stored sentence was read (step, place), by :func:`_place`: only those
+        stored, so the saved state grows with the memory, not with the input."""
         self.mentions: Counter[str] = Counter()
         """How often the input named each name it offered."""
         self.prior: dict[str, float] = {}
@@ -146,9 +169,9 @@ class ScoredNames(Method):
         self.decided = [0, 0]
         """Chunks whose names the program ranked alone, and those the model was asked."""
         self.lowered: Counter[str] = Counter()
-        """How often the input wrote each word in lower case: a one-word name written so more
-        often than capitalised is a common noun ("Rock", "Song" of a heading, "King"), not a
-        name."""
+        """How often the chunks that name each one-word name write it in lower case: a name
+        written so more often than capitalised is a common noun ("Rock", "Song" of a
+        heading, "King"), not a name."""
         self.described: dict[str, tuple[float, str]] = {}
         """Each name's best describing sentence read so far, whether or not the step kept
         the name (an introduction is often read before the name is frequent): (score,
@@ -205,11 +228,10 @@ class ScoredNames(Method):
         for name in dict.fromkeys([*names, *seen]):  # every name read is counted
             self.mentions[name] += len(whole_word(name).findall(chunk))
             self.spread[name] += 1
+            if " " not in name and name[:1].isupper():  # and how often it is a common word
+                self.lowered[name] += len(whole_word(name.lower()).findall(chunk))
 
-        self.lowered.update(_LOWER_WORD.findall(chunk))
         sentences = sentences_of(chunk, options.max_sentence_chars)
-        for i, sentence in enumerate(sentences):
-            self.read_at.setdefault(_place(sentence), (index, i))
         self._note_events(index, chunk, sentences, names)
         about = {
             n: _by_preference([s for s in sentences if whole_word(n).search(s)], n) for n in names
@@ -237,6 +259,12 @@ class ScoredNames(Method):
                     if fresh:
                         revisions.append(_revision(name, fresh[0]))
         report = run.memory.revise(revisions)
+        where = {sentence: i for i, sentence in enumerate(sentences)}
+        for revision in report.applied:  # where each stored sentence was read (its order)
+            said = revision.value if isinstance(revision.value, list) else [revision.value]
+            for sentence in said:
+                if isinstance(sentence, str) and sentence in where:
+                    self.read_at.setdefault(_place(sentence), (index, where[sentence]))
         return StepDone(
             index,
             chunk_tokens,
@@ -346,8 +374,7 @@ class ScoredNames(Method):
             for name, said in entries.items()
         }
         describe = by_cues if self.options.describe == "cues" else self._describer(run)
-        common = {n for n in entries if self.lowered[n.lower()] > self.mentions[n]}
-        common |= {n for n in self.mentions if self.lowered[n.lower()] > self.mentions[n]}
+        common = {n for n, low in self.lowered.items() if low > self.mentions[n]}
         answer = compose(
             offered, self.mentions, self.events, budget, count, self.title, describe, common
         )
@@ -404,7 +431,6 @@ def _standard(values: Sequence[float]) -> list[float]:
     return [(v - mean) / spread if spread > 1e-9 else 0.0 for v in values]
 
 
-_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])")
 INTRODUCED = 1.0
 """Added to a describing sentence's score in the chunk that first offers its name."""
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]|‘[^‘’]*’(?!\w)")

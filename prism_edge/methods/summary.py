@@ -30,11 +30,11 @@ from prism_edge.text.prose import description_score, is_prose, plausible_name
 
 MAIN_DESCRIBED = 8
 """Names given a line with their sentence at most."""
-ALSO_NAMED = 30
+ALSO_NAMED = 40
 """Further names listed at most."""
 NAMES_SHARE = 0.4
 """Of the answer's budget, what the described names may take at most."""
-ALSO_SHARE = 0.2
+ALSO_SHARE = 0.3
 ALSO_MENTIONS = 2
 """Mentions a further name needs to be listed (one seen once is no main name)."""
 COVER = 1.0
@@ -124,6 +124,8 @@ def compose(
         candidates = [s for s in entries[name] if is_prose(s) and s not in used_sentences]
         short = [s for s in candidates if len(s.split()) <= LONGEST_DESCRIPTION]
         candidates = short or candidates
+        told = [s for s in candidates if not s.rstrip("\"'’”)").endswith(("?", "!"))]
+        candidates = told or candidates  # a question or an exclamation says who no one is
         if not candidates:
             continue
         sentence = describe(name, candidates)

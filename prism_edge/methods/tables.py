@@ -30,7 +30,9 @@ import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
@@ -639,12 +641,20 @@ def _prompt(question: str) -> Prompt:
     return Prompt((Part("Question: "), Part(question, "document"), Part(_ASK)))
 
 
+class TablesState(BaseModel):
+    """The shape of a table run's saved state: how many chunks of records it read."""
+
+    model_config = ConfigDict(extra="forbid")
+    ingested: Annotated[int, Field(ge=0)] = 0
+
+
 class TableFacts(Method):
     """The program reads every record and computes; the model chooses among the answers."""
 
     name: ClassVar[str] = "tables"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("chooser",)
+    state_model: ClassVar[type[BaseModel]] = TablesState
     score_meaning: ClassVar[str] = "shared words, and the model's fit of description and value"
 
     def __init__(self, config: PrismConfig, chooser: str = "model") -> None:

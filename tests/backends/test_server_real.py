@@ -25,7 +25,7 @@ from prism_edge.backends.llama_cpp import embedded_model_path
 from prism_edge.backends.server import ServerBackend
 from prism_edge.engine.runner import PrismConfig, run_prism
 from prism_edge.methods.presets import TASKS
-from tests.run_state import run_state
+from tests.run_state import run_state, saved_state
 
 pytestmark = pytest.mark.model
 
@@ -156,7 +156,7 @@ def test_server_killed_mid_run_then_resumed(server: Server, tmp_path: Path) -> N
     message = err.decode()
     assert "is unreachable" in message and "after 2 attempts" in message, message
     assert "--resume" in message
-    saved = json.loads(state.read_text())["counts"]["steps"]
+    saved = saved_state(run_dir)["counts"]["steps"]
     assert saved >= 1
 
     server.start()
