@@ -379,3 +379,77 @@ def test_11_checkpoint_bytes_grow_linearly_and_any_step_resumes_to_the_same_answ
         torn.journal_file.write_bytes(data[:-7])
         state = torn.load()
         assert state.counts.steps == 5
+
+
+def _replying(flavor: str, path: str, reply: httpx.Response) -> httpx.MockTransport:
+    """A fake server of ``flavor`` that answers ``path`` with ``reply`` (whatever it is)."""
+    fake = FakeServer(flavor)
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        return reply if request.url.path == path else fake(request)
+
+    return httpx.MockTransport(handle)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "path", "reply", "said"),
+    [
+        ("vllm", "/v1/models", httpx.Response(200, json=[{"id": "x"}]), "/v1/models"),
+        ("vllm", "/v1/models", httpx.Response(200, json={"data": ["x", "y"]}), "data.0"),
+        (
+            "llama.cpp",
+            "/props",
+            httpx.Response(200, json={"default_generation_settings": {"n_ctx": "big"}}),
+            "/props",
+        ),
+        ("llama.cpp", "/tokenize", httpx.Response(200, json={"ids": [1]}), "/tokenize"),
+        (
+            "vllm",
+            "/v1/chat/completions",
+            httpx.Response(200, json={"choices": [{"message": {"content": "x"}}], "usage": [1]}),
+            "usage",
+        ),
+        ("vllm", "/v1/models", httpx.Response(200, text="<html>Moved</html>"), "no JSON"),
+        ("vllm", "/v1/models", httpx.Response(200, text='{"data": ['), "no JSON"),
+    ],
+)
+def test_14_a_reply_of_another_shape_is_one_error_naming_the_endpoint(flavor, path, reply, said):
+    from prism_edge.backends import Sampling
+    from prism_edge.core.errors import BackendError
+    from prism_edge.prompts import Part, Prompt
+
+    with pytest.raises(BackendError) as caught:
+        backend = ServerBackend(
+            "http://srv:8000", transport=_replying(flavor, path, reply), n_ctx=4096, retries=0
+        )
+        backend.tokenize("Mowgli ran to the rock.")
+        backend.generate(Prompt((Part("x"),)), Sampling(8), None)
+    message = str(caught.value)
+    assert "server at http://srv:8000" in message and path in message and said in message
+    assert "\n" not in message and len(message) < 500
+
+
+def test_15_a_server_that_sends_a_byte_a_second_is_cut_at_the_deadline():
+    import time
+
+    from prism_edge.core.errors import BackendError
+
+    fake = FakeServer("vllm")
+
+    class Dribble(httpx.SyncByteStream):
+        def __iter__(self):
+            for _ in range(1000):
+                time.sleep(0.05)
+                yield b" "
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/tokenize":
+            return httpx.Response(200, stream=Dribble())
+        return fake(request)
+
+    start = time.monotonic()
+    with pytest.raises(BackendError, match="timed out after 2 attempts"):
+        backend = ServerBackend("http://srv:8000", transport=httpx.MockTransport(handle),
+                                n_ctx=4096, retries=1, timeout=0.3, backoff=0.01)  # fmt: skip
+        backend.tokenize("Mowgli ran.")
+    assert time.monotonic() - start < 5  # two attempts of 0.3 s, not 2 x 50 s

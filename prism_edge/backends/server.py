@@ -28,16 +28,17 @@ from __future__ import annotations
 import contextlib
 import email.utils
 import math
+import random
 import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored
 from prism_edge.core.errors import BackendError
@@ -75,6 +76,8 @@ def neutralize(text: str) -> str:
     return _SPECIAL.sub(lambda m: m.group(0)[0] + _JOINER + m.group(0)[1:], text)
 
 
+RETRY_BUDGET_S = 900.0
+"""Seconds all attempts of one call may take together, waits included."""
 LOGPROB_SLACK = 1e-3
 """A log-probability above this is no log-probability (rounding may lift a 0 a little)."""
 QUOTED_CHARS = 160
@@ -100,6 +103,67 @@ class _ScoresReply(BaseModel):
     """What ``/v1/completions`` with ``echo`` and ``logprobs`` must send back."""
 
     choices: list[_ScoredChoice]
+
+
+class _ModelInfo(BaseModel):
+    id: str | None = None
+    meta: dict[str, Any] | None = None
+    max_model_len: int | None = None
+
+
+class _ModelsReply(BaseModel):
+    """``/v1/models``: the served models (the first is used)."""
+
+    data: list[_ModelInfo] = []
+
+
+class _Generation(BaseModel):
+    n_ctx: int | None = None
+
+
+class _PropsReply(BaseModel):
+    """llama.cpp's ``/props``."""
+
+    default_generation_settings: _Generation
+    n_ctx: int | None = None
+    total_slots: int | None = None
+
+
+class _TokensReply(BaseModel):
+    """A tokenizer endpoint's reply."""
+
+    tokens: list[int]
+
+
+class _Usage(BaseModel):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    prompt_tokens_details: dict[str, Any] | None = None
+
+
+class _Message(BaseModel):
+    content: str | None = None
+
+
+class _ChatChoice(BaseModel):
+    message: _Message
+    finish_reason: str | None = None
+
+
+class _Timings(BaseModel):
+    prompt_ms: float | None = None
+    cache_n: int | None = None
+
+
+class _ChatReply(BaseModel):
+    """``/v1/chat/completions``: one choice, usage and (llama.cpp) timings."""
+
+    choices: Annotated[list[_ChatChoice], Field(min_length=1)]
+    usage: _Usage | None = None
+    timings: _Timings | None = None
+
+
+Reply = TypeVar("Reply", bound=BaseModel)
 
 
 def split_credentials(url: str) -> tuple[str, str, httpx.BasicAuth | None]:
@@ -161,6 +225,8 @@ class ServerBackend(Backend):
         """The server's address as shown to a user (a password in it is redacted)."""
         self.retries = retries
         self.backoff = backoff
+        self.deadline = timeout
+        """Seconds one attempt of a call may take in all, reply read to its end."""
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(
             base_url=bare.rstrip("/").removesuffix("/v1"),
@@ -194,20 +260,19 @@ class ServerBackend(Backend):
     # -- discovery
 
     def _probe(self) -> tuple[Flavor, str, int | None, int]:
-        models = self._request("GET", "/v1/models").json()
-        data = models.get("data") or [{}]
-        served = str(data[0].get("id") or "default")
-        meta = data[0].get("meta")
-        n_params = meta.get("n_params") if isinstance(meta, dict) else None
+        models = self._reply("GET", "/v1/models", _ModelsReply)
+        first = models.data[0] if models.data else _ModelInfo()
+        served = first.id or "default"
+        n_params = (first.meta or {}).get("n_params")
         self.parameters = n_params if isinstance(n_params, int) and n_params > 0 else None
-        max_len = data[0].get("max_model_len")
+        max_len = first.max_model_len
         props = self._optional("GET", "/props")
-        if props is not None and "default_generation_settings" in props:
-            settings = props["default_generation_settings"]
-            n_ctx = settings.get("n_ctx") or props.get("n_ctx")
-            return "llama.cpp", served, n_ctx, int(props.get("total_slots") or 1)
+        if isinstance(props, dict) and "default_generation_settings" in props:
+            checked = self._checked("/props", props, _PropsReply)
+            n_ctx = checked.default_generation_settings.n_ctx or checked.n_ctx
+            return "llama.cpp", served, n_ctx, checked.total_slots or 1
         if max_len:
-            return "vllm", served, int(max_len), 1
+            return "vllm", served, max_len, 1
         if self._optional("GET", "/get_model_info") is not None:
             return "sglang", served, None, 1
         if self._optional("POST", "/extras/tokenize", json={"input": "x"}) is not None:
@@ -217,9 +282,9 @@ class ServerBackend(Backend):
     def _measure_template(self) -> int:
         """Tokens the chat template adds around a message: one tiny call, exact from usage."""
         body = self._chat_body("Hi", max_tokens=1, temperature=0.0)
-        usage = self._request("POST", "/v1/chat/completions", json=body).json().get("usage", {})
-        prompt_tokens = usage.get("prompt_tokens")
-        if not isinstance(prompt_tokens, int):
+        reply = self._reply("POST", "/v1/chat/completions", _ChatReply, json=body)
+        prompt_tokens = reply.usage.prompt_tokens if reply.usage else None
+        if prompt_tokens is None:
             return 16  # a safe guess for the common templates
         return max(0, prompt_tokens - len(self.tokenize("Hi")))
 
@@ -243,17 +308,17 @@ class ServerBackend(Backend):
             return []
         if self.flavor == "llama.cpp":
             body: dict[str, Any] = {"content": text, "add_special": False, "parse_special": False}
-            return list(self._request("POST", "/tokenize", json=body).json()["tokens"])
+            return self._reply("POST", "/tokenize", _TokensReply, json=body).tokens
         if self.flavor == "vllm":
             body = {"model": self.model, "prompt": text, "add_special_tokens": False}
-            return list(self._request("POST", "/tokenize", json=body).json()["tokens"])
+            return self._reply("POST", "/tokenize", _TokensReply, json=body).tokens
         if self.flavor == "llama-cpp-python":
             # it always adds BOS: drop as many tokens as the empty text gets
             if self._bos is None:
-                empty = self._request("POST", "/extras/tokenize", json={"input": ""}).json()
-                self._bos = len(empty["tokens"])
-            tokens = self._request("POST", "/extras/tokenize", json={"input": text}).json()
-            return list(tokens["tokens"])[self._bos :]
+                empty = self._reply("POST", "/extras/tokenize", _TokensReply, json={"input": ""})
+                self._bos = len(empty.tokens)
+            tokens = self._reply("POST", "/extras/tokenize", _TokensReply, json={"input": text})
+            return tokens.tokens[self._bos :]
         # no tokenizer endpoint: about 3 characters a token, on the safe side for budgets
         return list(range(len(text) // 3 + 1))
 
@@ -308,26 +373,23 @@ class ServerBackend(Backend):
             else:
                 body[self.grammar_field] = rules
         start = time.perf_counter()
-        reply = self._request("POST", "/v1/chat/completions", json=body).json()
+        reply = self._reply("POST", "/v1/chat/completions", _ChatReply, json=body)
         seconds = time.perf_counter() - start
-        try:
-            choice = reply["choices"][0]
-            text_out = choice["message"].get("content") or ""
-            finish = "length" if choice.get("finish_reason") == "length" else "stop"
-        except (KeyError, IndexError, TypeError):
-            raise BackendError(f"the server at {self.url} sent no completion: {reply}") from None
-        usage = reply.get("usage") or {}
-        prompt_tokens = usage.get("prompt_tokens")
-        if not isinstance(prompt_tokens, int):
+        choice = reply.choices[0]
+        text_out = choice.message.content or ""
+        finish = "length" if choice.finish_reason == "length" else "stop"
+        usage = reply.usage or _Usage()
+        prompt_tokens = usage.prompt_tokens
+        if prompt_tokens is None:
             prompt_tokens = self.count_tokens(prompt)
-        decoded = usage.get("completion_tokens")
-        if not isinstance(decoded, int):
+        decoded = usage.completion_tokens
+        if decoded is None:
             decoded = len(self.tokenize(text_out))
-        timings = reply.get("timings") if isinstance(reply.get("timings"), dict) else {}
-        prompt_ms = timings.get("prompt_ms")  # llama.cpp's server reports its own split
-        prefill = prompt_ms / 1000 if isinstance(prompt_ms, int | float) else None
+        timings = reply.timings or _Timings()
+        # llama.cpp's server reports its own split
+        prefill = timings.prompt_ms / 1000 if timings.prompt_ms is not None else None
         return Completion(
-            text_out, prompt_tokens, _reused(reply, usage), decoded, seconds, finish, prefill
+            text_out, prompt_tokens, _reused(usage, timings), decoded, seconds, finish, prefill
         )
 
     # -- scoring
@@ -342,7 +404,7 @@ class ServerBackend(Backend):
         text = "".join(_sent_parts(prompt))
         body: dict[str, Any] = {"model": self.model, "add_generation_prompt": True}
         body["messages"] = [{"role": "user", "content": text}]
-        head = list(self._request("POST", "/tokenize", json=body).json()["tokens"])
+        head = self._reply("POST", "/tokenize", _TokensReply, json=body).tokens
         wanted = [self.tokenize(c) for c in continuations]
         request = {
             "model": self.model,
@@ -353,15 +415,8 @@ class ServerBackend(Backend):
             "logprobs": 0,
         }
         start = time.perf_counter()
-        reply = self._request("POST", "/v1/completions", json=request).json()
+        scores = self._reply("POST", "/v1/completions", _ScoresReply, json=request)
         seconds = (time.perf_counter() - start) / max(1, len(continuations))
-        try:
-            scores = _ScoresReply.model_validate(reply)
-        except ValidationError:
-            raise BackendError(
-                f"the server at {self.url} sent no prompt log-probabilities from "
-                f"/v1/completions: {_quote(reply)}"
-            ) from None
         choices = sorted(scores.choices, key=lambda c: c.index)
         rows = [c.logprobs.token_logprobs for c in choices]
         if len(rows) != len(wanted):
@@ -395,17 +450,50 @@ class ServerBackend(Backend):
         except ValueError:
             return None
 
+    def _reply(self, method: str, path: str, shape: type[Reply], **kwargs: Any) -> Reply:
+        """The endpoint's reply, parsed and checked against ``shape``: a reply that is no
+        JSON (an HTML page, a redirect's body) or of another shape is one error naming the
+        server and the endpoint and quoting at most a line of it."""
+        response = self._request(method, path, **kwargs)
+        try:
+            body = response.json()
+        except (ValueError, RecursionError):
+            raise BackendError(
+                f"the server at {self.url} sent no JSON from {path} "
+                f"(HTTP {response.status_code}): {_quote(response.text)}"
+            ) from None
+        return self._checked(path, body, shape)
+
+    def _checked(self, path: str, body: Any, shape: type[Reply]) -> Reply:
+        try:
+            return shape.model_validate(body)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            place = ".".join(str(p) for p in first["loc"]) or "the reply"
+            raise BackendError(
+                f"the server at {self.url} sent an unexpected reply from {path} ({place}: "
+                f"{first['msg']}): {_quote(body)}"
+            ) from None
+
     def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """The response of a call, retried on timeouts, lost connections, 429 and 503 (at
+        most ``retries`` times, waiting exponentially longer with jitter, or what
+        ``Retry-After`` asks), each attempt bounded by a total deadline however slowly the
+        server sends, and all attempts together by :data:`RETRY_BUDGET_S`."""
         attempts = self.retries + 1
         problem = ""
         wait: float | None = None
+        began = time.monotonic()
         for attempt in range(attempts):
             if attempt:
                 backoff = min(30.0, self.backoff * 2 ** (attempt - 1))
-                time.sleep(backoff if wait is None else wait)
+                pause = backoff * random.uniform(0.5, 1.5) if wait is None else wait
+                if time.monotonic() - began + pause > RETRY_BUDGET_S:
+                    break
+                time.sleep(pause)
             wait = None
             try:
-                response = self._client.request(method, path, **kwargs)
+                response = self._within_deadline(method, path, **kwargs)
             except httpx.TimeoutException:
                 problem = "timed out"
                 continue
@@ -422,9 +510,36 @@ class ServerBackend(Backend):
                     f"{_message(response)}"
                 )
             return response
-        error = BackendError(f"the server at {self.url} is {problem} after {attempts} attempts")
+        error = BackendError(f"the server at {self.url} is {problem} after {attempt + 1} attempts")
         error.hint = "start the server again, then continue with --resume"
         raise error
+
+    def _within_deadline(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One attempt, read to its end within ``deadline`` seconds in all (httpx's own
+        timeout bounds each read, so a server that sends a byte a second would hold a call
+        forever)."""
+        deadline = time.monotonic() + self.deadline
+        request = self._client.build_request(method, path, **kwargs)
+        response = self._client.send(request, stream=True)
+        try:
+            data = bytearray()
+            for piece in response.iter_bytes():
+                data += piece
+                if time.monotonic() > deadline:
+                    raise httpx.ReadTimeout(
+                        f"no whole reply within {self.deadline:.0f} s", request=request
+                    )
+        finally:
+            response.close()
+        # the body as read is decoded already: the headers that described its transfer go
+        headers = {
+            k: v
+            for k, v in response.headers.items()
+            if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        }
+        return httpx.Response(
+            response.status_code, headers=headers, content=bytes(data), request=request
+        )
 
     def close(self) -> None:
         self._client.close()
@@ -443,14 +558,11 @@ def _sent_parts(prompt: Prompt) -> list[str]:
     return [p.text if p.kind == "static" else neutralize(p.text) for p in prompt.parts]
 
 
-def _reused(reply: dict[str, Any], usage: dict[str, Any]) -> int | None:
-    details = usage.get("prompt_tokens_details") or {}
-    cached = details.get("cached_tokens") if isinstance(details, dict) else None
-    if isinstance(cached, int):
+def _reused(usage: _Usage, timings: _Timings) -> int | None:
+    cached = (usage.prompt_tokens_details or {}).get("cached_tokens")
+    if isinstance(cached, int) and not isinstance(cached, bool):
         return cached
-    timings = reply.get("timings") or {}
-    cache_n = timings.get("cache_n") if isinstance(timings, dict) else None
-    return cache_n if isinstance(cache_n, int) else None
+    return timings.cache_n
 
 
 def _message(response: httpx.Response) -> str:
