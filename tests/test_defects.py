@@ -453,3 +453,53 @@ def test_15_a_server_that_sends_a_byte_a_second_is_cut_at_the_deadline():
                                 n_ctx=4096, retries=1, timeout=0.3, backoff=0.01)  # fmt: skip
         backend.tokenize("Mowgli ran.")
     assert time.monotonic() - start < 5  # two attempts of 0.3 s, not 2 x 50 s
+
+
+def _ask_table(monkeypatch, path, question: str):
+    from prism_edge.backends.scripted import ScriptedBackend
+
+    backend = ScriptedBackend(parameters=135_000_000)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    return invoke("run", str(path), "--task", "table-qa", "--query", question, "--no-model",
+                  "--no-log")  # fmt: skip
+
+
+def test_1_sums_past_64_bit_integers_do_not_fail_a_run(monkeypatch, tmp_path):
+    table = tmp_path / "messages.jsonl"
+    rows = [{"id": 912345678901234567 + i, "author": f"user{i}", "score": i} for i in range(30)]
+    table.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    for question, answer in (("What is the largest score?", "29"),
+                             ("What is the total id?", "2.737037037e+19")):  # fmt: skip
+        out = _ask_table(monkeypatch, table, question)
+        assert out.exit_code == 0, out.output
+        assert out.stdout.strip() == answer
+
+
+def test_4_repeated_column_names_are_made_unique_as_sqlite_compares_them(monkeypatch, tmp_path):
+    table = tmp_path / "dup.csv"
+    table.write_text("a,a 2,a,A\n1,2,3,4\n5,6,7,8\n", encoding="utf-8")
+    out = _ask_table(monkeypatch, table, "What is the largest a 3?")
+    assert out.exit_code == 0, out.output
+    assert "duplicate column name" not in out.output
+    keys = tmp_path / "dup.jsonl"
+    keys.write_text('{"x": 1, "x 2": 2, "X": 3}\n{"x": 4, "x 2": 5, "X": 6}\n', encoding="utf-8")
+    assert _ask_table(monkeypatch, keys, "What is the total x?").exit_code == 0
+
+
+def test_8_the_table_database_leaves_nothing_in_the_temporary_folder(monkeypatch, tmp_path):
+    import os
+    import tempfile
+
+    from prism_edge.methods.tables import Store
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setenv("SQLITE_TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    store = Store()
+    store.db.execute("CREATE TABLE t (x)")
+    store.db.executemany("INSERT INTO t VALUES (?)", [(str(i) * 50,) for i in range(20000)])
+    assert os.listdir(scratch) == []  # unlinked as soon as opened: no Ctrl-C can leave it
+    del store  # no close: as after an interrupt
+    assert os.listdir(scratch) == []

@@ -22,12 +22,9 @@ all, is answered "not in the table", never guessed.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import os
 import re
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar
@@ -128,12 +125,12 @@ def show(value: Any) -> str:
 
 
 class Store:
-    """The tables read so far, in an SQLite file in the temporary folder (removed on close)."""
+    """The tables read so far, in SQLite's private temporary database: a file in the
+    temporary folder that SQLite unlinks as soon as it opens it, so nothing of the user's rows
+    is left behind however the process ends (Ctrl-C, a failed step, a kill)."""
 
     def __init__(self) -> None:
-        handle, self.path = tempfile.mkstemp(prefix="prism-edge-tables-", suffix=".db")
-        os.close(handle)
-        self.db = sqlite3.connect(self.path)
+        self.db = sqlite3.connect("")
         self.db.execute("PRAGMA journal_mode = OFF")
         self.db.execute("PRAGMA synchronous = OFF")
         self.tables: dict[str, Table] = {}
@@ -183,17 +180,22 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
-        with contextlib.suppress(OSError):
-            os.remove(self.path)
 
 
 def _unique(names: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
+    """The column names made unique as SQLite compares them (case folded): a repeated name
+    gets the first number after it that no column has ("a", "a 2", "a" becomes "a", "a 2",
+    "a 3")."""
+    originals = {name.casefold() for name in names}
+    seen: set[str] = set()
+    out: list[str] = []
     for name in names:
-        n = seen.get(name.lower(), 0)
-        seen[name.lower()] = n + 1
-        out.append(name if n == 0 else f"{name} {n + 1}")
+        given, n = name, 1
+        while given.casefold() in seen or (given != name and given.casefold() in originals):
+            n += 1
+            given = f"{name} {n}"
+        seen.add(given.casefold())
+        out.append(given)
     return out
 
 
@@ -538,7 +540,9 @@ def _computed(
         number = f"typeof({expr}) IN ('integer', 'real')"
         keep = f" AND {number}" if where_sql else f" WHERE {number}"
         high, low, mean, total = store.query(
-            f"SELECT MAX({expr}), MIN({expr}), AVG({expr}), SUM({expr}) {base}{keep}", args
+            # TOTAL, not SUM: a sum past 64-bit integers (18-digit ids) is a float, not an error
+            f"SELECT MAX({expr}), MIN({expr}), AVG({expr}), TOTAL({expr}) {base}{keep}",
+            args,
         )[0]
         if high is None:
             continue
