@@ -503,3 +503,20 @@ def test_8_the_table_database_leaves_nothing_in_the_temporary_folder(monkeypatch
     assert os.listdir(scratch) == []  # unlinked as soon as opened: no Ctrl-C can leave it
     del store  # no close: as after an interrupt
     assert os.listdir(scratch) == []
+
+
+def test_3_names_beginning_with_a_non_ascii_capital_are_matched(monkeypatch, tmp_path):
+    table = tmp_path / "cities.csv"
+    table.write_text(
+        "city,population\nÖrebro,156381\nКазань,1308660\nParis,2102650\n", encoding="utf-8"
+    )
+    for question, answer in (
+        ("What is the population of Örebro?", "156381"),
+        ("What is the population of Казань?", "1308660"),
+        ("What is the population of örebro?", "156381"),
+    ):
+        out = _ask_table(monkeypatch, table, question)
+        assert out.exit_code == 0, out.output
+        assert out.stdout.strip() == answer, (question, out.stdout)
+    missing = _ask_table(monkeypatch, table, "What is the population of Östersund?")
+    assert missing.stdout.startswith("not in the table")

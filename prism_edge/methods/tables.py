@@ -131,6 +131,8 @@ class Store:
 
     def __init__(self) -> None:
         self.db = sqlite3.connect("")
+        # Python's case folding: SQLite's lower() folds ASCII only ("Örebro", "Казань")
+        self.db.create_function("fold", 1, _fold, deterministic=True)
         self.db.execute("PRAGMA journal_mode = OFF")
         self.db.execute("PRAGMA synchronous = OFF")
         self.tables: dict[str, Table] = {}
@@ -253,8 +255,16 @@ def _overlap(store: Store, left: Table, lc: str, right: Table, rc: str) -> bool:
 _WORD = re.compile(r"[\w][\w'&.-]*[\w]|\w")
 _TOKEN = re.compile(r"\b[A-Z]\.|[\w][\w'&.-]*[\w]|\w")
 """A question's words as cells may hold them: an initial keeps its period (``Cesar A.``)."""
-_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:[A-Z][\w&'-]*)(?:\s+[A-Z][\w&'-]*)*|\b[A-Z]{2,}\b")
+_UPPER = "[" + re.escape("".join(c for c in map(chr, range(0x10000)) if c.isupper())) + "]"
+"""A capital letter of any script (not only A-Z: "Örebro", "Казань" are names too)."""
+_NAMED = re.compile(
+    rf"(?<![.!?]\s)(?<!^)\b(?:{_UPPER}[\w&'-]*)(?:\s+{_UPPER}[\w&'-]*)*|\b{_UPPER}{{2,}}\b"
+)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]?\d)")
+
+
+def _fold(value: object) -> object:
+    return value.casefold() if isinstance(value, str) else value
 
 
 def _related(a: str, b: str) -> bool:
@@ -349,7 +359,7 @@ def _cells(
     for n in range(1, 6):
         for i in range(len(raw) - n + 1):
             phrase = " ".join(raw[i : i + n])
-            lower = phrase.lower()
+            lower = phrase.casefold()
             if n == 1 and (lower in FUNCTION_WORDS or len(lower) < 2):
                 continue
             strong = n > 1 or phrase[:1].isupper() or phrase.isupper() or phrase[:1].isdigit()
@@ -367,9 +377,9 @@ def _cells(
             for chunk in _batches(allowed, 400):
                 marks = ", ".join("?" for _ in chunk)
                 for (value,) in store.query(
-                    f"SELECT DISTINCT {c} FROM {table.sql} WHERE lower({c}) IN ({marks})", chunk
+                    f"SELECT DISTINCT {c} FROM {table.sql} WHERE fold({c}) IN ({marks})", chunk
                 ):
-                    weak = not phrases.get(str(value).lower(), False)
+                    weak = not phrases.get(str(value).casefold(), False)
                     _keep(best, Filter(table.name, column.name, value, weak=weak))
             for number in numbers:
                 if isinstance(number, int) and 1000 <= number <= 2999:  # a year in a date
