@@ -263,7 +263,7 @@ _NAMED = re.compile(
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]?\d)")
 
 
-def _fold(value: object) -> object:
+def _fold(value: str | bytes | int | float | None) -> str | bytes | int | float | None:
     return value.casefold() if isinstance(value, str) else value
 
 
