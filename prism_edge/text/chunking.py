@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from prism_edge.text import syntax
 from prism_edge.text.inputs import Document
-from prism_edge.text.tables import table_label
+from prism_edge.text.tables import big_fields, table_label
 
 Counter = Callable[[str], int]
 
@@ -382,6 +382,7 @@ def records(lines: Iterable[str], name: str) -> Iterator[str]:
             taken.append(line)
             yield line
 
+    big_fields()
     try:
         for _ in csv.reader(feed(), dialect):
             yield "".join(taken)

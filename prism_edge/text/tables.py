@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from prism_edge.core.errors import PrismError
+
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -203,6 +205,15 @@ def _fixed_cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
 
 
 Dialect = type[csv.Dialect] | csv.Dialect
+FIELD_LIMIT = 2**31 - 1
+"""The longest CSV cell read (Python's default, 131,072 characters, refuses a long
+description or an embedded image; a cell cannot be longer than the chunk holding it)."""
+
+
+def big_fields() -> None:
+    """Let the csv module read cells as long as a chunk (it keeps one limit a process)."""
+    if csv.field_size_limit() < FIELD_LIMIT:
+        csv.field_size_limit(FIELD_LIMIT)
 
 
 def read_chunk(chunk: str, dialects: dict[str, Dialect] | None = None) -> TableChunk | None:
@@ -219,10 +230,11 @@ def read_chunk(chunk: str, dialects: dict[str, Dialect] | None = None) -> TableC
         dialect = _dialect(body)
         if dialects is not None:
             dialects[name] = dialect
+    big_fields()
     try:
         records = list(csv.reader(io.StringIO(body, newline=""), dialect))
-    except csv.Error:
-        records = [line.split(",") for line in body.splitlines()]
+    except csv.Error as exc:  # never split at commas: a quoted comma would shift the columns
+        raise PrismError(f"the table {name} cannot be read as CSV: {exc}") from None
     records = [r for r in records if any(cell.strip() for cell in r)]
     if not records:
         return TableChunk(name, [], [])
