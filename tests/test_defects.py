@@ -520,3 +520,67 @@ def test_3_names_beginning_with_a_non_ascii_capital_are_matched(monkeypatch, tmp
         assert out.stdout.strip() == answer, (question, out.stdout)
     missing = _ask_table(monkeypatch, table, "What is the population of Östersund?")
     assert missing.stdout.startswith("not in the table")
+
+
+def test_6_an_sqlite_input_is_read_without_side_files_and_a_change_in_its_log_is_caught(
+    tmp_path,
+):
+    import os
+    import sqlite3
+
+    from prism_edge.core.errors import PrismError
+    from prism_edge.text.inputs import collect
+
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE items (name TEXT, price INTEGER)")
+        db.executemany("INSERT INTO items VALUES (?, ?)", [("pen", 2), ("ink", 5)])
+    (document,) = collect([str(path)]).documents
+    assert "pen" in document.text
+    assert sorted(os.listdir(tmp_path)) == ["shop.db"]  # no -wal, no -shm beside it
+    os.chmod(path, 0o444)
+    os.chmod(tmp_path, 0o555)  # read-only media
+    try:
+        (again,) = collect([str(path)]).documents
+        assert "ink" in again.text
+    finally:
+        os.chmod(tmp_path, 0o755)
+        os.chmod(path, 0o644)
+    # in WAL mode, a write that lands in the log during the run is caught
+    writer = sqlite3.connect(path)
+    writer.execute("PRAGMA journal_mode = WAL")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("INSERT INTO items VALUES ('nib', 1)")
+    writer.commit()
+    (live,) = collect([str(path)]).documents
+    assert "nib" in live.text  # the log's rows are read
+    writer.execute("INSERT INTO items VALUES ('cap', 3)")
+    writer.commit()
+    with pytest.raises(PrismError, match="changed while it was being read"):
+        live.text
+    writer.close()
+
+
+def test_7_unreadable_virtual_tables_are_skipped_and_every_table_keeps_its_identity(tmp_path):
+    import sqlite3
+
+    from prism_edge.text.inputs import collect
+
+    path = tmp_path / "mixed.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE cities (name TEXT, size INTEGER)")
+        db.execute('CREATE TABLE "cities " (name TEXT, size INTEGER)')
+        db.execute("INSERT INTO cities VALUES ('Oslo', 1)")
+        db.execute("""INSERT INTO "cities " VALUES ('Bergen', 2)""")
+        db.execute("CREATE VIRTUAL TABLE notes USING fts5(body)")
+        db.execute("INSERT INTO notes VALUES ('a note')")
+        # a virtual table whose module this Python lacks, as SpatiaLite's are elsewhere
+        db.execute("PRAGMA writable_schema = ON")
+        db.execute(
+            "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES "
+            "('table', 'geo', 'geo', 0, 'CREATE VIRTUAL TABLE geo USING NoSuchModule()')"
+        )
+    collected = collect([str(path)])
+    labels = [d.label for d in collected.documents]
+    assert labels == ["cities", '"cities "', "notes"]  # no FTS5 shadow tables, no merge
+    assert any("geo" in w and "unreadable here" in w for w in collected.warnings)

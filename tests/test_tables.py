@@ -64,11 +64,11 @@ def test_a_table_goes_by_its_own_name_whatever_characters_it_holds(tmp_path: Pat
         c for d in docs for c in chunk_document(d.name, d.text, "table", 64, len, table=d.label)
     ]
     assert [c.split("\n", 1)[0] for c in chunks] == [
-        "Table: odd name",  # one line: the line is read back to tell the tables apart
+        'Table: "odd\\nname"',  # one line, escaped: "odd name" would be another table
         "Table: order#items",
         "Table: a#b",
     ]
-    assert [read_chunk(c).table for c in chunks] == ["odd name", "order#items", "a#b"]
+    assert [read_chunk(c).table for c in chunks] == ['"odd\\nname"', "order#items", "a#b"]
 
 
 def test_tables_that_would_share_a_name_go_by_their_paths(tmp_path: Path):

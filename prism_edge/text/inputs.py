@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import json
 import re
 import sqlite3
 import sys
@@ -93,9 +94,10 @@ class Document:
     """``prose``, ``code`` or ``table``: which boundaries the chunker prefers."""
     source: Path | None = None
     """The file a streamed document is read from (its text is not held)."""
-    stamp: tuple[int, int] = (0, 0)
-    """The streamed file's size and modification time when it was collected: a file that
-    changes between two readings is an error, never a run over two different texts."""
+    stamp: tuple[int, ...] = (0, 0)
+    """The streamed file's size and modification time when it was collected (an SQLite
+    file's write-ahead log's too): a file that changes between two readings is an error, never
+    a run over two different texts."""
     form: Form = "text"
     """How a streamed file becomes text: as it is, JSON lines as CSV, or an SQLite table."""
     table: str = ""
@@ -362,14 +364,17 @@ def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[D
             return []
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
     if head == SQLITE_MAGIC:
+        skipped: list[str] = []
         try:
             stamp = _stamp(path)
-            names = sqlite_table_names(path)
+            names = sqlite_table_names(path, skipped)
         except sqlite3.Error as exc:
             if inside_folder:
                 warnings.append(f"skipped {path}: not a readable SQLite file ({exc})")
                 return []
             raise InputError(f"{path}: not a readable SQLite file ({exc})") from None
+        if skipped:
+            warnings.append(f"skipped in {path}, unreadable here: {', '.join(skipped)}")
         return [
             Document(
                 f"{path}#{name}",
@@ -379,7 +384,7 @@ def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[D
                 stamp=stamp,
                 form="sqlite",
                 table=name,
-                label=name,
+                label=_table_label(name),
             )
             for name in names
         ]
@@ -464,9 +469,24 @@ def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Docume
     return document
 
 
-def _stamp(path: Path) -> tuple[int, int]:
+def _table_label(name: str) -> str:
+    """An SQLite table's name as its chunks say it: as it is when plain, quoted with its
+    spaces and control characters escaped when not ("cities" and "cities " stay two
+    tables)."""
+    plain = name == name.strip() and name.isprintable()
+    return name if plain else json.dumps(name, ensure_ascii=False)
+
+
+def _stamp(path: Path) -> tuple[int, ...]:
+    """The file's size and modification time; an SQLite file's write-ahead log's as well (a
+    database in WAL mode changes there, its main file untouched)."""
     info = path.stat()
-    return info.st_size, info.st_mtime_ns
+    stamp: tuple[int, ...] = (info.st_size, info.st_mtime_ns)
+    try:
+        wal = path.with_name(path.name + "-wal").stat()
+    except OSError:
+        return stamp
+    return (*stamp, wal.st_size, wal.st_mtime_ns)
 
 
 def walk(

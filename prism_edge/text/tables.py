@@ -116,25 +116,49 @@ def _csv_lines(row: list[Any]) -> Iterator[str]:
     yield from io.StringIO(out.getvalue(), newline="")
 
 
-def sqlite_table_names(path: Path) -> list[str]:
-    """The tables of an SQLite file (not its own ``sqlite_`` ones), by name; sqlite3.Error
-    when it cannot be read."""
+def sqlite_table_names(path: Path, skipped: list[str] | None = None) -> list[str]:
+    """The user's tables of an SQLite file, by name: not SQLite's own (``sqlite_``), not the
+    shadow tables of a virtual table (FTS5's ``_data``, ``_idx``...), and not a virtual table
+    this Python cannot read (a SpatiaLite module): those go to ``skipped`` with why, the
+    others are read. sqlite3.Error when the file cannot be read at all."""
     with _read_only(path) as db:
-        return [
-            row[0]
-            for row in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' "
-                "AND name NOT LIKE 'sqlite_%' ORDER BY name"
-            )
-        ]
+        try:  # SQLite 3.37+: the kind of every table, shadow tables marked
+            listed = [
+                (row[1], row[2])
+                for row in db.execute("PRAGMA table_list")
+                if row[0] == "main" and not str(row[1]).startswith("sqlite_")
+            ]
+        except sqlite3.Error:
+            listed = [
+                (row[0], "table")
+                for row in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' "
+                    "AND name NOT LIKE 'sqlite_%'"
+                )
+            ]
+        names = []
+        for name, kind in sorted(listed):
+            if kind not in ("table", "virtual"):
+                continue  # views, and the shadow tables behind a virtual one
+            try:
+                db.execute(f"SELECT * FROM {_quoted(name)} LIMIT 0")
+            except sqlite3.Error as exc:
+                if skipped is not None:
+                    skipped.append(f"{name!r} ({exc})")
+                continue
+            names.append(name)
+        return names
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def sqlite_csv_lines(path: Path, table: str) -> Iterator[str]:
     """One table of an SQLite file as the lines of CSV text, read a row at a time without
     changing the file; sqlite3.Error when it cannot be read."""
     with _read_only(path) as db:
-        quoted = '"' + table.replace('"', '""') + '"'
-        cursor = db.execute(f"SELECT * FROM {quoted}")
+        cursor = db.execute(f"SELECT * FROM {_quoted(table)}")
         yield from _csv_lines([d[0] for d in cursor.description])
         for row in cursor:
             yield from _csv_lines([_cell_text(v) for v in row])
@@ -142,7 +166,14 @@ def sqlite_csv_lines(path: Path, table: str) -> Iterator[str]:
 
 @contextmanager
 def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
-    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    """The file opened to read only, leaving nothing beside it: as immutable (no ``-shm`` or
+    ``-wal`` made, works on read-only media) unless a write-ahead log holds changes the main
+    file lacks, which only a reader that takes part in the log can see (its change is
+    caught by the file stamps, the log's included)."""
+    wal = path.with_name(path.name + "-wal")
+    live = wal.is_file() and wal.stat().st_size > 0
+    mode = "mode=ro" if live else "mode=ro&immutable=1"
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
     try:
         db.text_factory = lambda b: b.decode("utf-8", errors="replace")
         yield db
