@@ -557,7 +557,7 @@ def test_6_an_sqlite_input_is_read_without_side_files_and_a_change_in_its_log_is
     writer.execute("INSERT INTO items VALUES ('cap', 3)")
     writer.commit()
     with pytest.raises(PrismError, match="changed while it was being read"):
-        live.text
+        _ = live.text
     writer.close()
 
 
