@@ -57,16 +57,20 @@ def test_sizes_are_read_from_labels_and_headers(tmp_path):
 
 def test_auto_lets_small_models_score_and_large_ones_write(tmp_path):
     small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
-    choice = choose("auto", "names", small)
-    assert choice.name == "names" and "135M model chooses by scores" in choice.reason
+    choice = choose("auto", "definitions", small)
+    assert choice.name == "definitions" and "135M model chooses by scores" in choice.reason
+    names = choose("auto", "names", small)  # measured: the model added nothing to a summary
+    assert names.model_free and "the program ranks alone" in names.reason
     header = gguf_header(tmp_path / "big.gguf", {"general.size_label": "7B"})
     large = ScriptedBackend(scorer=scorer, parameters=model_parameters(header))
     choice = choose("auto", "names", large)
     assert choice.name == "revisions" and "7B model writes revisions" in choice.reason
     unknown = choose("auto", "definitions", ScriptedBackend(scorer=scorer, parameters=None))
     assert unknown.name == "revisions" and "does not say its size" in unknown.reason
-    blind = choose("auto", "names", ScriptedBackend(parameters=135_000_000))
+    blind = choose("auto", "definitions", ScriptedBackend(parameters=135_000_000))
     assert blind.name == "revisions" and "cannot score" in blind.reason
+    plain = choose("auto", "names", ScriptedBackend(parameters=135_000_000))
+    assert plain.model_free  # a summary without the model needs no scores
     assert choose("auto", None, small).name == "revisions"  # no scored method for the task
     assert choose("definitions", "names", large).name == "definitions"  # asked: as asked
     with pytest.raises(MethodError, match="unknown method"):
@@ -94,7 +98,8 @@ def test_the_plan_line_says_which_method_and_why(monkeypatch, tmp_path):
     small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
     out = run_with(monkeypatch, small, str(story), "--run-dir", str(tmp_path / "a"))
     assert out.exit_code == 0, out.output
-    assert "method names (auto: a 135M model chooses by scores (below 1B))" in out.stderr
+    assert "method names (auto: a 135M model, the program ranks alone (" in out.stderr
+    assert "--method names uses the model)" in out.stderr
 
     def writer(prompt: Any) -> str:
         return "Mowgli." if "[ANSWER]" in prompt.text else "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"
