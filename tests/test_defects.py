@@ -584,3 +584,31 @@ def test_7_unreadable_virtual_tables_are_skipped_and_every_table_keeps_its_ident
     labels = [d.label for d in collected.documents]
     assert labels == ["cities", '"cities "', "notes"]  # no FTS5 shadow tables, no merge
     assert any("geo" in w and "unreadable here" in w for w in collected.warnings)
+
+
+def test_5_nul_in_a_name_too_many_columns_or_a_cell_that_computes_to_megabytes(
+    monkeypatch, tmp_path
+):
+    import sqlite3
+
+    keys = tmp_path / "nul.jsonl"
+    keys.write_text(
+        json.dumps({"score\u0000x": 1, "name": "a"}) + "\n" + json.dumps({"score\u0000x": 7,
+                                                                         "name": "b"}) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    out = _ask_table(monkeypatch, keys, "What is the largest score�x?")
+    assert out.exit_code == 0 and "Traceback" not in out.output, out.output
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(f"c{i}" for i in range(2100)) + "\n" + "1," * 2099 + "1\n",
+                    encoding="utf-8")  # fmt: skip
+    out = invoke("run", str(wide), "--task", "table-qa", "--query", "q", "--no-model")
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    grown = tmp_path / "grown.db"
+    with sqlite3.connect(grown) as db:
+        db.execute("CREATE TABLE t (n INTEGER, big TEXT GENERATED ALWAYS AS "
+                   "(printf('%.*c', n, 'x')) VIRTUAL)")  # fmt: skip
+        db.executemany("INSERT INTO t (n) VALUES (?)", [(5,), (3_000_000,)])
+    out = _ask_table(monkeypatch, grown, "What is the largest n?")
+    assert out.exit_code == 1 and "more than 1,000,000 characters" in out.stderr, out.output
+    assert len(out.stderr.strip().splitlines()) == 1

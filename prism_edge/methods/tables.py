@@ -142,7 +142,14 @@ class Store:
         table = self.tables.get(chunk.table)
         new = table is None
         if table is None:
-            names = _unique([h or f"column {i + 1}" for i, h in enumerate(chunk.header)])
+            if len(chunk.header) > MAX_COLUMNS:
+                raise MethodError(
+                    f"the table {chunk.table} has {len(chunk.header)} columns; at most "
+                    f"{MAX_COLUMNS} can be read (SQLite's limit)"
+                )
+            names = _unique(
+                [_column_name(h) or f"column {i + 1}" for i, h in enumerate(chunk.header)]
+            )
             sql = quote(f"t{len(self.tables)}")
             columns = ", ".join(quote(n) for n in names)
             self.db.execute(f"CREATE TABLE {sql} ({columns})")
@@ -182,6 +189,16 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+
+MAX_COLUMNS = 2000
+"""Columns of one table at most: SQLite's own limit (SQLITE_MAX_COLUMN)."""
+
+
+def _column_name(header: str) -> str:
+    """A header cell as a column's name: control characters (a NUL, which SQLite refuses in a
+    statement) as the replacement character, spaces at the ends dropped."""
+    return "".join("\ufffd" if not c.isprintable() and c != " " else c for c in header).strip()
 
 
 def _unique(names: list[str]) -> list[str]:

@@ -160,8 +160,14 @@ def sqlite_csv_lines(path: Path, table: str) -> Iterator[str]:
     with _read_only(path) as db:
         cursor = db.execute(f"SELECT * FROM {_quoted(table)}")
         yield from _csv_lines([d[0] for d in cursor.description])
-        for row in cursor:
-            yield from _csv_lines([_cell_text(v) for v in row])
+        for number, row in enumerate(cursor, start=1):
+            cells = [_cell_text(v) for v in row]
+            if any(len(c) > MAX_CELL_CHARS for c in cells):  # a generated column, a blob
+                raise sqlite3.DataError(
+                    f"row {number} of {table!r} holds a cell of more than "
+                    f"{MAX_CELL_CHARS:,} characters"
+                )
+            yield from _csv_lines(cells)
 
 
 @contextmanager
@@ -236,6 +242,9 @@ def _fixed_cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
 
 
 Dialect = type[csv.Dialect] | csv.Dialect
+MAX_CELL_CHARS = 1_000_000
+"""The longest cell an SQLite table may give (a generated column can make megabytes of text
+of a few bytes of file: such a table is refused in one line, not read without end)."""
 FIELD_LIMIT = 2**31 - 1
 """The longest CSV cell read (Python's default, 131,072 characters, refuses a long
 description or an embedded image; a cell cannot be longer than the chunk holding it)."""
