@@ -2,12 +2,12 @@
 
 On Linux the peak (``VmHWM``) is reset before each measured part by writing 5 to
 ``/proc/self/clear_refs``, so each benchmark method gets its own peak, not the highest so far.
-Elsewhere the peak comes from ``getrusage`` and cannot be reset (``resettable`` False).
+Elsewhere the peak comes from ``getrusage`` and cannot be reset; where there is no
+``resource`` module (Windows) from psutil when it is installed, else it is unknown (0).
 """
 
 from __future__ import annotations
 
-import resource
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +41,22 @@ def peak_rss_bytes() -> int:
                 return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
+    try:
+        import resource  # POSIX only: imported here, so the package imports everywhere
+    except ImportError:
+        return _windows_peak()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+def _windows_peak() -> int:
+    """The peak working set where there is no ``resource`` module (0: unknown)."""
+    try:
+        import psutil  # type: ignore[import-untyped]
+    except ImportError:
+        return 0
+    info = psutil.Process().memory_info()
+    return int(getattr(info, "peak_wset", 0) or info.rss)
 
 
 def mb(value: int | None) -> str:
