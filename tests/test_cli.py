@@ -334,7 +334,9 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(PrismRunner, "run", crashing_run)
         crashed = invoke(*args[:-1], str(partial_dir))
-    assert crashed.exit_code != 0  # click turns the interrupt into "Aborted!"
+    assert crashed.exit_code == 130  # as a shell reports an interrupt
+    assert "interrupted after step 2; its state is saved" in crashed.stderr
+    assert "--resume continues from there" in crashed.stderr
     saved = saved_state(partial_dir)
     assert saved["counts"]["steps"] == 2 and not saved["finished"]
     # another run in the same folder, to its end, leaves the interrupted one to its command

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -337,6 +339,18 @@ def _run_session(
     except BudgetExceeded as exc:
         _write_memory(memory_out, exc.result.memory.data)
         raise
+    except KeyboardInterrupt:
+        steps = session.result.steps
+        if session.folder is not None:
+            again = " ".join(shlex.quote(a) for a in sys.argv[1:] if a != "--resume")
+            console.print(
+                f"interrupted after step {steps}; its state is saved: "
+                f"prism-edge {again} --resume continues from there",
+                markup=False,
+            )
+        else:
+            console.print(f"interrupted after step {steps}", markup=False)
+        raise typer.Exit(130) from None
     _print_result(session, as_json, quiet, console, log.entry.id)
     _write_memory(memory_out, session.result.memory.data)
 
