@@ -677,3 +677,18 @@ def test_a_gutenberg_frame_is_not_read_unless_kept(harness, tmp_path):
     assert kept.exit_code == 0 and "Project Gutenberg" not in kept.stderr
     read = " ".join(c.prompt.of_kind("document") for c in harness.backend.calls)
     assert "Licence header" in read and "Redistributing Licence" in read
+
+
+def test_a_log_file_gets_a_plain_progress_line_every_few_seconds(harness, story, tmp_path,
+                                                                 monkeypatch):  # fmt: skip
+    from prism_edge.app import render
+
+    monkeypatch.setattr(render, "PLAIN_EVERY_S", 0.0)  # every step, for the test
+    result = invoke("run", str(story), "--chunk-tokens", "60", "--run-dir", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("progress: chunk")]
+    assert len(lines) >= 2 and "%)" in lines[0] and "ETA" in lines[-2]
+    quiet = invoke(
+        "run", str(story), "-q", "--chunk-tokens", "60", "--run-dir", str(tmp_path / "q")
+    )
+    assert "progress:" not in quiet.stderr

@@ -97,23 +97,31 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
     )
     start = time.perf_counter()
     first = session.tokens_read()  # a resumed run has read some already
+    plain = not quiet and not console.is_terminal  # a log file, a script, CI, nohup
+    said = start
     with progress:
         bar = progress.add_task(f"chunk 0/{plan.count}", total=plan.total or 1, stats="")
         for event in session.events():
             _render(event, progress, bar, console, quiet)
             if isinstance(event, StepDone):
-                read, elapsed = session.tokens_read(), time.perf_counter() - start
-                progress.update(
-                    bar,
-                    completed=read,
-                    description=f"chunk {session.runner.position.consumed}/{plan.count}",
-                    stats=progress_stats(
-                        session.runner.metrics,
-                        event.memory_tokens,
-                        eta(elapsed, read - first, plan.total - read),
-                        (read - first) / elapsed if elapsed > 0 else None,
-                    ),
+                read, now = session.tokens_read(), time.perf_counter()
+                elapsed = now - start
+                where = f"chunk {session.runner.position.consumed}/{plan.count}"
+                stats = progress_stats(
+                    session.runner.metrics,
+                    event.memory_tokens,
+                    eta(elapsed, read - first, plan.total - read),
+                    (read - first) / elapsed if elapsed > 0 else None,
                 )
+                progress.update(bar, completed=read, description=where, stats=stats)
+                if plain and now - said >= PLAIN_EVERY_S:
+                    share = read / plan.total if plan.total else 1.0
+                    console.print(f"progress: {where} ({share:.0%}), {stats}", markup=False)
+                    said = now
+
+
+PLAIN_EVERY_S = 10.0
+"""Where stderr is no terminal (the bar cannot redraw), a plain progress line this often."""
 
 
 def eta(elapsed_s: float, read_now: int, left: int) -> float | None:
