@@ -220,7 +220,9 @@ def task_for(task: TaskName | None, schema_file: Path | None, query: str | None)
         if not query:
             raise ValueError("--task auto needs --query (the schema is generated for it)")
         return None
-    return TASKS[(task or TaskName.summarize).value]
+    chosen = TASKS[(task or TaskName.summarize).value]
+    chosen.question(query)  # "--task code-search needs --query": before any model loads
+    return chosen
 
 
 def piped_stdin() -> list[str]:

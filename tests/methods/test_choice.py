@@ -214,3 +214,15 @@ def test_run_with_no_model_says_so_in_the_plan_and_scores_nothing(monkeypatch, t
     assert "method names (--no-model: the program ranks alone)" in out.stderr
     assert "Mowgli" in out.stdout
     assert backend.evaluated == 0  # no prompt evaluated: nothing scored
+
+
+def test_a_task_that_needs_a_query_is_refused_before_any_model_loads(monkeypatch, tmp_path):
+    def no_model(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a model was opened before the refusal")
+
+    monkeypatch.setattr(factory, "open_backend", no_model)
+    story = tmp_path / "story.txt"
+    story.write_text(STORY, encoding="utf-8")
+    for task in ("code-search", "table-qa"):
+        out = invoke("run", str(story), "--task", task)
+        assert out.exit_code == 1 and f"--task {task} needs --query" in out.stderr, out.output
