@@ -15,6 +15,7 @@ from prism_edge.app.common import (
     BatchOption,
     FlashAttnOption,
     FollowLinksOption,
+    GpuLayersOption,
     JumpForwardOption,
     KeepBoilerplateOption,
     KvChoice,
@@ -24,6 +25,7 @@ from prism_edge.app.common import (
     context_for,
     echo,
     err_console,
+    gpu_layers_of,
     reporting_errors,
     sharing_cores,
     warn,
@@ -99,6 +101,7 @@ def bench(
         ),
     ] = None,
     threads: ThreadsOption = None,
+    gpu_layers: GpuLayersOption = None,
     batch: BatchOption = 512,
     flash_attn: FlashAttnOption = None,
     kv_type: KvTypeOption = KvChoice.f16,
@@ -134,7 +137,9 @@ def bench(
         backend = factory.open_backend(
             model,
             n_ctx=ctx or context_for(largest, max_tokens),
-            engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
+            engine=Engine(
+                threads, batch, flash_attn, kv_type.value, jump_forward, gpu_layers_of(gpu_layers)
+            ),
         )
         warn(console, sharing_cores(backend))
         default = needle_methods(preset.name) if needle_list else default_methods(preset.name)

@@ -73,6 +73,34 @@ ThreadsOption = Annotated[
         min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
     ),
 ]
+GpuLayersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--gpu-layers",
+        envvar="PRISM_EDGE_GPU_LAYERS",
+        help="Model layers offloaded to the GPU: auto (every layer where llama.cpp was built "
+        "with a GPU backend: Metal, CUDA, Vulkan; none on a CPU build), a number, or all.",
+        show_default="auto",
+        rich_help_panel="Engine",
+    ),
+]
+
+
+def gpu_layers_of(value: str | None) -> int | None:
+    """``--gpu-layers`` as llama.cpp takes it: None for auto, -1 for all, else the number."""
+    if value is None or value.strip().lower() == "auto":
+        return None
+    if value.strip().lower() == "all":
+        return -1
+    try:
+        layers = int(value)
+    except ValueError:
+        raise ValueError(f"--gpu-layers takes auto, all or a number, not {value!r}") from None
+    if layers < -1:
+        raise ValueError(f"--gpu-layers takes auto, all or a number, not {value!r}")
+    return layers
+
+
 BatchOption = Annotated[
     int, typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine")
 ]

@@ -18,6 +18,7 @@ from prism_edge.app.common import (
     BatchOption,
     FlashAttnOption,
     FollowLinksOption,
+    GpuLayersOption,
     GrammarFieldChoice,
     JumpForwardOption,
     KeepBoilerplateOption,
@@ -32,6 +33,7 @@ from prism_edge.app.common import (
     context_for,
     err_console,
     given,
+    gpu_layers_of,
     piped_stdin,
     reporting_errors,
     sharing_cores,
@@ -215,6 +217,7 @@ def run(
         ),
     ] = None,
     threads: ThreadsOption = None,
+    gpu_layers: GpuLayersOption = None,
     batch: BatchOption = 512,
     flash_attn: FlashAttnOption = None,
     kv_type: KvTypeOption = KvChoice.f16,
@@ -252,7 +255,9 @@ def run(
             api_key=api_key,
             grammar_field=grammar_field.value,
             retries=retries,
-            engine=Engine(threads, batch, flash_attn, kv_type.value, jump_forward),
+            engine=Engine(
+                threads, batch, flash_attn, kv_type.value, jump_forward, gpu_layers_of(gpu_layers)
+            ),
         )
         warn(console, sharing_cores(backend))
         if chosen is None:
@@ -422,7 +427,9 @@ def plan_line(
     backend, plan = session.backend, session.plan
     written = choice.name == methods.WRITTEN
     return (
-        f"plan: model {backend.name}, n_ctx {backend.n_ctx}, method {choice.name} "
+        f"plan: model {backend.name}"
+        + (f" on {backend.device}" if backend.device else "")
+        + f", n_ctx {backend.n_ctx}, method {choice.name} "
         f"({choice.reason}), {plan.count} chunks of up to {chunk_tokens} tokens"
         f"{chunk_reason}, {plan.total} input tokens, "
         f"{plan.fixed_tokens} tokens beside each chunk"

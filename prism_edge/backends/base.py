@@ -106,6 +106,9 @@ class Backend(abc.ABC):
     """Each completion says how many prompt tokens came from the cache (else: unknown)."""
     prefix_reuse: bool = True
     """Consecutive calls reuse the KV cache of a shared prompt prefix (not: recurrent models)."""
+    device: str = ""
+    """Where the model runs, as the plan line says it ("CPU", "GPU (all layers)"); empty
+    where the backend cannot tell (a server)."""
     can_reset_cache: ClassVar[bool] = False
     """:meth:`reset_cache` forgets the cache (benchmarks start each method cold)."""
     can_calibrate: ClassVar[bool] = False

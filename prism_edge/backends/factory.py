@@ -20,6 +20,9 @@ class Engine:
     for a method that decodes, the setting measured faster here: ``backends/attention.py``)."""
     kv_type: str = "f16"
     jump_forward: bool = False
+    gpu_layers: int | None = None
+    """Layers offloaded to a GPU: None (``auto``) every layer where llama.cpp was built with a
+    GPU backend (Metal, CUDA, Vulkan...), none on a CPU build; 0 none; -1 all."""
     """Off by default: llama.cpp's logits for a token evaluated in a batch differ from the
     same token evaluated alone (up to 1.6 here: benchmarks/results/batch_numerics.txt), so
     outputs can differ from token-by-token decoding, for 2% of wall time
@@ -65,4 +68,5 @@ def open_backend(
         flash_attn=engine.flash_attn,
         kv_type=engine.kv_type,
         jump_forward=engine.jump_forward,
+        gpu_layers=engine.gpu_layers,
     )

@@ -158,6 +158,7 @@ class LlamaCppBackend(Backend):
         stop_on_loop: bool = True,
         seed: int = 0,
         score_sequences: int = SCORE_SEQUENCES,
+        gpu_layers: int | None = None,
     ) -> None:
         """Load a GGUF model; ``n_ctx`` is capped at the model's training context.
 
@@ -198,6 +199,7 @@ class LlamaCppBackend(Backend):
             "type_k": KV_TYPES[kv_type],
             "type_v": KV_TYPES[kv_type],
             "seed": seed,
+            "n_gpu_layers": offloaded_layers(gpu_layers),
         }
         """What the context is opened with, but flash attention (:meth:`_open`); the
         micro-batch is ``n_ubatch`` with flash attention and ``plain_ubatch`` without."""
@@ -231,6 +233,8 @@ class LlamaCppBackend(Backend):
         self.shares_cores_with = cpu_share.claim(self)
         self.n_ctx = self.llama.n_ctx()
         self.threads = threads
+        layers = self._settings["n_gpu_layers"]
+        self.device = "CPU" if layers == 0 else f"GPU ({'all' if layers < 0 else layers} layers)"
         self.prefix_reuse = not self._is_recurrent()
         self._part_tokens = lru_cache(maxsize=4096)(self._plain_tokens)
         self._pieces = lru_cache(maxsize=None)(self._piece_bytes)
@@ -1108,6 +1112,22 @@ def _sequences(n: int) -> Iterator[None]:
         yield
     finally:
         internals.LlamaContext = made  # type: ignore[misc]
+
+
+def gpu_offload_supported() -> bool:
+    """Whether this llama.cpp was built with a GPU backend (Metal, CUDA, Vulkan, ROCm...)."""
+    import llama_cpp
+
+    supports = getattr(llama_cpp, "llama_supports_gpu_offload", None)
+    return bool(supports()) if supports is not None else False
+
+
+def offloaded_layers(asked: int | None) -> int:
+    """llama.cpp's ``n_gpu_layers`` for ``--gpu-layers``: None (auto) all layers (-1) where a
+    GPU backend is built in, else 0; a number as given (-1: all)."""
+    if asked is None:
+        return -1 if gpu_offload_supported() else 0
+    return asked
 
 
 def _load(path: Path, *, extra_buffers: bool = True, sequences: int = 1, **settings: Any) -> Any:
