@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from prism_edge.app import ask, benchmark, defaults, inspect, logs, models, run, schema
+from prism_edge.app import ask, benchmark, defaults, inspect, logs, models, run, runs, schema
 from prism_edge.app.common import echo, err_console
 
 app = typer.Typer(
@@ -101,6 +101,7 @@ app.add_typer(logs.logs_app, name="logs")
 app.command()(ask.ask)
 app.add_typer(models.models_app, name="models")
 app.add_typer(schema.schema_app, name="schema")
+app.add_typer(runs.runs_app, name="runs")
 
 
 def main() -> None:

@@ -46,6 +46,7 @@ from prism_edge.app.history import (
     RunLog,
 )
 from prism_edge.app.render import _drive, _print_result
+from prism_edge.app.runs import state_folder
 from prism_edge.backends import Backend, factory
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.server import split_credentials
@@ -138,11 +139,13 @@ def run(
         str | None, typer.Option(help="--task auto: what the documents and questions are about.")
     ] = None,
     run_dir: Annotated[
-        Path,
+        Path | None,
         typer.Option(
-            help="Where the state is saved after every chunk (each run in a file of its own)."
+            help="Where the state is saved after every chunk (each run in files of its own; "
+            "default: the user's state folder, PRISM_EDGE_STATE; prism-edge runs lists them).",
+            show_default=False,
         ),
-    ] = Path(".prism-run"),
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -237,6 +240,7 @@ def run(
             task = None  # a default task (env, config) gives way to a schema on the line
         if server is not None and not given(context, "model"):
             model = None  # likewise a default model to a server on the line
+        run_dir = run_dir or state_folder()  # never the folder the command runs from
         chosen = task_for(task, schema_file, query)
         check_outputs(parallel, server, memory_out, run_dir)
         collected = collect(

@@ -1,0 +1,105 @@
+"""``prism-edge runs``: the run states saved in the user's state folder, with their size and
+age, and their removal.
+
+A run saves its state (the memory, its place in the input, the method's own state) after every
+step, so ``--resume`` can continue it. By default those files live in the user's state folder
+(``~/.local/state/prism-edge/runs`` on Linux, ``~/Library/Application Support/prism-edge`` on
+macOS, ``%LOCALAPPDATA%\\prism-edge`` on Windows; ``PRISM_EDGE_STATE`` moves it), never in the
+folder a command is run from: a code search inside a repository leaves no excerpt of it there.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prism_edge.app.common import echo, err_console, reporting_errors
+from prism_edge.engine.checkpoint import read_state
+
+STATE_ENV = "PRISM_EDGE_STATE"
+
+runs_app = typer.Typer(help="Saved run states (what --resume continues): list and remove.")
+
+
+def state_folder() -> Path:
+    """Where runs keep their states by default: ``PRISM_EDGE_STATE``, else the user's state
+    folder's ``runs``."""
+    moved = os.environ.get(STATE_ENV)
+    if moved:
+        return Path(moved).expanduser()
+    from platformdirs import user_state_path
+
+    return user_state_path("prism-edge", appauthor=False) / "runs"
+
+
+def _saved(folder: Path) -> list[tuple[str, int, float, str]]:
+    """Each saved run: its key, its files' bytes, the time of its last write, and a word of
+    what it is (finished, or how far it got)."""
+    runs: dict[str, list[Path]] = {}
+    for path in sorted(folder.glob("state-*")):
+        key = path.name.removeprefix("state-").split(".", 1)[0]
+        runs.setdefault(key, []).append(path)
+    out = []
+    for key, files in runs.items():
+        size = sum(f.stat().st_size for f in files if f.is_file())
+        when = max(f.stat().st_mtime for f in files if f.is_file())
+        what = "set aside" if "-" in key else "?"
+        base = folder / f"state-{key}.json"
+        try:
+            raw = read_state(base)  # its base with its journal applied
+            steps = raw.get("counts", {}).get("steps")
+            what = "finished" if raw.get("finished") else f"after step {steps}"
+        except (OSError, ValueError, AttributeError, RecursionError):
+            pass
+        out.append((key, size, when, what))
+    return out
+
+
+@runs_app.callback(invoke_without_command=True)
+def runs_list(ctx: typer.Context) -> None:
+    """The saved run states, newest first, with their size and age."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with reporting_errors(False):
+        folder = state_folder()
+        saved = sorted(_saved(folder), key=lambda r: -r[2])
+        if not saved:
+            err_console().print(f"no run states saved in {folder}", markup=False)
+            return
+        now = time.time()
+        for key, size, when, what in saved:
+            hours = (now - when) / 3600
+            age = f"{hours:.1f} h" if hours < 48 else f"{hours / 24:.0f} d"
+            echo(f"{key:<34} {size / 1024:>9.1f} KB  {age:>7} ago  {what}")
+        err_console().print(f"in {folder}", markup=False)
+
+
+@runs_app.command("rm")
+def runs_rm(
+    keys: Annotated[list[str] | None, typer.Argument(help="Keys as `runs` lists them.")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every saved state.")] = False,
+    older: Annotated[
+        float | None, typer.Option("--older-than", min=0, help="Those older than N days.")
+    ] = None,
+) -> None:
+    """Remove saved run states (a run removed cannot be resumed)."""
+    with reporting_errors(False):
+        if not keys and not all_ and older is None:
+            raise ValueError("say which: KEY..., --all or --older-than DAYS")
+        folder = state_folder()
+        now = time.time()
+        removed = 0
+        for key, _, when, _ in _saved(folder):
+            chosen = (
+                all_ or (keys and key in keys) or (older is not None and now - when > older * 86400)
+            )
+            if not chosen:
+                continue
+            for path in folder.glob(f"state-{key}.*"):
+                path.unlink(missing_ok=True)
+            removed += 1
+        err_console().print(f"removed {removed} saved run states from {folder}", markup=False)
