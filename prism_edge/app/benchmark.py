@@ -13,9 +13,11 @@ import typer
 
 from prism_edge.app.common import (
     BatchOption,
+    ExcludeOption,
     FlashAttnOption,
     FollowLinksOption,
     GpuLayersOption,
+    IncludeOption,
     JumpForwardOption,
     KeepBoilerplateOption,
     KvChoice,
@@ -25,6 +27,7 @@ from prism_edge.app.common import (
     context_for,
     echo,
     err_console,
+    filters_of,
     gpu_layers_of,
     reporting_errors,
     sharing_cores,
@@ -108,6 +111,8 @@ def bench(
     jump_forward: JumpForwardOption = False,
     keep_boilerplate: KeepBoilerplateOption = False,
     follow_links: FollowLinksOption = False,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
         Path | None, typer.Option(help="Also write the JSON results to this file.")
@@ -129,7 +134,12 @@ def bench(
             preset, preset.question(asked), tuple(load_entities(entities)) if entities else ()
         )
         sizes = [int(s) for s in sweep_chunks.split(",") if s.strip()] if sweep_chunks else []
-        collected = collect(inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links)
+        collected = collect(
+            inputs,
+            keep_boilerplate=keep_boilerplate,
+            follow_links=follow_links,
+            filters=filters_of(include, exclude),
+        )
         if preset.reads_tables:
             collected.documents = with_text_tables(collected.documents)
         warn(console, collected.warnings)

@@ -26,6 +26,7 @@ from prism_edge.core.schema import (
     from_source,
 )
 from prism_edge.methods.presets import TASKS, Task
+from prism_edge.text.inputs import Filters
 
 
 class TaskName(str, Enum):
@@ -128,6 +129,28 @@ JumpForwardOption = Annotated[
         rich_help_panel="Engine",
     ),
 ]
+
+IncludeOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--include",
+        help="In a folder, read only the files matching this glob (as a .gitignore line; "
+        "repeatable).",
+    ),
+]
+ExcludeOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        help="In a folder, leave out the files matching this glob (as a .gitignore line; "
+        "repeatable; a .prismignore file in the folder does the same).",
+    ),
+]
+
+
+def filters_of(include: list[str] | None, exclude: list[str] | None) -> Filters:
+    return Filters(tuple(include or ()), tuple(exclude or ()))
+
 
 FollowLinksOption = Annotated[
     bool,

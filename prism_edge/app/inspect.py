@@ -10,11 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app.common import (
+    ExcludeOption,
     FollowLinksOption,
+    IncludeOption,
     KeepBoilerplateOption,
     TaskName,
     echo,
     err_console,
+    filters_of,
     read_schema,
     reporting_errors,
     warn,
@@ -53,6 +56,8 @@ def inspect(
     ] = None,
     keep_boilerplate: KeepBoilerplateOption = False,
     follow_links: FollowLinksOption = False,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
     """Show the schema as the model sees it, its paths, its grammar and the chunk plan."""
@@ -79,7 +84,10 @@ def inspect(
             echo(f"{template.template}  ->  {type_label(template.type)}")
         if inputs:
             collected = collect(
-                inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links
+                inputs,
+                keep_boilerplate=keep_boilerplate,
+                follow_links=follow_links,
+                filters=filters_of(include, exclude),
             )
             warn(err_console(), collected.warnings)
             tokenizer = load_tokenizer(model)

@@ -16,10 +16,12 @@ from prism_edge import methods
 from prism_edge.app.common import (
     AUTO_METHOD,
     BatchOption,
+    ExcludeOption,
     FlashAttnOption,
     FollowLinksOption,
     GpuLayersOption,
     GrammarFieldChoice,
+    IncludeOption,
     JumpForwardOption,
     KeepBoilerplateOption,
     KvChoice,
@@ -32,6 +34,7 @@ from prism_edge.app.common import (
     built_in,
     context_for,
     err_console,
+    filters_of,
     given,
     gpu_layers_of,
     piped_stdin,
@@ -227,6 +230,8 @@ def run(
     jump_forward: JumpForwardOption = False,
     keep_boilerplate: KeepBoilerplateOption = False,
     follow_links: FollowLinksOption = False,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
@@ -244,7 +249,10 @@ def run(
         chosen = task_for(task, schema_file, query)
         check_outputs(parallel, server, memory_out, run_dir)
         collected = collect(
-            inputs or piped_stdin(), keep_boilerplate=keep_boilerplate, follow_links=follow_links
+            inputs or piped_stdin(),
+            keep_boilerplate=keep_boilerplate,
+            follow_links=follow_links,
+            filters=filters_of(include, exclude),
         )
         if chosen is not None and chosen.reads_tables:
             collected.documents = with_text_tables(collected.documents)

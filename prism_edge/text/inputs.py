@@ -39,7 +39,12 @@ from prism_edge.text.tables import (
 
 CODE_SUFFIXES = {
     ".py",
+    ".pyi",
     ".js",
+    ".mjs",
+    ".cjs",
+    ".mts",
+    ".cts",
     ".ts",
     ".tsx",
     ".jsx",
@@ -254,18 +259,39 @@ def _unwrapped(document: Document, warnings: list[str]) -> Document:
     return Document(document.name, text, document.kind)
 
 
+@dataclass(frozen=True)
+class Filters:
+    """Which files of a folder are read, beside what its ignore files and git leave out:
+    ``include`` globs (none: every file) and ``exclude`` globs, matched as .gitignore lines
+    against each file's path inside the folder."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def keeps(self, relative: str) -> bool:
+        if self.include and not _spec(self.include).match_file(relative):
+            return False
+        return not (self.exclude and _spec(self.exclude).match_file(relative))
+
+
+def _spec(lines: tuple[str, ...]) -> pathspec.PathSpec[Any]:
+    return pathspec.PathSpec.from_lines("gitignore", lines)
+
+
 def collect(
     inputs: Iterable[str],
     stdin_text: str | None = None,
     *,
     keep_boilerplate: bool = False,
     follow_links: bool = False,
+    filters: Filters | None = None,
 ) -> Collected:
     """Read every input; raise :class:`InputError` for a missing, unreadable, empty or not
     regular input (a device, a pipe). Prose is read without a Project Gutenberg frame unless
     ``keep_boilerplate``; a folder's links that lead out of it are skipped (and reported)
-    unless ``follow_links``."""
-    out = _collect(inputs, stdin_text, follow_links)
+    unless ``follow_links``; a folder's files pass ``filters`` (``--include``,
+    ``--exclude``)."""
+    out = _collect(inputs, stdin_text, follow_links, filters or Filters())
     if not keep_boilerplate:
         out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
     out.documents = labelled(out.documents)
@@ -301,7 +327,9 @@ def _distinct_ends(paths: list[str]) -> list[str]:
     return paths
 
 
-def _collect(inputs: Iterable[str], stdin_text: str | None, follow_links: bool) -> Collected:
+def _collect(
+    inputs: Iterable[str], stdin_text: str | None, follow_links: bool, filters: Filters
+) -> Collected:
     out = Collected()
     for spec in inputs:
         if spec == "-":
@@ -312,11 +340,23 @@ def _collect(inputs: Iterable[str], stdin_text: str | None, follow_links: bool) 
         if path.is_dir():
             found = 0
             notes: list[str] = []
+            tracked = git_files(path)
+            left_out = {"by git": 0, "by --include/--exclude": 0}
             for file in walk(path, notes, follow_links=follow_links):
+                relative = file.relative_to(path).as_posix()
+                if tracked is not None and relative not in tracked:
+                    left_out["by git"] += 1  # ignored by .git/info/exclude, global excludes
+                    continue
+                if not filters.keeps(relative):
+                    left_out["by --include/--exclude"] += 1
+                    continue
                 docs = _read_all(file, notes, inside_folder=True)
                 out.documents += docs
                 found += len(docs)
             out.warnings += _binaries_counted(notes, spec)
+            said = [f"{n} {why}" for why, n in left_out.items() if n]
+            if said:
+                out.warnings.append(f"left out of {spec}: " + ", ".join(said))
             if not found:
                 raise InputError(f"{spec}: the folder holds no readable text files")
         elif path.is_file():
@@ -489,6 +529,40 @@ def _stamp(path: Path) -> tuple[int, ...]:
     return (*stamp, wal.st_size, wal.st_mtime_ns)
 
 
+IGNORE_FILES = (".gitignore", ".prismignore")
+"""Files whose lines (in .gitignore's syntax) leave paths of their folder out of a reading:
+git's own, and prism-edge's for what a repository keeps but a question should not read
+(lockfiles, vendored code, minified bundles)."""
+
+
+def git_files(root: Path) -> set[str] | None:
+    """Inside a git work tree, the files git sees under ``root`` (tracked, and untracked but
+    not ignored: .gitignore, .git/info/exclude and the user's global excludes honoured), as
+    paths relative to ``root``; None outside one or without git."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        return None
+    try:
+        inside = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+        if inside.returncode != 0 or inside.stdout.strip() != "true":
+            return None
+        listed = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--", "."],
+            capture_output=True, timeout=120, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if listed.returncode != 0:
+        return None
+    return {p for p in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
 def walk(
     root: Path, warnings: list[str] | None = None, *, follow_links: bool = False
 ) -> Iterator[Path]:
@@ -530,10 +604,11 @@ def _walk(
         return
     ancestors = (*ancestors, real_folder)
     seen.add(real_folder)
-    ignore = folder / ".gitignore"
-    if ignore.is_file():
-        lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitignore", lines))]
+    for name in IGNORE_FILES:
+        ignore = folder / name
+        if ignore.is_file():
+            lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitignore", lines))]
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError as exc:
