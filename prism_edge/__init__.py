@@ -17,7 +17,21 @@ from prism_edge.engine.session import Session
 
 __version__ = "0.1.0"
 
+_ONE_CALL = ("run", "summarize", "search_code", "ask_table", "Answer")
+"""The one-call library (``prism_edge.app.api``), imported when first used: ``import
+prism_edge`` stays light."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _ONE_CALL:
+        from prism_edge.app import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'prism_edge' has no attribute {name!r}")
+
+
 __all__ = [
+    "Answer",
     "BackendError",
     "CallMetrics",
     "ContextOverflow",
@@ -31,7 +45,11 @@ __all__ = [
     "Schema",
     "SchemaError",
     "Session",
+    "ask_table",
     "from_model",
     "from_source",
+    "run",
     "run_prism",
+    "search_code",
+    "summarize",
 ]

@@ -24,7 +24,6 @@ from prism_edge.app.common import (
     KvTypeOption,
     TaskName,
     ThreadsOption,
-    context_for,
     echo,
     err_console,
     filters_of,
@@ -34,6 +33,7 @@ from prism_edge.app.common import (
     warn,
     writable_file,
 )
+from prism_edge.app.planning import context_for
 from prism_edge.backends import factory
 from prism_edge.backends.factory import Engine
 from prism_edge.engine.session import counter

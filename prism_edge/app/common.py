@@ -181,16 +181,6 @@ def built_in(ctx: typer.Context, name: str) -> bool:
     return source is None or source.name == "DEFAULT"
 
 
-STATIC_ESTIMATE = 1536
-"""Tokens set aside for instructions and schema when the context size is derived."""
-
-
-def context_for(chunk_tokens: int, max_tokens: int) -> int:
-    """The context a run derives when none is given: room for a chunk, a memory as large,
-    the output budget, and the instructions and schema."""
-    return chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 

@@ -32,7 +32,6 @@ from prism_edge.app.common import (
     TaskName,
     ThreadsOption,
     built_in,
-    context_for,
     err_console,
     filters_of,
     given,
@@ -48,9 +47,10 @@ from prism_edge.app.common import (
 from prism_edge.app.history import (
     RunLog,
 )
+from prism_edge.app.planning import Request, open_run
 from prism_edge.app.render import _drive, _print_result
 from prism_edge.app.runs import state_folder
-from prism_edge.backends import Backend, factory
+from prism_edge.backends import Backend
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.server import split_credentials
 from prism_edge.core.events import (
@@ -64,9 +64,7 @@ from prism_edge.core.schema import (
 from prism_edge.engine.checkpoint import digest
 from prism_edge.engine.parallel import EachSettings, run_each
 from prism_edge.engine.session import Session
-from prism_edge.methods.presets import Task
 from prism_edge.methods.schemagen import DEFAULT_DOMAIN, generate_schema
-from prism_edge.text.inputs import collect, with_text_tables
 
 
 def run(
@@ -248,21 +246,12 @@ def run(
         run_dir = run_dir or state_folder()  # never the folder the command runs from
         chosen = task_for(task, schema_file, query)
         check_outputs(parallel, server, memory_out, run_dir)
-        collected = collect(
+        request = Request(
             inputs or piped_stdin(),
-            keep_boilerplate=keep_boilerplate,
-            follow_links=follow_links,
-            filters=filters_of(include, exclude),
-        )
-        if chosen is not None and chosen.reads_tables:
-            collected.documents = with_text_tables(collected.documents)
-        warn(console, collected.warnings)
-        if parallel is not None and len(collected.documents) < 2:
-            raise ValueError("--parallel runs each input document on its own: give two or more")
-        backend = factory.open_backend(
-            model,
+            chosen,
+            query,
+            model=model,
             server=server,
-            n_ctx=ctx if server else ctx or context_for(chunk_tokens, max_tokens),
             server_model=server_model,
             api_key=api_key,
             grammar_field=grammar_field.value,
@@ -270,38 +259,46 @@ def run(
             engine=Engine(
                 threads, batch, flash_attn, kv_type.value, jump_forward, gpu_layers_of(gpu_layers)
             ),
-        )
-        warn(console, sharing_cores(backend))
-        if chosen is None:
-            schema = _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
-            chosen = Task.for_schema(schema)
-        config = chosen.configure(
-            query,
-            encoding=memory.value,
-            add_only=add_only,
-            grounded=grounded_default(grounded, chosen, backend),
-            style=style.value,
+            ctx=ctx,
+            chunk_tokens=None if built_in(context, "chunk_tokens") else chunk_tokens,
             max_tokens=max_tokens,
-            answer_max_tokens=answer_tokens,
-            max_revisions=max_revisions,
-            temperature=temperature,
-            seed=seed,
-            min_chunk_tokens=min(128, chunk_tokens),
+            answer_tokens=answer_tokens,
+            method=method.value,
+            no_model=no_model,
+            shortlist=shortlist,
+            settings={
+                "encoding": memory.value,
+                "add_only": add_only,
+                "grounded": grounded,
+                "style": style.value,
+                "max_revisions": max_revisions,
+                "temperature": temperature,
+                "seed": seed,
+            },
+            keep_boilerplate=keep_boilerplate,
+            follow_links=follow_links,
+            filters=filters_of(include, exclude),
         )
-        first, choice = chosen.method_for(
-            backend, config, method.value, no_model, shortlist=shortlist
+
+        def schema_for(backend: Backend) -> Schema:
+            return _auto_schema(backend, run_dir, domain, query or "", resume, quiet, console)
+
+        def opened(backend: Backend) -> None:
+            warn(console, sharing_cores(backend))
+
+        planned = open_run(
+            request,
+            schema_for=schema_for,
+            opened=opened,
+            warned=lambda warnings: warn(console, warnings),
         )
+        collected, backend, chosen, config = (
+            planned.collected, planned.backend, planned.task, planned.config,
+        )  # fmt: skip
+        if parallel is not None and len(collected.documents) < 2:
+            raise ValueError("--parallel runs each input document on its own: give two or more")
+        choice, chunk_tokens = planned.choice, planned.chunk_tokens
         refuse_ignored(context, choice)
-        chunk_reason = ""
-        if first.chunk_tokens and built_in(context, "chunk_tokens"):
-            chunk_tokens = first.chunk_tokens  # no size given: the one measured for the method
-            chunk_reason = f" (measured best for {choice.name}; --chunk-tokens sets another)"
-            if ctx is None:
-                backend.fit(context_for(chunk_tokens, max_tokens))  # its KV cache: no larger
-
-        def make_method() -> methods.Method:
-            return chosen.method_of(choice, config, shortlist=shortlist)
-
         log = RunLog.of_run(no_log, chosen, config, backend, choice, collected, console)
         log.entry.settings.update(
             chunk_tokens=chunk_tokens,
@@ -310,7 +307,7 @@ def run(
             server_model=server_model,
         )
         if parallel is not None:
-            each = EachSettings(chunk_tokens, parallel, run_dir, resume, make_method)
+            each = EachSettings(chunk_tokens, parallel, run_dir, resume, planned.fresh_method)
             note = None if quiet else lambda line: console.print(line, markup=False)
             failed = run_each(
                 backend, chosen.schema, config, collected.documents, each, emit=typer.echo,
@@ -319,13 +316,13 @@ def run(
             if failed:
                 raise typer.Exit(1)
             return
-        session = Session.of_documents(
-            backend, chosen.schema, config, collected.documents, chunk_tokens, run_dir, first
-        )
+        session = planned.session(run_dir)
         if resume:
             session.resume()
         session.check_context()
-        plan = plan_line(session, choice, memory.value, add_only, chunk_tokens, chunk_reason)
+        plan = plan_line(
+            session, choice, memory.value, add_only, chunk_tokens, planned.chunk_reason
+        )
         _run_session(session, log, plan, resume, quiet, as_json, memory_out)
 
 
@@ -418,14 +415,6 @@ def refuse_ignored(context: typer.Context, choice: methods.Choice) -> None:
             f"{flags} {verb} not apply to --method {choice.name} ({choice.reason}); "
             "drop it or choose another --method"
         )
-
-
-def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
-    """``--grounded``/``--free`` as asked; by default grounded for a summary on a backend that
-    takes grammars (free PRISM invents names on small models: benchmarks/results/)."""
-    if asked is not None:
-        return asked
-    return task.name == "summarize" and backend.supports_grammar
 
 
 def plan_line(

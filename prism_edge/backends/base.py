@@ -162,6 +162,10 @@ class Backend(abc.ABC):
     def reset_cache(self) -> None:  # noqa: B027 -- a capability's default, not abstract
         """Forget the KV cache (a backend that cannot: nothing to do)."""
 
+    def close(self) -> None:  # noqa: B027 -- a capability's default, not abstract
+        """Let go of the model and what it holds (memory, a connection); nothing to do for a
+        backend that holds nothing. The backend is not used after."""
+
     def calibrate(self) -> SpeedProfile | None:
         """Prefill and decode speed by KV depth on this machine (None: cannot measure)."""
         return None

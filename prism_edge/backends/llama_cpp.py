@@ -315,6 +315,10 @@ class LlamaCppBackend(Backend):
         """The tokens whose KV activations the context holds now."""
         return [int(t) for t in self.llama._input_ids]
 
+    def close(self) -> None:
+        """Free the model and its context now, not when the collector gets to them."""
+        self.llama.close()
+
     def reset_cache(self) -> None:
         """Forget the KV cache (for measuring what reuse saves)."""
         self.llama.reset()

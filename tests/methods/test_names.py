@@ -295,7 +295,7 @@ def test_narration_is_told_apart_from_dialogue_exclamations_and_lists():
 
 
 def test_run_reads_by_the_methods_measured_chunk_size_unless_one_is_given(monkeypatch, tmp_path):
-    from prism_edge.app.common import context_for
+    from prism_edge.app.planning import context_for
     from prism_edge.methods.names import ScoredNames
     from tests.cli_harness import invoke
 

@@ -1,0 +1,137 @@
+"""The library in one call: ``prism_edge.summarize(path_or_text)``,
+``prism_edge.search_code(folder, description)``, ``prism_edge.ask_table(path, question)`` and
+the general ``prism_edge.run(inputs, task=..., query=...)``.
+
+Each is ``prism-edge run``'s own path (:func:`prism_edge.app.planning.open_run`): the same
+method choice, chunk plan, context and defaults for the same inputs, so a call answers what
+the command answers. Nothing is printed and nothing is recorded in the run history; progress
+comes to ``on_event`` (every :class:`~prism_edge.core.events.Event` the run yields), and the
+local model is closed when the call returns.
+
+    import prism_edge
+    result = prism_edge.summarize("examples/mowglis-brothers.txt")
+    print(result.answer)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prism_edge.app.planning import Request, open_run
+from prism_edge.backends.factory import Engine
+from prism_edge.core.events import Event, RunResult
+from prism_edge.methods import AUTO
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.inputs import Filters
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a call answers: the answer, the memory it came from, the metrics, and the method
+    that ran with why it was chosen (the plan line's words)."""
+
+    answer: str | None
+    memory: dict[str, Any]
+    method: str
+    reason: str
+    chunk_tokens: int
+    result: RunResult
+    """Everything the run kept: its metrics, counts and ranking."""
+
+    @property
+    def ranking(self) -> list[tuple[str, float]]:
+        return self.result.ranking
+
+
+def run(
+    inputs: str | Path | Sequence[str | Path],
+    *,
+    task: str = "summarize",
+    query: str | None = None,
+    model: str | None = None,
+    server: str | None = None,
+    chunk_tokens: int | None = None,
+    answer_tokens: int = 512,
+    method: str = AUTO,
+    no_model: bool = False,
+    gpu_layers: int | None = None,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    run_dir: str | Path | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> Answer:
+    """Read ``inputs`` (a path, or several) with ``task`` and answer ``query`` (a preset's
+    own question when None), as ``prism-edge run`` would with the same options; ``run_dir``
+    saves the run's state after every step (None: nothing is saved)."""
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+    paths = [inputs] if isinstance(inputs, str | Path) else list(inputs)
+    request = Request(
+        [str(p) for p in paths],
+        TASKS[task],
+        query,
+        model=model,
+        server=server,
+        engine=Engine(gpu_layers=gpu_layers),
+        chunk_tokens=chunk_tokens,
+        answer_tokens=answer_tokens,
+        method=method,
+        no_model=no_model,
+        filters=Filters(tuple(include), tuple(exclude)),
+    )
+    return _answer(request, run_dir, on_event)
+
+
+def summarize(path_or_text: str | Path, **options: Any) -> Answer:
+    """A summary of a file or a folder (a path), or of the text given itself."""
+    if isinstance(path_or_text, Path) or _is_path(path_or_text):
+        return run(Path(path_or_text), task="summarize", **options)
+    request = Request(["-"], TASKS["summarize"], None, stdin_text=str(path_or_text))
+    return _answer(request, options.get("run_dir"), options.get("on_event"))
+
+
+def _is_path(value: str) -> bool:
+    """Whether ``value`` names a file or folder (a text is none: too long, or no such path)."""
+    if "\n" in value or len(value) > 4096:
+        return False
+    try:
+        return Path(value).exists()
+    except OSError:  # a name too long for the system
+        return False
+
+
+def search_code(folder: str | Path, description: str, **options: Any) -> Answer:
+    """The definition in a code base that ``description`` describes (its name: ``answer``;
+    the runners-up: ``ranking``)."""
+    return run(folder, task="code-search", query=description, **options)
+
+
+def ask_table(path: str | Path, question: str, **options: Any) -> Answer:
+    """``question`` answered from a table (CSV, TSV, JSON lines, SQLite, Markdown)."""
+    return run(path, task="table-qa", query=question, **options)
+
+
+def _answer(
+    request: Request, run_dir: str | Path | None, on_event: Callable[[Event], None] | None
+) -> Answer:
+    planned = open_run(request)
+    try:
+        session = planned.session(None if run_dir is None else Path(run_dir))
+        session.check_context()
+        for event in session.events():
+            if on_event is not None:
+                on_event(event)
+        result = session.result
+    finally:
+        planned.backend.close()
+    return Answer(
+        result.answer,
+        result.memory.data,
+        planned.choice.name,
+        planned.choice.reason,
+        planned.chunk_tokens,
+        result,
+    )

@@ -1,0 +1,171 @@
+"""What a run is, decided in one place: its inputs read, its model opened, its task configured,
+its method chosen and its chunk size set. ``prism-edge run`` and the library
+(:mod:`prism_edge.app.api`) both call :func:`open_run`, so a library call makes the choices the
+command makes for the same inputs, and cannot drift from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prism_edge.backends import Backend, factory
+from prism_edge.backends.factory import Engine
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.schema import Schema
+from prism_edge.engine.session import Session
+from prism_edge.methods import AUTO, Choice, Method
+from prism_edge.methods.presets import Task
+from prism_edge.text.inputs import Collected, Filters, collect, with_text_tables
+
+DEFAULT_CHUNK_TOKENS = 2048
+"""A run's chunk size when neither it nor its method says another."""
+STATIC_ESTIMATE = 1536
+"""Tokens set aside for instructions and schema when the context size is derived."""
+
+
+def context_for(chunk_tokens: int, max_tokens: int) -> int:
+    """The context a run derives when none is given: room for a chunk, a memory as large,
+    the output budget, and the instructions and schema."""
+    return chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE
+
+
+@dataclass(frozen=True)
+class Request:
+    """A run as asked: by ``prism-edge run``'s options, or a library call's arguments."""
+
+    inputs: Sequence[str]
+    task: Task | None
+    """The task (a preset, or a user's schema); None: a schema generated for the query."""
+    query: str | None = None
+    model: str | None = None
+    server: str | None = None
+    server_model: str | None = None
+    api_key: str | None = None
+    grammar_field: str = "auto"
+    retries: int = 4
+    engine: Engine = field(default_factory=Engine)
+    ctx: int | None = None
+    chunk_tokens: int | None = None
+    """None: the size the method was measured to read best at, else
+    :data:`DEFAULT_CHUNK_TOKENS`."""
+    max_tokens: int = 512
+    answer_tokens: int = 512
+    method: str = AUTO
+    no_model: bool = False
+    shortlist: int = 8
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The config's other settings (memory encoding, add-only, style, sampling...); a
+    ``grounded`` of None is decided by the task and the backend."""
+    keep_boilerplate: bool = False
+    follow_links: bool = False
+    filters: Filters = field(default_factory=Filters)
+    stdin_text: str | None = None
+    """The text a ``-`` input stands for (a library call's text)."""
+
+
+@dataclass
+class Planned:
+    """A run decided: what it reads, with which model, task, config, method and chunks."""
+
+    request: Request
+    collected: Collected
+    backend: Backend
+    task: Task
+    config: PrismConfig
+    method: Method
+    choice: Choice
+    chunk_tokens: int
+    chunk_reason: str = ""
+
+    def fresh_method(self) -> Method:
+        """Another method as this run's (``--parallel``: one a document)."""
+        return self.task.method_of(self.choice, self.config, shortlist=self.request.shortlist)
+
+    def session(self, run_dir: Path | None = None) -> Session:
+        """The run's session over its documents (saved in ``run_dir`` when there is one)."""
+        return Session.of_documents(
+            self.backend,
+            self.task.schema,
+            self.config,
+            self.collected.documents,
+            self.chunk_tokens,
+            run_dir,
+            self.method,
+        )
+
+
+def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
+    """``--grounded``/``--free`` as asked; by default grounded for a summary on a backend that
+    takes grammars (free PRISM invents names on small models: benchmarks/results/)."""
+    if asked is not None:
+        return asked
+    return task.grounding == "extractive" and backend.supports_grammar
+
+
+def open_run(
+    request: Request,
+    *,
+    schema_for: Callable[[Backend], Schema] | None = None,
+    opened: Callable[[Backend], None] | None = None,
+    warned: Callable[[list[str]], None] | None = None,
+) -> Planned:
+    """Read the inputs, open the model, configure the task, choose the method and the chunk
+    size: everything a run decides before its first step. ``schema_for`` makes the schema of
+    a task-less request once the model is open (``--task auto``); ``opened`` sees the model
+    as soon as it is (the command warns there of another process on the cores); ``warned``
+    the inputs' warnings as soon as they are read, before any model loads."""
+    task = request.task
+    if task is not None:
+        task.question(request.query)  # a task that needs a query says so before any model
+    collected = collect(
+        list(request.inputs),
+        request.stdin_text,
+        keep_boilerplate=request.keep_boilerplate,
+        follow_links=request.follow_links,
+        filters=request.filters,
+    )
+    if task is not None and task.reads_tables:
+        collected.documents = with_text_tables(collected.documents)
+    if warned is not None:
+        warned(collected.warnings)
+    asked_chunk = request.chunk_tokens or DEFAULT_CHUNK_TOKENS
+    backend = factory.open_backend(
+        request.model,
+        server=request.server,
+        n_ctx=request.ctx
+        if request.server
+        else request.ctx or context_for(asked_chunk, request.max_tokens),
+        server_model=request.server_model,
+        api_key=request.api_key,
+        grammar_field=request.grammar_field,
+        retries=request.retries,
+        engine=request.engine,
+    )
+    if opened is not None:
+        opened(backend)
+    if task is None:
+        if schema_for is None:
+            raise ValueError("a run without a task needs a schema (--task auto makes one)")
+        task = Task.for_schema(schema_for(backend))
+    settings = dict(request.settings)
+    settings["grounded"] = grounded_default(settings.get("grounded"), task, backend)
+    config = task.configure(
+        request.query,
+        max_tokens=request.max_tokens,
+        answer_max_tokens=request.answer_tokens,
+        min_chunk_tokens=min(128, asked_chunk),
+        **settings,
+    )
+    method, choice = task.method_for(
+        backend, config, request.method, request.no_model, shortlist=request.shortlist
+    )
+    chunk_tokens, reason = asked_chunk, ""
+    if method.chunk_tokens and request.chunk_tokens is None:
+        chunk_tokens = method.chunk_tokens  # no size given: the one measured for the method
+        reason = f" (measured best for {choice.name}; --chunk-tokens sets another)"
+        if request.ctx is None:
+            backend.fit(context_for(chunk_tokens, request.max_tokens))  # its KV cache: no larger
+    return Planned(request, collected, backend, task, config, method, choice, chunk_tokens, reason)

@@ -1,0 +1,92 @@
+"""The one-call library is ``run``'s own path: the same answer as the command for the same
+inputs, nothing printed, nothing recorded."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import prism_edge
+from prism_edge.backends import factory
+from prism_edge.backends.scripted import ScriptedBackend
+from tests.cli_harness import invoke
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "mowglis-brothers.txt"
+JINJA = ROOT / "benchmarks" / "data" / "jinja2_filters.py"
+TABLE = ROOT / "examples" / "iowa-electricity.csv"
+
+
+def _scripted(monkeypatch) -> list[ScriptedBackend]:
+    opened: list[ScriptedBackend] = []
+
+    def open_backend(model=None, **options):  # type: ignore[no-untyped-def]
+        opened.append(ScriptedBackend(parameters=135_000_000))
+        return opened[-1]
+
+    monkeypatch.setattr(factory, "open_backend", open_backend)
+    return opened
+
+
+def test_summarize_answers_what_run_answers(monkeypatch, tmp_path):
+    _scripted(monkeypatch)
+    result = prism_edge.summarize(EXAMPLE)
+    out = invoke("run", str(EXAMPLE), "--no-log")
+    assert out.exit_code == 0, out.output
+    assert result.answer == out.stdout.rstrip("\n") and result.answer
+    assert result.method == "names" and "the program ranks alone" in result.reason
+    assert result.chunk_tokens == 512 and result.memory["attributes"]
+    text = prism_edge.summarize(EXAMPLE.read_text(encoding="utf-8"))  # the text itself
+    assert text.answer and "Who and what:" in text.answer
+
+
+def test_run_reports_progress_and_refuses_an_unknown_task(monkeypatch):
+    _scripted(monkeypatch)
+    events: list[object] = []
+    result = prism_edge.run(EXAMPLE, on_event=events.append)
+    assert [e for e in events if getattr(e, "kind", "") == "step"]
+    assert result.result.steps == len([e for e in events if getattr(e, "kind", "") == "step"])
+    with pytest.raises(ValueError, match="unknown task"):
+        prism_edge.run(EXAMPLE, task="poetry")
+
+
+def test_the_package_imports_light():
+    code = "import prism_edge, sys; print('typer' in sys.modules, 'rich' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("call", "args"),
+    [
+        (lambda: prism_edge.summarize(EXAMPLE), [str(EXAMPLE)]),
+        (
+            lambda: prism_edge.search_code(
+                JINJA, "Find the function that rounds a number to a given precision"
+            ),
+            [str(JINJA), "--task", "code-search", "--query",
+             "Find the function that rounds a number to a given precision"],
+        ),
+        (
+            lambda: prism_edge.ask_table(
+                TABLE, "Which source generated the most electricity in 2005?"
+            ),
+            [str(TABLE), "--task", "table-qa", "--query",
+             "Which source generated the most electricity in 2005?"],
+        ),
+    ],
+    ids=["summarize", "search_code", "ask_table"],
+)  # fmt: skip
+def test_each_call_gives_runs_answer_byte_for_byte_on_the_embedded_model(call, args, tmp_path):
+    answer = call().answer
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("prism-edge")), "run", *args, "--no-log", "-q",
+         "--run-dir", str(tmp_path / "r")],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert answer and done.stdout == answer + "\n"
