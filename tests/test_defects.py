@@ -612,3 +612,16 @@ def test_5_nul_in_a_name_too_many_columns_or_a_cell_that_computes_to_megabytes(
     out = _ask_table(monkeypatch, grown, "What is the largest n?")
     assert out.exit_code == 1 and "more than 1,000,000 characters" in out.stderr, out.output
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_16_the_api_key_is_taken_from_its_prefixed_variable_too(monkeypatch, tmp_path):
+    opened: list[dict[str, Any]] = []
+    _serve(monkeypatch, FakeServer("vllm"), opened)
+    story = tmp_path / "story.txt"
+    story.write_text(TALE, encoding="utf-8")
+    monkeypatch.delenv("PRISM_API_KEY", raising=False)
+    monkeypatch.setenv("PRISM_EDGE_API_KEY", "k-456")
+    out = invoke("run", str(story), "--server", "http://vllm:8000", "--method", "names",
+                 "--run-dir", str(tmp_path / "r"))  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert opened[-1]["api_key"] == "k-456"

@@ -42,7 +42,7 @@ def ask(
     api_key: Annotated[
         str | None,
         typer.Option(
-            envvar="PRISM_API_KEY",
+            envvar=["PRISM_EDGE_API_KEY", "PRISM_API_KEY"],
             help="The API key of the run's server (never stored with the run).",
         ),
     ] = None,

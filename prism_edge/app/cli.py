@@ -32,6 +32,7 @@ def version_report() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     from prism_edge.backends import native
+    from prism_edge.backends.llama_cpp import gpu_offload_supported
 
     try:
         ours = version("prism-edge")
@@ -46,6 +47,12 @@ def version_report() -> str:
         f"llama.cpp {info.library_version}",
         f"llama.cpp system info: {info.system_info}",
         "CPU AMX (/proc/cpuinfo): " + (" ".join(amx_cpu) if amx_cpu else "none"),
+        "GPU offload: "
+        + (
+            "built in (a local model runs on the GPU: --gpu-layers auto)"
+            if gpu_offload_supported()
+            else "not in this build (models run on the CPU; docs/install.md: a GPU build)"
+        ),
     ]
     setting = os.environ.get(native.REPACK_ENV)
     if setting:

@@ -148,5 +148,6 @@ def help_text() -> str:
         f"config folder, or {CONFIG_ENV}: {', '.join(KEYS)}; `prism-edge models default NAME` "
         "sets the model). Also: "
         f"PRISM_EDGE_LOGS (the run history's file), PRISM_EDGE_MODELS (download folder), "
-        f"PRISM_EDGE_REPACK (on|off: llama.cpp weight repacking), PRISM_API_KEY."
+        f"PRISM_EDGE_REPACK (on|off: llama.cpp weight repacking), PRISM_EDGE_API_KEY (or "
+        f"PRISM_API_KEY)."
     )

@@ -164,7 +164,9 @@ def run(
     api_key: Annotated[
         str | None,
         typer.Option(
-            envvar="PRISM_API_KEY", help="The server's API key.", rich_help_panel="Server"
+            envvar=["PRISM_EDGE_API_KEY", "PRISM_API_KEY"],
+            help="The server's API key.",
+            rich_help_panel="Server",
         ),
     ] = None,
     server_model: Annotated[

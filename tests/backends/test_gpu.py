@@ -48,3 +48,14 @@ def test_run_opens_the_model_offloaded_and_the_plan_says_where(monkeypatch, tmp_
     assert out.exit_code == 0, out.output
     assert f"on {device}, n_ctx" in out.stderr
     assert all(s["n_gpu_layers"] == (-1 if gpu else 0) for s in opened if "n_ctx" in s)
+
+
+def test_version_says_whether_this_build_offloads_to_a_gpu(monkeypatch):
+    import llama_cpp
+
+    from prism_edge.app.cli import version_report
+
+    monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: True, raising=False)
+    assert "GPU offload: built in" in version_report()
+    monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: False, raising=False)
+    assert "GPU offload: not in this build" in version_report()
