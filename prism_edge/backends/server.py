@@ -41,7 +41,7 @@ import httpx
 from pydantic import BaseModel, Field, ValidationError
 
 from prism_edge.backends import Backend, Completion, Grammar, Sampling, Scored
-from prism_edge.core.errors import BackendError
+from prism_edge.core.errors import BackendError, first_problem
 from prism_edge.prompts import Prompt
 
 GrammarField = Literal["auto", "grammar", "structured_outputs", "guided_grammar", "ebnf", "none"]
@@ -468,11 +468,9 @@ class ServerBackend(Backend):
         try:
             return shape.model_validate(body)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            place = ".".join(str(p) for p in first["loc"]) or "the reply"
             raise BackendError(
-                f"the server at {self.url} sent an unexpected reply from {path} ({place}: "
-                f"{first['msg']}): {_quote(body)}"
+                f"the server at {self.url} sent an unexpected reply from {path} "
+                f"({first_problem(exc, 'the reply')}): {_quote(body)}"
             ) from None
 
     def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 
 class PrismError(Exception):
     """Base class of every error prism-edge reports to a user; ``hint`` says what to do."""
@@ -52,3 +57,11 @@ class BackendError(PrismError):
 
 class TemplateError(PrismError):
     """A prompt template could not be rendered (e.g. a missing variable)."""
+
+
+def first_problem(exc: ValidationError, top: str = "the top level") -> str:
+    """Where a value failed its model first, and why (``choices.0.logprobs: Field
+    required``): what a one-line error about a whole reply, row or state quotes."""
+    first = exc.errors()[0]
+    place = ".".join(str(p) for p in first["loc"]) or top
+    return f"{place}: {first['msg']}"

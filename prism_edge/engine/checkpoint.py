@@ -36,7 +36,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from prism_edge.core.errors import PrismError, RevisionError, SchemaError
+from prism_edge.core.errors import PrismError, RevisionError, SchemaError, first_problem
 from prism_edge.core.memory import Memory
 from prism_edge.core.metrics import CallMetrics, RunMetrics
 from prism_edge.core.schema import Schema
@@ -417,11 +417,8 @@ class RunFolder:
         try:
             state = RunState.model_validate(raw)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            place = ".".join(str(p) for p in first["loc"]) or "the top level"
             raise ResumeError(
-                f"{where} is damaged ({exc.error_count()} problems; first at {place}: "
-                f"{first['msg']})"
+                f"{where} is damaged ({exc.error_count()} problems; first at {first_problem(exc)})"
             ) from None
         if state.settings_hash != self.settings_hash:
             raise ResumeError(
@@ -452,11 +449,9 @@ class RunFolder:
             try:
                 runner.method.state_model.model_validate(saved.state)
             except ValidationError as exc:
-                first = exc.errors()[0]
-                place = ".".join(str(p) for p in first["loc"]) or "the top level"
                 raise ResumeError(
                     f"{self.state_file}: the saved state of --method {saved.name} is damaged "
-                    f"(first at {place}: {first['msg']})"
+                    f"(first at {first_problem(exc)})"
                 ) from None
         metrics = RunMetrics(
             [CallMetrics(**call.model_dump()) for call in state.metrics.calls],
