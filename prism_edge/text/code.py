@@ -40,6 +40,8 @@ class Definition:
     inputs: str
     output: str
     procedure: str
+    line: int = 0
+    """The line it starts on (1-based; 0: not known), in the code it was found in."""
 
     def describe(self) -> dict[str, str]:
         """The code-search memory's description of it: each field from its own lines."""
@@ -66,6 +68,40 @@ def _parts(chunk: str) -> tuple[str, str | None, str]:
     return "", None, chunk
 
 
+class _Segments:
+    """The source text of :mod:`ast` nodes, each in time proportional to its own length
+    (``ast.get_source_segment`` splits the whole file again at every call: quadratic in a
+    file's size when every definition of a large module asks for its lines)."""
+
+    def __init__(self, code: str) -> None:
+        self.lines = _LINE_ENDS.split(code)  # as ast counts lines: \r\n, \r or \n
+        self._encoded: dict[int, bytes] = {}
+
+    def _line(self, number: int) -> bytes:
+        found = self._encoded.get(number)
+        if found is None:
+            found = self._encoded[number] = self.lines[number].encode("utf-8")
+        return found
+
+    def __call__(self, node: ast.AST) -> str:
+        try:
+            first, last = node.lineno - 1, node.end_lineno  # type: ignore[attr-defined]
+            start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+        except AttributeError:
+            return ""
+        if last is None or end is None or last > len(self.lines):
+            return ""
+        last -= 1
+        if first == last:
+            return self._line(first)[start:end].decode("utf-8", "replace")
+        head = self._line(first)[start:].decode("utf-8", "replace")
+        tail = self._line(last)[:end].decode("utf-8", "replace")
+        return "\n".join([head, *self.lines[first + 1 : last], tail])
+
+
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+
 def python_definitions(code: str) -> list[Definition]:
     """Every function, method and class in ``code``, in source order, each once: read by
     :mod:`ast`; code that ``ast`` cannot read (a chunk cut inside a class, a syntax error,
@@ -73,7 +109,7 @@ def python_definitions(code: str) -> list[Definition]:
     is read by tree-sitter, which recovers around errors and keeps classes and owners."""
     try:
         tree = ast.parse(code)
-        found = _walk(tree, code, "")
+        found = _walk(tree, _Segments(code), "")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return tree_definitions(code, "chunk.py")
     last: dict[str, Definition] = {}
@@ -91,7 +127,7 @@ def tree_definitions(code: str, path: str) -> list[Definition]:
     return list(found.values())
 
 
-def _walk(tree: ast.AST, code: str, owner: str) -> list[Definition]:
+def _walk(tree: ast.AST, code: _Segments, owner: str) -> list[Definition]:
     found: list[Definition] = []
     for node in ast.iter_child_nodes(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -104,9 +140,8 @@ def _walk(tree: ast.AST, code: str, owner: str) -> list[Definition]:
     return found
 
 
-def _source(node: ast.AST, code: str) -> str:
-    text = ast.get_source_segment(code, node) or ""
-    return text[:MAX_SOURCE_CHARS]
+def _source(node: ast.AST, code: _Segments) -> str:
+    return code(node)[:MAX_SOURCE_CHARS]
 
 
 def _first_sentence(text: str) -> str:
@@ -115,19 +150,21 @@ def _first_sentence(text: str) -> str:
     return (match.group(1) if match else text)[:300]
 
 
-def _body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, code: str) -> str:
+def _body_lines(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, code: _Segments
+) -> str:
     body = node.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
     lines = []
     for statement in body[:3]:
-        segment = ast.get_source_segment(code, statement) or ""
+        segment = code(statement)
         lines.append(" ".join(segment.split()))
     return "; ".join(lines)[:300] or "pass"
 
 
 def _function(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, code: str, name: str, kind: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef, code: _Segments, name: str, kind: str
 ) -> Definition:
     doc = ast.get_docstring(node) or ""
     args = node.args
@@ -141,11 +178,11 @@ def _function(
         key=lambda n: (n.lineno, n.col_offset),
     )
     returns = [
-        " ".join((ast.get_source_segment(code, n.value) or "").split())
+        " ".join(code(n.value).split())
         for n in exits
         if n.value is not None
     ]
-    first_line = (ast.get_source_segment(code, node) or f"def {node.name}(...)").splitlines()[0]
+    first_line = (code(node) or f"def {node.name}(...)").splitlines()[0]
     return Definition(
         name,
         kind,
@@ -154,12 +191,13 @@ def _function(
         ", ".join(params) or "no parameters",
         "; ".join(dict.fromkeys(returns))[:300] or "None",
         _body_lines(node, code),
+        node.lineno,
     )
 
 
-def _class(node: ast.ClassDef, code: str, name: str) -> Definition:
+def _class(node: ast.ClassDef, code: _Segments, name: str) -> Definition:
     doc = ast.get_docstring(node) or ""
-    bases = ", ".join(ast.get_source_segment(code, b) or "" for b in node.bases)
+    bases = ", ".join(code(b) for b in node.bases)
     return Definition(
         name,
         "class",
@@ -168,6 +206,7 @@ def _class(node: ast.ClassDef, code: str, name: str) -> Definition:
         bases or "no base classes",
         f"a {node.name} object",
         _body_lines(node, code),
+        node.lineno,
     )
 
 
@@ -227,6 +266,7 @@ def _from_tree(span: syntax.Span, code: str) -> Definition:
             " ".join(" ".join(heritage).split()) or "no base types",
             f"a {short} value",
             first,
+            node.start_point[0] + 1,
         )
     params = _parameters(node)
     returns = (
@@ -256,6 +296,7 @@ def _from_tree(span: syntax.Span, code: str) -> Definition:
         params or "no parameters",
         returns[:300] or "nothing",
         first,
+        node.start_point[0] + 1,
     )
 
 
