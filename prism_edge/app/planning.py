@@ -15,8 +15,10 @@ from prism_edge.backends import Backend, factory
 from prism_edge.backends.factory import Engine
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.schema import Schema
+from prism_edge.engine.search import IndexedSession
 from prism_edge.engine.session import Session
 from prism_edge.methods import AUTO, Choice, Method
+from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.presets import Task
 from prism_edge.text.inputs import Collected, Filters, collect, with_text_tables
 
@@ -84,6 +86,28 @@ class Planned:
         """Another method as this run's (``--parallel``: one a document)."""
         return self.task.method_of(self.choice, self.config, shortlist=self.request.shortlist)
 
+    @property
+    def indexed(self) -> bool:
+        """A code search by definitions over files: read into the repository's index, never
+        chunked (:mod:`prism_edge.engine.search`); text given on stdin is chunked."""
+        return isinstance(self.method, ScoredDefinitions) and all(
+            d.name != "<stdin>" for d in self.collected.documents
+        )
+
+    def indexed_session(self, cache: Path | None = None) -> IndexedSession:
+        """The run's code search over the index of its inputs (kept in ``cache``, else the
+        user's cache folder)."""
+        assert isinstance(self.method, ScoredDefinitions)
+        return IndexedSession(
+            self.backend,
+            self.task.schema,
+            self.config,
+            self.method,
+            self.collected.documents,
+            self.request.inputs,
+            cache,
+        )
+
     def session(self, run_dir: Path | None = None) -> Session:
         """The run's session over its documents (saved in ``run_dir`` when there is one)."""
         return Session.of_documents(
@@ -126,6 +150,7 @@ def open_run(
         keep_boilerplate=request.keep_boilerplate,
         follow_links=request.follow_links,
         filters=request.filters,
+        hold_code=task is None or task.scored_method != ScoredDefinitions.name,
     )
     if task is not None and task.reads_tables:
         collected.documents = with_text_tables(collected.documents)

@@ -50,6 +50,7 @@ from prism_edge.app.history import (
 from prism_edge.app.planning import Request, open_run
 from prism_edge.app.render import _drive, _print_result
 from prism_edge.app.runs import state_folder
+from prism_edge.app.search import read_queries, run_indexed
 from prism_edge.backends import Backend
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.server import split_credentials
@@ -65,6 +66,7 @@ from prism_edge.engine.checkpoint import digest
 from prism_edge.engine.parallel import EachSettings, run_each
 from prism_edge.engine.session import Session
 from prism_edge.methods.schemagen import DEFAULT_DOMAIN, generate_schema
+from prism_edge.text.code import is_code
 
 
 def run(
@@ -136,6 +138,13 @@ def run(
     style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    queries: Annotated[
+        Path | None,
+        typer.Option(
+            help="code-search: more questions, one a line, each answered after --query with "
+            "the index read and the model loaded once.",
+        ),
+    ] = None,
     domain: Annotated[
         str | None, typer.Option(help="--task auto: what the documents and questions are about.")
     ] = None,
@@ -248,6 +257,9 @@ def run(
         run_dir = run_dir or state_folder()  # never the folder the command runs from
         chosen = task_for(task, schema_file, query)
         check_outputs(parallel, server, memory_out, run_dir)
+        more = None if queries is None else read_queries(queries)
+        if more is not None and (chosen is None or chosen.name != "code-search"):
+            raise ValueError("--queries asks more code-search questions: use --task code-search")
         request = Request(
             inputs or piped_stdin(),
             chosen,
@@ -318,6 +330,20 @@ def run(
             if failed:
                 raise typer.Exit(1)
             return
+        if planned.indexed:
+            indexed = planned.indexed_session()
+            plan = (
+                f"plan: model {backend.name}"
+                + (f" on {backend.device}" if backend.device else "")
+                + f", method {choice.name} ({choice.reason}), "
+                f"{sum(1 for d in collected.documents if is_code(d.name))} code files read "
+                "whole into their index (parsed only where changed)"
+            )
+            run_indexed(indexed, log, plan, quiet=quiet, as_json=as_json,
+                        memory_out=memory_out, queries=more)  # fmt: skip
+            return
+        if more is not None:
+            raise ValueError("--queries needs code files read into an index, not text on stdin")
         session = planned.session(run_dir)
         if resume:
             session.resume()

@@ -41,7 +41,7 @@ from prism_edge.core.schema import Schema
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
-from prism_edge.text.code import Definition, definitions_in
+from prism_edge.text.code import Definition, Located, definitions_in
 
 Formulation = Literal["likelihood", "yes-no", "bm25"]
 """How a definition is scored against the description: by the model (``likelihood``,
@@ -213,6 +213,67 @@ class ScoredDefinitions(Method):
             answer = ranking[0][0]
         run.result.answer = answer
         yield Answered(answer, None)
+
+    def search(self, run: Context, index: DefinitionSearch) -> Iterator[Event]:
+        """The question over a repository's index (:mod:`prism_edge.engine.index`): BM25's
+        best :data:`INDEX_SHORTLIST` located definitions (``shortlist`` when set), each scored
+        by the model from its own lines (``bm25``: BM25's order, no model). The memory holds
+        the shortlist's entries, under ``path:line: name``; the best is the answer."""
+        size = self.options.shortlist or INDEX_SHORTLIST
+        shortlist = index.ranked(self.config.question)[:size]
+        found = [located for located, _ in shortlist]
+        ranking = [(located.key, value) for located, value in shortlist]
+        if found and self.options.formulation != "bm25":
+            texts = [scored_text(located.definition) for located in found]
+            scores = self.scores(run, texts, self.config.question, [])
+            ranking = sorted(
+                zip((located.key for located in found), scores, strict=True), key=lambda p: -p[1]
+            )
+        run.memory.revise(_add_located(located) for located in found)
+        run.result.ranking = ranking
+        run.result.answer = ranking[0][0] if ranking else ""
+        yield Answered(run.result.answer, None)
+
+
+INDEX_SHORTLIST = 8
+"""Definitions of a repository's index the model scores for a question: BM25's best."""
+
+
+class DefinitionSearch:
+    """BM25 over the definitions of an index, built once and asked any number of
+    questions."""
+
+    def __init__(self, found: Sequence[Located]) -> None:
+        from rank_bm25 import BM25Okapi
+
+        self.found = list(found)
+        corpus = [bm25_words(located.definition) for located in self.found]
+        self._bm25 = BM25Okapi(corpus) if corpus else None
+
+    def ranked(self, question: str) -> list[tuple[Located, float]]:
+        """The definitions by BM25 score for ``question``, best first."""
+        if self._bm25 is None:
+            return []
+        query = query_words(question) or words(question)
+        scores = self._bm25.get_scores(query)
+        order = sorted(range(len(self.found)), key=lambda i: -scores[i])
+        return [(self.found[i], float(scores[i])) for i in order]
+
+
+def bm25_words(definition: Definition) -> list[str]:
+    """What BM25 reads of a definition: its name (split into words) :data:`NAME_WEIGHT`
+    times, then its own lines."""
+    return words(definition.name) * NAME_WEIGHT + words(definition.source)
+
+
+def scored_text(definition: Definition) -> str:
+    """What the model reads of an indexed definition when it scores it: its own lines."""
+    return definition.source
+
+
+def _add_located(located: Located) -> Revision:
+    segments = (FIELD, located.key)
+    return Revision(f"$.'{FIELD}'[{located.key!r}]", segments, "add", located.definition.describe())
 
 
 def candidate_prompt(

@@ -177,11 +177,7 @@ def _function(
         (n for n in ast.walk(node) if isinstance(n, ast.Return | ast.Yield) and n.value),
         key=lambda n: (n.lineno, n.col_offset),
     )
-    returns = [
-        " ".join(code(n.value).split())
-        for n in exits
-        if n.value is not None
-    ]
+    returns = [" ".join(code(n.value).split()) for n in exits if n.value is not None]
     first_line = (code(node) or f"def {node.name}(...)").splitlines()[0]
     return Definition(
         name,
@@ -352,3 +348,33 @@ def _comment_above(node: Any) -> str:
     text = "\n".join(lines)
     cleaned = re.sub(r"^\s*(?:/\*\*?|\*/|\*|///?|!|#)\s?", "", text, flags=re.M)
     return re.sub(r"\*/\s*$", "", cleaned, flags=re.M).strip()
+
+
+def file_definitions(path: str, code: str) -> list[Definition]:
+    """The definitions of one whole file (no chunk header): Python by :mod:`ast`, the
+    languages ``syntax.py`` has a grammar for by tree-sitter, others none."""
+    if path.endswith((".py", ".pyi")):
+        return python_definitions(code)
+    if syntax.language_of(path) is None:
+        return []
+    return tree_definitions(code, path)
+
+
+def is_code(path: str) -> bool:
+    """Whether :func:`file_definitions` reads definitions in a file of this name."""
+    return path.endswith((".py", ".pyi")) or syntax.language_of(path) is not None
+
+
+@dataclass(frozen=True)
+class Located:
+    """A definition and the file it is in: one entry of a repository's index."""
+
+    path: str
+    """The file, as the run names it (the path given, or under the folder given)."""
+    definition: Definition
+
+    @property
+    def key(self) -> str:
+        """Where it is and what it is called, as editors and ``grep -n`` print it:
+        ``path:line: name``."""
+        return f"{self.path}:{self.definition.line}: {self.definition.name}"

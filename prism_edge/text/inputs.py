@@ -285,13 +285,15 @@ def collect(
     keep_boilerplate: bool = False,
     follow_links: bool = False,
     filters: Filters | None = None,
+    hold_code: bool = True,
 ) -> Collected:
     """Read every input; raise :class:`InputError` for a missing, unreadable, empty or not
     regular input (a device, a pipe). Prose is read without a Project Gutenberg frame unless
     ``keep_boilerplate``; a folder's links that lead out of it are skipped (and reported)
     unless ``follow_links``; a folder's files pass ``filters`` (``--include``,
-    ``--exclude``)."""
-    out = _collect(inputs, stdin_text, follow_links, filters or Filters())
+    ``--exclude``). Without ``hold_code``, code files are checked and then read again from
+    disk when they are used (a repository's index holds one file at a time)."""
+    out = _collect(inputs, stdin_text, follow_links, filters or Filters(), hold_code)
     if not keep_boilerplate:
         out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
     out.documents = labelled(out.documents)
@@ -328,7 +330,11 @@ def _distinct_ends(paths: list[str]) -> list[str]:
 
 
 def _collect(
-    inputs: Iterable[str], stdin_text: str | None, follow_links: bool, filters: Filters
+    inputs: Iterable[str],
+    stdin_text: str | None,
+    follow_links: bool,
+    filters: Filters,
+    hold_code: bool = True,
 ) -> Collected:
     out = Collected()
     for spec in inputs:
@@ -350,7 +356,7 @@ def _collect(
                 if not filters.keeps(relative):
                     left_out["by --include/--exclude"] += 1
                     continue
-                docs = _read_all(file, notes, inside_folder=True)
+                docs = _read_all(file, notes, inside_folder=True, hold_code=hold_code)
                 out.documents += docs
                 found += len(docs)
             out.warnings += _binaries_counted(notes, spec)
@@ -360,7 +366,7 @@ def _collect(
             if not found:
                 raise InputError(f"{spec}: the folder holds no readable text files")
         elif path.is_file():
-            out.documents += _read_all(path, out.warnings, inside_folder=False)
+            out.documents += _read_all(path, out.warnings, inside_folder=False, hold_code=hold_code)
         elif path.exists():
             raise InputError(f"{spec}: not a regular file or folder (a device or a pipe?)")
         else:
@@ -392,7 +398,9 @@ def _binaries_counted(notes: list[str], folder: str) -> list[str]:
     return out
 
 
-def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[Document]:
+def _read_all(
+    path: Path, warnings: list[str], *, inside_folder: bool, hold_code: bool = True
+) -> list[Document]:
     """The documents of one file: one, or one per table of an SQLite file (none when a
     folder's file is skipped)."""
     try:
@@ -428,7 +436,7 @@ def _read_all(path: Path, warnings: list[str], *, inside_folder: bool) -> list[D
             )
             for name in names
         ]
-    doc = _read(path, warnings, inside_folder=inside_folder)
+    doc = _read(path, warnings, inside_folder=inside_folder, hold_code=hold_code)
     return [] if doc is None else [doc]
 
 
@@ -437,7 +445,9 @@ STREAMED_SUFFIXES = (".csv", ".tsv", *JSONL_SUFFIXES)
 to hundreds of megabytes (SQLite files are streamed too, a table at a time)."""
 
 
-def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
+def _read(
+    path: Path, warnings: list[str], *, inside_folder: bool, hold_code: bool = True
+) -> Document | None:
     if path.suffix.lower() in STREAMED_SUFFIXES:
         return _streamed(path, warnings, inside_folder=inside_folder)
     try:
@@ -458,7 +468,10 @@ def _read(path: Path, warnings: list[str], *, inside_folder: bool) -> Document |
         text = data.decode("utf-8", errors="replace")
         warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
     text = text.removeprefix("\ufeff")
-    return Document(str(path), text, kind_of(path.name))
+    kind = kind_of(path.name)
+    if kind == "code" and not hold_code:
+        return Document(str(path), "", kind, source=path, stamp=_stamp(path))
+    return Document(str(path), text, kind)
 
 
 def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
