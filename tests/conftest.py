@@ -16,12 +16,14 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 @pytest.fixture(autouse=True)
 def _own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """Tests never read or write the user's history or config, nor follow their defaults, nor
-    write in the folder they are run from, nor keep run states in the user's state folder."""
+    write in the folder they are run from, nor keep run states or indexes in the user's
+    state and cache folders."""
     home = tmp_path_factory.mktemp("user")
     monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
     monkeypatch.setenv("PRISM_EDGE_LOGS", str(home / "logs.db"))
     monkeypatch.setenv("PRISM_EDGE_CONFIG", str(home / "config.toml"))
     monkeypatch.setenv("PRISM_EDGE_STATE", str(home / "state"))
+    monkeypatch.setenv("PRISM_EDGE_CACHE", str(home / "cache"))
     for name in ("MODEL", "TASK", "CHUNK_TOKENS", "CTX"):
         monkeypatch.delenv(f"PRISM_EDGE_{name}", raising=False)
     return home

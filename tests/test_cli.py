@@ -625,10 +625,12 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
     args = ["run", str(code), "--task", "code-search", "--query", "keep a number within bounds"]
     result = invoke(*args, "--memory-out", str(out))
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == "clamp" and "score 0.00" in result.stderr
-    assert set(json.loads(out.read_text())["candidate_functions"]) == {"clamp", "shout"}
+    # read into the folder's index: the answer says where (path:line: name, as grep -n)
+    assert result.stdout.strip() == f"{code}:1: clamp" and "score 0.00" in result.stderr
+    stored = json.loads(out.read_text())["candidate_functions"]
+    assert {key.rsplit(": ", 1)[1] for key in stored} == {"clamp", "shout"}
     as_json = json.loads(invoke(*args, "--json").stdout)
-    assert as_json["ranking"][0][0] == "clamp" and as_json["answer"] == "clamp"
+    assert as_json["ranking"][0][0] == as_json["answer"] == f"{code}:1: clamp"
     plain = ScriptedBackend(outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]", "clamp"])
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: plain)
     refused = invoke(*args, "--method", "definitions")

@@ -130,6 +130,7 @@ def test_what_a_question_names():
 
 
 def test_ask_a_code_search_by_definitions_scores_the_stored_entries(monkeypatch, tmp_path):
+    from prism_edge.app import recall
     from prism_edge.backends.scripted import ScriptedBackend
     from tests.test_cli import test_code_search_scores_definitions_where_the_model_can as run_it
 
@@ -144,11 +145,18 @@ def test_ask_a_code_search_by_definitions_scores_the_stored_entries(monkeypatch,
     backend = ScriptedBackend(scorer=scorer)
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     assert run.method == "definitions" and run.memory["candidate_functions"]
+    # a run over files asks its index again: each definition scored from its own lines
     out = invoke("ask", str(run.id), "Add two numbers together", "--json")
     assert out.exit_code == 0, out.output
     payload = json.loads(out.stdout)
     assert payload["answer"] in run.memory["candidate_functions"] and payload["ranking"]
-    # each stored entry scored from the memory (its description), never from the source
+    assert len(scored) == 2 and all(text.startswith("def ") for text in scored)
+    # a run without an index (text on stdin, an older version's run): the stored entries
+    # scored from the memory (their descriptions), never from the source
+    scored.clear()
+    del run.settings["index"]
+    result = recall.ask(backend, run, "Add two numbers together")
+    assert result.answer in run.memory["candidate_functions"]
     assert len(scored) == len(run.memory["candidate_functions"])
     assert all("purpose:" in text and "def " not in text for text in scored)
 

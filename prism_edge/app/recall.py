@@ -18,6 +18,8 @@ import json
 import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from prism_edge import methods
 from prism_edge.app.history import Entry
@@ -29,7 +31,10 @@ from prism_edge.core.memory import Memory
 from prism_edge.core.metrics import RunMetrics
 from prism_edge.core.schema import Schema, from_json_schema
 from prism_edge.engine.runner import Position, PrismRunner
+from prism_edge.engine.search import IndexedSession
+from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.text.grounding import FUNCTION_WORDS
+from prism_edge.text.inputs import Filters, collect
 
 DEFAULT_ANSWER_TOKENS = 256
 
@@ -90,9 +95,13 @@ class Recall:
 
     def answer(self, backend: Backend) -> RunResult:
         """The run's own answer step on ``backend`` (one generation, a score for each of BM25's
-        best stored definitions, or the stored sentences of a summary by names)."""
+        best stored definitions, or the stored sentences of a summary by names). A code search
+        over files asks its index, brought up to date first (only changed files parsed)."""
         config, schema = self.config, self.schema
         method = methods.make(self.method, schema, config)
+        indexed = self.entry.settings.get("index")
+        if isinstance(indexed, dict) and isinstance(method, ScoredDefinitions):
+            return _ask_index(backend, schema, config, method, indexed)
         runner = PrismRunner(backend, schema, config, method=method)
         runner.restore(self.memory, RunMetrics(), Position(), {}, None)
         runner.suit()  # outside the answer's wall time, as loading the model is
@@ -101,6 +110,27 @@ class Recall:
             pass
         runner.metrics.wall_s = time.perf_counter() - start
         return runner.result
+
+
+def _ask_index(
+    backend: Backend,
+    schema: Schema,
+    config: PrismConfig,
+    method: ScoredDefinitions,
+    indexed: dict[str, Any],
+) -> RunResult:
+    inputs = [str(i) for i in indexed.get("inputs", [])]
+    filters = Filters(
+        tuple(str(g) for g in indexed.get("include", [])),
+        tuple(str(g) for g in indexed.get("exclude", [])),
+    )
+    documents = collect(inputs, filters=filters, hold_code=False).documents
+    folder = Path(str(indexed["folder"])) if indexed.get("folder") else None
+    session = IndexedSession(backend, schema, config, method, documents, inputs, folder)
+    start = time.perf_counter()
+    result = session.ask(config.question)
+    result.metrics.wall_s = time.perf_counter() - start
+    return result
 
 
 def prepare(entry: Entry, question: str, answer_tokens: int | None = None) -> Recall:

@@ -340,7 +340,7 @@ def run(
                 "whole into their index (parsed only where changed)"
             )
             run_indexed(indexed, log, plan, quiet=quiet, as_json=as_json,
-                        memory_out=memory_out, queries=more)  # fmt: skip
+                        memory_out=memory_out, queries=more, filters=request.filters)  # fmt: skip
             return
         if more is not None:
             raise ValueError("--queries needs code files read into an index, not text on stdin")

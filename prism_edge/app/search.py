@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -19,6 +20,7 @@ from prism_edge.app.render import PLAIN_EVERY_S, _print_done, _print_ranking
 from prism_edge.core.events import RunResult
 from prism_edge.engine.index import FileIndexed
 from prism_edge.engine.search import IndexedSession
+from prism_edge.text.inputs import Filters
 
 MAX_QUERIES = 10_000
 
@@ -80,6 +82,7 @@ def run_indexed(
     as_json: bool,
     memory_out: Path | None,
     queries: list[str] | None,
+    filters: Filters,
 ) -> None:
     """An indexed code search from its plan line to its answer (or answers) and record."""
     console = log.console
@@ -88,14 +91,24 @@ def run_indexed(
     engine = session.runner.suit()
     if engine and not quiet:
         console.print(f"engine: {engine}", markup=False)
-    log.entry.settings["index"] = {"key": session.index.key, "folder": str(session.index.folder)}
-    with log.recording(lambda: session.result) as done:
-        start = time.perf_counter()
-        drive_reading(session, console, quiet)
-        result = session.ask(session.config.question)
-        result.steps = session.result.steps
-        result.metrics.wall_s = time.perf_counter() - start
-        done(result)
+    log.entry.settings["index"] = index_settings(session, filters)
+    try:
+        with log.recording(lambda: session.result) as done:
+            start = time.perf_counter()
+            drive_reading(session, console, quiet)
+            result = session.ask(session.config.question)
+            result.steps = session.result.steps
+            result.metrics.wall_s = time.perf_counter() - start
+            done(result)
+    except KeyboardInterrupt:
+        change = session.index.change
+        console.print(
+            f"interrupted after {change.unchanged + change.changed + change.new} of "
+            f"{change.files} code files; the index keeps those read: the same command "
+            "continues with the others",
+            markup=False,
+        )
+        raise typer.Exit(130) from None
     _show(result, as_json, quiet, console, log.entry.id)
     if queries:
         for question in queries:
@@ -104,6 +117,18 @@ def run_indexed(
         from prism_edge.core.memory import dumps
 
         memory_out.write_text(dumps(result.memory.data) + "\n", encoding="utf-8")
+
+
+def index_settings(session: IndexedSession, filters: Filters) -> dict[str, Any]:
+    """What ``ask`` needs to bring a run's index up to date again: its inputs (absolute), the
+    folder filters, the index's folder and key."""
+    return {
+        "inputs": session.inputs,
+        "include": list(filters.include),
+        "exclude": list(filters.exclude),
+        "folder": str(session.index.folder),
+        "key": session.index.key,
+    }
 
 
 def _show(

@@ -41,6 +41,8 @@ file differently bumps it, and every file is parsed again."""
 CACHE_ENV = "PRISM_EDGE_CACHE"
 COMPACT_AT = 2
 """The store is rewritten with its live lines only when it is this many times their size."""
+COMPACT_FLOOR = 65536
+"""Bytes below which a store is never rewritten."""
 FLUSH_EVERY_S = 2.0
 """Parsed files are handed to the operating system at least this often (an interrupted
 reading keeps them), but synced only when the reading ends."""
@@ -226,10 +228,6 @@ class CodeIndex:
                     change.definitions += len(stored.definitions)
                     yield FileIndexed(done, len(code), name, len(stored.definitions), False)
                     continue
-                if stored is None:
-                    change.new += 1
-                else:
-                    change.changed += 1
                 start = time.perf_counter()
                 found = file_definitions(name, text)
                 change.parse_s += time.perf_counter() - start
@@ -239,6 +237,10 @@ class CodeIndex:
                 live_bytes += len(line) - (0 if stored is None else _size(stored, where))
                 self.entries[where] = _Entry(digest, PARSER_VERSION, found)
                 change.definitions += len(found)
+                if stored is None:
+                    change.new += 1
+                else:
+                    change.changed += 1
                 if time.monotonic() - said > FLUSH_EVERY_S:
                     out.flush()
                     said = time.monotonic()
@@ -253,7 +255,7 @@ class CodeIndex:
             out.flush()
             os.fsync(out.fileno())
             size = out.tell()
-        if size > COMPACT_AT * max(live_bytes, 1) and size > 65536:
+        if size > COMPACT_AT * max(live_bytes, 1) and size > COMPACT_FLOOR:
             self._compact()
 
     def _compact(self) -> None:

@@ -42,6 +42,8 @@ class IndexedSession:
         self.config = config
         self.method = method
         self.documents = list(documents)
+        self.inputs = [str(Path(i).expanduser().resolve()) for i in inputs]
+        """The inputs as absolute paths (what a later ``ask`` reads again)."""
         self.index = CodeIndex(folder or cache_folder(), index_key(inputs))
         self.runner = PrismRunner(backend, schema, config, method=method)
         self.search: DefinitionSearch | None = None
@@ -68,7 +70,7 @@ class IndexedSession:
         start = time.perf_counter()
         try:
             yield from self.read()
-            yield from self._answer(self.runner)
+            yield from self._answer(self.runner, self.method)
         finally:
             self.runner.metrics.wall_s = time.perf_counter() - start
         yield Finished(self.result)
@@ -78,12 +80,12 @@ class IndexedSession:
             pass
         return self.result
 
-    def _answer(self, runner: PrismRunner) -> Iterator[Event]:
+    def _answer(self, runner: PrismRunner, method: ScoredDefinitions) -> Iterator[Event]:
         if self.search is None:
             for _ in self.read():
                 pass
         assert self.search is not None
-        yield from self.method.search(runner, self.search)
+        yield from method.search(runner, self.search)
 
     def ask(self, question: str) -> RunResult:
         """Another question to the same index, the model already loaded: BM25's shortlist and
@@ -93,7 +95,7 @@ class IndexedSession:
         runner = PrismRunner(self.backend, self.schema, config, method=method)
         runner.suit()
         start = time.perf_counter()
-        for _ in self._answer(runner):
+        for _ in self._answer(runner, method):
             pass
         runner.metrics.wall_s = time.perf_counter() - start
         return runner.result

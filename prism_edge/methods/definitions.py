@@ -243,11 +243,11 @@ class DefinitionSearch:
     """BM25 over the definitions of an index, built once and asked any number of
     questions."""
 
-    def __init__(self, found: Sequence[Located]) -> None:
+    def __init__(self, found: Sequence[Located], reads: BM25Reads = "source") -> None:
         from rank_bm25 import BM25Okapi
 
         self.found = list(found)
-        corpus = [bm25_words(located.definition) for located in self.found]
+        corpus = [bm25_words(located.definition, reads) for located in self.found]
         self._bm25 = BM25Okapi(corpus) if corpus else None
 
     def ranked(self, question: str) -> list[tuple[Located, float]]:
@@ -260,15 +260,53 @@ class DefinitionSearch:
         return [(self.found[i], float(scores[i])) for i in order]
 
 
-def bm25_words(definition: Definition) -> list[str]:
+BM25Reads = Literal["source", "entry", "both"]
+"""What BM25 reads of a definition beside its name: its own lines (the head of its source:
+signature, docstring, first statements), its entry (first sentence of its docstring,
+parameters, what it returns, first statements), or both."""
+
+
+def bm25_words(definition: Definition, reads: BM25Reads = "source") -> list[str]:
     """What BM25 reads of a definition: its name (split into words) :data:`NAME_WEIGHT`
-    times, then its own lines."""
-    return words(definition.name) * NAME_WEIGHT + words(definition.source)
+    times, then its source, its entry or both (:data:`BM25Reads`)."""
+    out = words(definition.name) * NAME_WEIGHT
+    if reads in ("source", "both"):
+        out += words(definition.source)
+    if reads in ("entry", "both"):
+        d = definition
+        out += words(f"{d.purpose} {d.inputs} {d.output} {d.procedure}")
+    return out
 
 
 def scored_text(definition: Definition) -> str:
     """What the model reads of an indexed definition when it scores it: its own lines."""
     return definition.source
+
+
+SIGNATURE_CHARS = 120
+
+
+def signature_of(definition: Definition) -> str:
+    """A definition as a short reply naming it: ``Owner.name(parameters)``, or ``class
+    Name(bases)`` (what the model scores after a description, :func:`named_prompt`)."""
+    d = definition
+    if d.kind == "class":
+        bases = "" if d.inputs.startswith("no base") else f"({d.inputs})"
+        return f"class {d.name}{bases}"[:SIGNATURE_CHARS]
+    params = "" if d.inputs == "no parameters" else d.inputs
+    return f"{d.name}({params})"[:SIGNATURE_CHARS]
+
+
+def named_prompt(question: str) -> Prompt:
+    """The question as a request for the name of what it describes: every candidate's
+    signature is scored as the reply to one shared prompt (its cache reused)."""
+    return Prompt(
+        (
+            Part("A function or class in a code base is described like this:\n\n"),
+            Part(question, "document"),
+            Part("\n\nWhat is its name and what are its parameters?"),
+        )
+    )
 
 
 def _add_located(located: Located) -> Revision:
