@@ -156,9 +156,7 @@ def test_a_torn_last_line_is_dropped_and_cut_before_the_next_append(
     assert all(line.endswith(b"}\n") for line in store.read_bytes().splitlines(keepends=True))
 
 
-def test_a_damaged_line_only_costs_its_file_a_new_parse(
-    tmp_path: Path, parsed: list[str]
-) -> None:
+def test_a_damaged_line_only_costs_its_file_a_new_parse(tmp_path: Path, parsed: list[str]) -> None:
     root, cache = repo(tmp_path), tmp_path / "cache"
     indexed(root, cache)
     store = CodeIndex(cache, index_key([str(root)])).path
