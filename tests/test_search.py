@@ -154,3 +154,21 @@ def test_a_log_file_gets_plain_progress_lines(
     monkeypatch.setattr(search_command, "PLAIN_EVERY_S", 0.0)
     result = search(repo, "limit a number to a range")
     assert "progress: file 1/2" in result.stderr and "progress: file 2/2" in result.stderr
+
+
+def test_indexes_are_listed_and_removed_with_the_run_states(
+    scoring: ScriptedBackend, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert search(repo, "limit a number to a range").exit_code == 0
+    listed = invoke("runs")
+    assert "index (2 lines)" in listed.stdout
+    key = listed.stdout.split()[0]
+    assert invoke("runs", "rm", key).exit_code == 0
+    assert invoke("runs").stdout == ""
+    parsed: list[str] = []
+    real = code.file_definitions
+    monkeypatch.setattr(
+        index_module, "file_definitions", lambda p, t: parsed.append(p) or real(p, t)
+    )
+    again = search(repo, "limit a number to a range")
+    assert "2 new" in again.stderr and len(parsed) == 2  # read again from the start

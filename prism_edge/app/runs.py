@@ -19,10 +19,13 @@ import typer
 
 from prism_edge.app.common import echo, err_console, reporting_errors
 from prism_edge.engine.checkpoint import read_state
+from prism_edge.engine.index import cache_folder
 
 STATE_ENV = "PRISM_EDGE_STATE"
 
-runs_app = typer.Typer(help="Saved run states (what --resume continues): list and remove.")
+runs_app = typer.Typer(
+    help="Saved run states (what --resume continues) and code-search indexes: list and remove."
+)
 
 
 def state_folder() -> Path:
@@ -59,23 +62,43 @@ def _saved(folder: Path) -> list[tuple[str, int, float, str]]:
     return out
 
 
+def _indexes(folder: Path) -> list[tuple[str, int, float, str]]:
+    """Each code-search index in the cache folder: its key, bytes, last write and files."""
+    out = []
+    for path in sorted(folder.glob("index-*.jsonl")):
+        key = path.name.removeprefix("index-").removesuffix(".jsonl")
+        try:
+            with path.open("rb") as lines:
+                files = sum(1 for _ in lines)
+            out.append((key, path.stat().st_size, path.stat().st_mtime, f"index ({files} lines)"))
+        except OSError:
+            continue
+    return out
+
+
+def _everything() -> list[tuple[Path, str, int, float, str]]:
+    """Run states and indexes: (folder, key, bytes, last write, what)."""
+    states = [(state_folder(), *row) for row in _saved(state_folder())]
+    return states + [(cache_folder(), *row) for row in _indexes(cache_folder())]
+
+
 @runs_app.callback(invoke_without_command=True)
 def runs_list(ctx: typer.Context) -> None:
     """The saved run states, newest first, with their size and age."""
     if ctx.invoked_subcommand is not None:
         return
     with reporting_errors(False):
-        folder = state_folder()
-        saved = sorted(_saved(folder), key=lambda r: -r[2])
+        saved = sorted(_everything(), key=lambda r: -r[3])
+        where = f"{state_folder()} and {cache_folder()}"
         if not saved:
-            err_console().print(f"no run states saved in {folder}", markup=False)
+            err_console().print(f"no run states or indexes saved in {where}", markup=False)
             return
         now = time.time()
-        for key, size, when, what in saved:
+        for _, key, size, when, what in saved:
             hours = (now - when) / 3600
             age = f"{hours:.1f} h" if hours < 48 else f"{hours / 24:.0f} d"
             echo(f"{key:<34} {size / 1024:>9.1f} KB  {age:>7} ago  {what}")
-        err_console().print(f"in {folder}", markup=False)
+        err_console().print(f"in {where}", markup=False)
 
 
 @runs_app.command("rm")
@@ -86,20 +109,25 @@ def runs_rm(
         float | None, typer.Option("--older-than", min=0, help="Those older than N days.")
     ] = None,
 ) -> None:
-    """Remove saved run states (a run removed cannot be resumed)."""
+    """Remove saved run states (a run removed cannot be resumed) and indexes (the next code
+    search over those files parses them again)."""
     with reporting_errors(False):
         if not keys and not all_ and older is None:
             raise ValueError("say which: KEY..., --all or --older-than DAYS")
-        folder = state_folder()
         now = time.time()
         removed = 0
-        for key, _, when, _ in _saved(folder):
+        for folder, key, _, when, what in _everything():
             chosen = (
                 all_ or (keys and key in keys) or (older is not None and now - when > older * 86400)
             )
             if not chosen:
                 continue
-            for path in folder.glob(f"state-{key}.*"):
+            prefix = "index" if what.startswith("index") else "state"
+            for path in folder.glob(f"{prefix}-{key}.*"):
                 path.unlink(missing_ok=True)
             removed += 1
-        err_console().print(f"removed {removed} saved run states from {folder}", markup=False)
+        err_console().print(
+            f"removed {removed} saved run states and indexes from {state_folder()} and "
+            f"{cache_folder()}",
+            markup=False,
+        )

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
-from prism_edge.app.render import PLAIN_EVERY_S, _print_done, _print_ranking
+from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking
 from prism_edge.core.events import RunResult
 from prism_edge.engine.index import FileIndexed
 from prism_edge.engine.search import IndexedSession
@@ -151,7 +151,11 @@ def _show(
     if quiet:
         return
     _print_ranking(result, console)
-    if question is None:
-        _print_done(result, console, log_id)
-    else:
-        console.print(f"({result.metrics.wall_s:.1f} s)", markup=False)
+    m = result.metrics
+    scored = sum(1 for call in m.calls if call.kind == "score")
+    console.print(
+        ("done: " if question is None else "")
+        + f"{scored} definitions scored by the model, {m.prompt_tokens} prompt tokens, "
+        f"{m.wall_s:.1f} s" + (f"; logged as run {log_id}" if log_id is not None else ""),
+        markup=False,
+    )

@@ -216,11 +216,14 @@ class ScoredDefinitions(Method):
 
     def search(self, run: Context, index: DefinitionSearch) -> Iterator[Event]:
         """The question over a repository's index (:mod:`prism_edge.engine.index`): BM25's
-        best :data:`INDEX_SHORTLIST` located definitions (``shortlist`` when set), each scored
-        by the model from its own lines (``bm25``: BM25's order, no model). The memory holds
-        the shortlist's entries, under ``path:line: name``; the best is the answer."""
-        size = self.options.shortlist or INDEX_SHORTLIST
-        shortlist = index.ranked(self.config.question)[:size]
+        best ``shortlist`` located definitions (0: every one), each scored by the model from
+        its own lines (``bm25``: BM25's order, no model). The memory holds the shortlist's
+        entries, under ``path:line: name``; the best is the answer."""
+        ranked = index.ranked(self.config.question)
+        size = self.options.shortlist or None
+        if self.options.formulation == "bm25":  # BM25's order is the answer: its best few kept
+            size = size or ASK_SHORTLIST
+        shortlist = ranked[:size]
         found = [located for located, _ in shortlist]
         ranking = [(located.key, value) for located, value in shortlist]
         if found and self.options.formulation != "bm25":
@@ -233,10 +236,6 @@ class ScoredDefinitions(Method):
         run.result.ranking = ranking
         run.result.answer = ranking[0][0] if ranking else ""
         yield Answered(run.result.answer, None)
-
-
-INDEX_SHORTLIST = 8
-"""Definitions of a repository's index the model scores for a question: BM25's best."""
 
 
 class DefinitionSearch:
