@@ -17,7 +17,15 @@ from prism_edge.engine.session import Session
 
 __version__ = "0.1.0"
 
-_ONE_CALL = ("run", "summarize", "search_code", "ask_table", "Answer")
+_ONE_CALL = (
+    "run",
+    "summarize",
+    "search_code",
+    "open_code_search",
+    "CodeSearch",
+    "ask_table",
+    "Answer",
+)
 """The one-call library (``prism_edge.app.api``), imported when first used: ``import
 prism_edge`` stays light."""
 
@@ -34,6 +42,7 @@ __all__ = [
     "Answer",
     "BackendError",
     "CallMetrics",
+    "CodeSearch",
     "ContextOverflow",
     "Memory",
     "PrismConfig",
@@ -48,6 +57,7 @@ __all__ = [
     "ask_table",
     "from_model",
     "from_source",
+    "open_code_search",
     "run",
     "run_prism",
     "search_code",

@@ -87,3 +87,32 @@ def test_each_call_gives_runs_answer_byte_for_byte_on_the_embedded_model(call, a
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert answer and done.stdout == answer + "\n"
+
+
+def test_a_code_search_opened_once_answers_many_descriptions(monkeypatch, tmp_path):
+    def scorer(prompt, text: str) -> float:
+        document = prompt.of_kind("document").lower()
+        return float(sum(word in document for word in text.lower().split()))
+
+    opened: list[ScriptedBackend] = []
+
+    def open_backend(model=None, **options):  # type: ignore[no-untyped-def]
+        opened.append(ScriptedBackend(scorer=scorer, parameters=135_000_000))
+        return opened[-1]
+
+    monkeypatch.setattr(factory, "open_backend", open_backend)
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "a.py").write_text('def clamp(v, lo, hi):\n    """Limit a number to a range."""\n')
+    (folder / "b.py").write_text('def shout(s):\n    """Upper-case a text."""\n')
+    events: list[object] = []
+    one = prism_edge.search_code(folder, "limit a number to a range", on_event=events.append)
+    assert one.answer == f"{folder / 'a.py'}:1: clamp" and one.method == "definitions"
+    assert [getattr(e, "path", "") for e in events if getattr(e, "kind", "") == "indexed"] == [
+        str(folder / "a.py"),
+        str(folder / "b.py"),
+    ]
+    with prism_edge.open_code_search(folder) as search:
+        answers = [search.ask(q).answer for q in ("upper-case a text", "limit a number")]
+    assert [a.rsplit(": ", 1)[1] for a in answers if a] == ["shout", "clamp"]
+    assert len(opened) == 2  # one model for the one call, one for both questions

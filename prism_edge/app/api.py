@@ -1,5 +1,6 @@
 """The library in one call: ``prism_edge.summarize(path_or_text)``,
-``prism_edge.search_code(folder, description)``, ``prism_edge.ask_table(path, question)`` and
+``prism_edge.search_code(folder, description)`` (``prism_edge.open_code_search(folder)`` for
+many descriptions), ``prism_edge.ask_table(path, question)`` and
 the general ``prism_edge.run(inputs, task=..., query=...)``.
 
 Each is ``prism-edge run``'s own path (:func:`prism_edge.app.planning.open_run`): the same
@@ -104,9 +105,70 @@ def _is_path(value: str) -> bool:
 
 
 def search_code(folder: str | Path, description: str, **options: Any) -> Answer:
-    """The definition in a code base that ``description`` describes (its name: ``answer``;
-    the runners-up: ``ranking``)."""
+    """The definition in a code base that ``description`` describes (where it is and its
+    name, ``path:line: name``: ``answer``; the runners-up: ``ranking``). Its files are read
+    into their index, parsed only where they changed since the last search over them."""
     return run(folder, task="code-search", query=description, **options)
+
+
+class CodeSearch:
+    """A code base read into its index once, with the model loaded once, asked any number
+    of descriptions (each costs BM25 over the index and the model's scores of its shortlist).
+    Close it (or use it in a ``with``) to free the model.
+
+        with prism_edge.open_code_search("src/") as search:
+            for description in descriptions:
+                print(search.ask(description).answer)
+    """
+
+    def __init__(self, folder: str | Path | Sequence[str | Path], **options: Any) -> None:
+        paths = [folder] if isinstance(folder, str | Path) else list(folder)
+        request = Request(
+            [str(p) for p in paths],
+            TASKS["code-search"],
+            "a definition of this code base",  # each ask brings its own
+            model=options.get("model"),
+            server=options.get("server"),
+            engine=Engine(gpu_layers=options.get("gpu_layers")),
+            method=options.get("method", AUTO),
+            no_model=options.get("no_model", False),
+            filters=Filters(tuple(options.get("include", ())), tuple(options.get("exclude", ()))),
+        )
+        self._planned = open_run(request)
+        if not self._planned.indexed:
+            self._planned.backend.close()
+            raise ValueError(
+                "open_code_search needs a method that scores definitions: the model cannot "
+                f"score ({self._planned.choice.reason})"
+            )
+        self._session = self._planned.indexed_session()
+
+    def ask(self, description: str) -> Answer:
+        """The definition ``description`` describes (the index is read by the first ask)."""
+        result = self._session.ask(description)
+        planned = self._planned
+        return Answer(
+            result.answer,
+            result.memory.data,
+            planned.choice.name,
+            planned.choice.reason,
+            planned.chunk_tokens,
+            result,
+        )
+
+    def close(self) -> None:
+        self._planned.backend.close()
+
+    def __enter__(self) -> CodeSearch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_code_search(folder: str | Path | Sequence[str | Path], **options: Any) -> CodeSearch:
+    """A code base's index and the model, ready for many descriptions (:class:`CodeSearch`)."""
+    return CodeSearch(folder, **options)
 
 
 def ask_table(path: str | Path, question: str, **options: Any) -> Answer:
@@ -119,12 +181,19 @@ def _answer(
 ) -> Answer:
     planned = open_run(request)
     try:
-        session = planned.session(None if run_dir is None else Path(run_dir))
-        session.check_context()
-        for event in session.events():
-            if on_event is not None:
-                on_event(event)
-        result = session.result
+        if planned.indexed:  # files for a code search: read into their index, then asked
+            indexed = planned.indexed_session()
+            for event in indexed.events():
+                if on_event is not None:
+                    on_event(event)
+            result = indexed.result
+        else:
+            session = planned.session(None if run_dir is None else Path(run_dir))
+            session.check_context()
+            for event in session.events():
+                if on_event is not None:
+                    on_event(event)
+            result = session.result
     finally:
         planned.backend.close()
     return Answer(

@@ -17,8 +17,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
 from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking
-from prism_edge.core.events import RunResult
-from prism_edge.engine.index import FileIndexed
+from prism_edge.core.events import FileIndexed, RunResult
 from prism_edge.engine.search import IndexedSession
 from prism_edge.text.inputs import Filters
 

@@ -128,7 +128,20 @@ class Finished:
     kind: Literal["finished"] = "finished"
 
 
-Event = StepDone | ChunkCut | MemoryFolded | Answered | Finished
+@dataclass(frozen=True)
+class FileIndexed:
+    """A code file read into a repository's index: parsed, or unchanged since the last
+    reading (``engine/index.py``)."""
+
+    done: int
+    total: int
+    path: str
+    definitions: int
+    parsed: bool
+    kind: Literal["indexed"] = "indexed"
+
+
+Event = StepDone | ChunkCut | MemoryFolded | Answered | Finished | FileIndexed
 
 
 class BudgetExceeded(ContextOverflow):

@@ -29,9 +29,10 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from prism_edge.core.errors import PrismError
+from prism_edge.core.events import FileIndexed
 from prism_edge.text.code import Definition, Located, file_definitions, is_code
 from prism_edge.text.inputs import Document
 
@@ -67,18 +68,6 @@ def index_key(inputs: Sequence[str]) -> str:
     """The store of a run over ``inputs`` (files and folders, as given): their absolute paths."""
     where = sorted({str(Path(i).expanduser().resolve()) for i in inputs})
     return hashlib.sha256("\0".join(where).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class FileIndexed:
-    """One input file read into the index (parsed, or unchanged since the last reading)."""
-
-    done: int
-    total: int
-    path: str
-    definitions: int
-    parsed: bool
-    kind: Literal["indexed"] = "indexed"
 
 
 @dataclass

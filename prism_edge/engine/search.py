@@ -16,9 +16,9 @@ from pathlib import Path
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.events import Event, Finished, RunResult
+from prism_edge.core.events import Event, FileIndexed, Finished, RunResult
 from prism_edge.core.schema import Schema
-from prism_edge.engine.index import CodeIndex, FileIndexed, cache_folder, index_key
+from prism_edge.engine.index import CodeIndex, cache_folder, index_key
 from prism_edge.engine.runner import PrismRunner
 from prism_edge.methods.definitions import DefinitionSearch, ScoredDefinitions
 from prism_edge.text.inputs import Document
@@ -63,7 +63,7 @@ class IndexedSession:
         self.read_s = time.perf_counter() - start
         self.result.steps = self.index.change.changed + self.index.change.new
 
-    def events(self) -> Iterator[Event | FileIndexed]:
+    def events(self) -> Iterator[Event]:
         """The reading's events, the answer to the config's question, then
         :class:`Finished`."""
         self.runner.suit()
