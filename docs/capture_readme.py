@@ -51,6 +51,7 @@ def main() -> None:
             **os.environ,
             "PRISM_EDGE_LOGS": f"{home}/logs",
             "PRISM_EDGE_CONFIG": f"{home}/config.toml",
+            "PRISM_EDGE_CACHE": f"{home}/cache",
             "COLUMNS": "100",
             "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order they were written
         }

@@ -78,7 +78,7 @@ def test_a_fresh_reading_parses_every_code_file_and_locates_each_definition(
     assert "pkg/m0.py:4: add0" in found and "pkg/m0.py:12: Box.put" in found
     assert "web.js:2: sum" in found
     assert index.written == index.path.stat().st_size  # written once, nothing rewritten
-    assert "5 code files: 5 new" in change.line() and "1 files not code" in change.line()
+    assert "5 code files: 5 new" in change.line() and "1 file not code" in change.line()
 
 
 def test_a_second_reading_parses_only_the_file_that_changed_and_says_so(

@@ -53,7 +53,7 @@ def test_the_answer_is_located_and_the_index_says_what_it_read(
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == f"{repo / 'pkg' / 'numbers.py'}:1: clamp"
     assert "index: 2 code files: 2 new, 2 definitions" in result.stderr
-    assert "code files read whole into their index" in result.stderr
+    assert "code files read whole into an index" in result.stderr
     again = search(repo, "upper-case a text")
     assert again.stdout.strip().endswith("texts.py:1: shout")
     assert "2 code files: 2 unchanged" in again.stderr

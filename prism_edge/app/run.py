@@ -332,12 +332,13 @@ def run(
             return
         if planned.indexed:
             indexed = planned.indexed_session()
+            code = sum(1 for d in collected.documents if is_code(d.name))
             plan = (
                 f"plan: model {backend.name}"
                 + (f" on {backend.device}" if backend.device else "")
-                + f", method {choice.name} ({choice.reason}), "
-                f"{sum(1 for d in collected.documents if is_code(d.name))} code files read "
-                "whole into their index (parsed only where changed)"
+                + f", method {choice.name} ({choice.reason}), {code:,} code "
+                + ("file" if code == 1 else "files")
+                + " read whole into an index (parsed only where changed)"
             )
             run_indexed(indexed, log, plan, quiet=quiet, as_json=as_json,
                         memory_out=memory_out, queries=more, filters=request.filters)  # fmt: skip

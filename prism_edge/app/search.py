@@ -66,8 +66,7 @@ def drive_reading(session: IndexedSession, console: Console, quiet: bool) -> Non
     if not quiet:
         change = session.index.change
         console.print(
-            f"index: {change.line()}, read in {time.perf_counter() - start:.1f} s "
-            f"({session.index.path})",
+            f"index: {change.line()}, read in {time.perf_counter() - start:.1f} s",
             markup=False,
         )
 

@@ -86,11 +86,11 @@ class Change:
 
     def line(self) -> str:
         """``601 files: 598 unchanged, 2 changed, 1 new, 20,000 definitions``."""
-        parts = [f"{n} {what}" for what, n in self._counts() if n]
-        head = f"{self.files} code files" + (": " + ", ".join(parts) if parts else "")
-        tail = f", {self.definitions:,} definitions"
+        parts = [f"{n:,} {what}" for what, n in self._counts() if n]
+        head = _counted(self.files, "code file") + (": " + ", ".join(parts) if parts else "")
+        tail = f", {_counted(self.definitions, 'definition')}"
         if self.skipped:
-            tail += f", {self.skipped} files not code (skipped)"
+            tail += f", {_counted(self.skipped, 'file')} not code (skipped)"
         return head + tail
 
     def _counts(self) -> list[tuple[str, int]]:
@@ -100,6 +100,10 @@ class Change:
             ("new", self.new),
             ("removed", self.removed),
         ]
+
+
+def _counted(n: int, what: str) -> str:
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
 
 
 @dataclass
