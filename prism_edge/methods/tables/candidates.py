@@ -1,0 +1,240 @@
+"""The answers a question's reading allows, each computed with SQL over the whole tables, and
+the program's own ranking of them by shared words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prism_edge.methods.tables.question import Filter, Reading, _related, label
+from prism_edge.methods.tables.store import Column, Link, Store, _singular, quote, show
+from prism_edge.text.bm25 import words
+from prism_edge.text.grounding import FUNCTION_WORDS
+
+# --- candidate answers --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    description: str
+    """What was computed, in full: the operation, the column, the table, every filter."""
+    value: str
+    table: str
+    core: str = ""
+    """What the model is shown: the operation and the column (and a filter the question may
+    not have meant); the cells the question names are common to all and left out."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What candidates are computed over: one table, or two joined through a link."""
+
+    name: str
+    sql: str
+    columns: list[tuple[str, str, Column]]
+    """(how the question's side calls it, its SQL expression, its facts)."""
+    tables: tuple[str, ...]
+
+
+def _views(store: Store, reading: Reading, joins: list[Link]) -> list[View]:
+    views = []
+    for table in store.tables.values():
+        cols = [(c.name, quote(c.name), c) for c in table.columns]
+        views.append(View(table.name, table.sql, cols, (table.name,)))
+    for link in joins:
+        left, right = store.tables[link.left], store.tables[link.right]
+        wanted = {link.left, link.right}
+        touched = set(reading.filters) | set(reading.columns) | set(reading.tables)
+        if not wanted <= touched and not (wanted & set(reading.filters) and wanted & touched):
+            continue
+        cols = []
+        for table, alias in ((left, "a"), (right, "b")):
+            for c in table.columns:
+                cols.append((f"{table.name} {c.name}", f"{alias}.{quote(c.name)}", c))
+        sql = (
+            f"{left.sql} AS a JOIN {right.sql} AS b ON a.{quote(link.left_column)} = "
+            f"b.{quote(link.right_column)}"
+        )
+        views.append(View(f"{left.name} and {right.name}", sql, cols, (left.name, right.name)))
+    return views
+
+
+def candidates(store: Store, reading: Reading, joins: list[Link]) -> list[Candidate]:
+    """Every answer the question's reading allows, computed over the whole tables: under every
+    cell it names; and, for a cell named only by a plain word, without it too; and where
+    those leave no row, under all but one (a cell named by accident)."""
+    out: dict[str, Candidate] = {}
+    for view in _views(store, reading, joins):
+        in_view = [(t, f) for t in view.tables for f in reading.filters.get(t, [])]
+        named = {c for t in view.tables for c in reading.columns.get(t, [])}
+        if not in_view and not named and not set(view.tables) & set(reading.tables):
+            continue
+        strong = [x for x in in_view if not x[1].weak]
+        sets = [in_view] + ([strong] if len(strong) < len(in_view) else [])
+        if len(strong) > 1 and not any(_count(store, view, s) for s in sets):
+            sets += [strong[:i] + strong[i + 1 :] for i in range(len(strong))]
+        distinct = bool(DISTINCT_WORDS & set(reading.words))
+        for chosen in sets:
+            for candidate in _computed(store, view, chosen, named, distinct):
+                out.setdefault(candidate.description, candidate)
+    return list(out.values())
+
+
+Chosen = list[tuple[str, "Filter"]]
+
+
+def _clauses(view: View, chosen: Chosen) -> tuple[str, list[Any]]:
+    sql: list[str] = []
+    args: list[Any] = []
+    for table, f in chosen:
+        expr = _expr(view, table, f.column)
+        if f.prefix:
+            sql.append(f"({expr} LIKE ? OR {expr} LIKE ?)")
+            args += [f"{f.value}-%", f"{f.value}/%"]
+        else:
+            sql.append(f"{expr} = ?")
+            args.append(f.value)
+    return " AND ".join(sql), args
+
+
+def _count(store: Store, view: View, chosen: Chosen) -> int:
+    where, args = _clauses(view, chosen)
+    sql = f"SELECT COUNT(*) FROM {view.sql}" + (f" WHERE {where}" if where else "")
+    return int(store.query(sql, args)[0][0])
+
+
+def _expr(view: View, table: str, column: str) -> str:
+    if len(view.tables) == 1:
+        return quote(column)
+    alias = "a" if table == view.tables[0] else "b"
+    return f"{alias}.{quote(column)}"
+
+
+def _computed(
+    store: Store, view: View, chosen: Chosen, named: set[str], distinct: bool
+) -> Iterator[Candidate]:
+    """The candidates over ``view`` under the cells ``chosen``: what the question may ask of
+    the rows they select."""
+    where_sql, args = _clauses(view, chosen)
+    told = " and ".join(f.describe() for _, f in chosen)
+    where = f" where {told}" if told else ""
+    weak = " and ".join(f.describe() for _, f in chosen if f.weak)
+    aside = f" where {weak}" if weak else ""  # what the core description must still say
+    base = f"FROM {view.sql}" + (f" WHERE {where_sql}" if where_sql else "")
+    first = "a.rowid" if len(view.tables) > 1 else "rowid"  # ties: the first seen first
+    of = f" in {view.name}"
+
+    def candidate(core: str, value: str) -> Candidate:
+        return Candidate(f"{core}{of}{where}", value, view.name, f"{core}{aside}")
+
+    filtered = {f.column for _, f in chosen}
+    free = [x for x in view.columns if x[2].name not in filtered]
+    numeric = [x for x in free if x[2].numeric]
+    measures = [x for x in numeric if x[2].name in named] or numeric
+    targets = [x for x in free if x[2].name in named] or free
+    noun = _noun(view)
+    label_column = _label(store, view, free)
+    (count,) = store.query(f"SELECT COUNT(*) {base}", args)[0]
+    yield candidate(f"the number of {view.name} rows", show(count))
+    if not count:
+        return
+    single = count == 1  # one row: its cells are the answer, aggregates only repeat them
+    for name, expr, _ in measures if not single else []:
+        number = f"typeof({expr}) IN ('integer', 'real')"
+        keep = f" AND {number}" if where_sql else f" WHERE {number}"
+        high, low, mean, total = store.query(
+            # TOTAL, not SUM: a sum past 64-bit integers (18-digit ids) is a float, not an error
+            f"SELECT MAX({expr}), MIN({expr}), AVG({expr}), TOTAL({expr}) {base}{keep}",
+            args,
+        )[0]
+        if high is None:
+            continue
+        said = label(name)
+        yield candidate(f"the largest {said}", show(high))
+        yield candidate(f"the smallest {said}", show(low))
+        yield candidate(f"the average {said}", f"{mean:.2f}")
+        yield candidate(f"the total {said}", show(total))
+        ranked = [(label(t), e) for t, e, _ in targets if e != expr]
+        if label_column is not None and label_column[1] != expr:  # "which car": its label
+            ranked.append((noun, label_column[1]))
+        for tname, texpr in ranked:
+            for word, order in (("largest", "DESC"), ("smallest", "ASC")):
+                row = store.query(
+                    f"SELECT {texpr} {base}{keep} ORDER BY {expr} {order}, {first} LIMIT 1", args
+                )
+                if row and row[0][0] is not None:
+                    yield candidate(f"the {tname} with the {word} {said}", show(row[0][0]))
+    for tname, texpr, column in targets:
+        not_null = f"{' AND' if where_sql else ' WHERE'} {texpr} IS NOT NULL"
+        if chosen:
+            values = store.query(f"SELECT DISTINCT {texpr} {base}{not_null} LIMIT 6", args)
+            if values and len(values) <= 5:
+                yield candidate(f"the {label(tname)}", ", ".join(show(v[0]) for v in values))
+        if single:
+            continue
+        common = store.query(
+            f"SELECT {texpr}, COUNT(*) AS n {base}{not_null} GROUP BY {texpr} "
+            f"ORDER BY n DESC, MIN({first}) LIMIT 6",
+            args,
+        )
+        if common and common[0][1] > 1:  # a value seen once is no "most common" one
+            tied = [show(v) for v, n in common if n == common[0][1]]
+            said = ", ".join(tied[:5]) + (f" ({common[0][1]} each)" if len(tied) > 1 else "")
+            yield candidate(f"the most common {label(tname)}", said)
+        if column.kind == "text" and distinct:  # asked for: "how many different ..."
+            (kinds,) = store.query(f"SELECT COUNT(DISTINCT {texpr}) {base}", args)[0]
+            yield candidate(f"the number of different {label(tname)} values", show(kinds))
+
+
+DISTINCT_WORDS = frozenset({"different", "distinct", "unique", "kinds", "types", "sorts"})
+"""Words by which a question asks how many different values a column holds."""
+
+
+def _noun(view: View) -> str:
+    """What one row of a view is, from its (first) table's name: ``cars`` -> ``car``."""
+    said = words(view.tables[0])
+    return _singular(said[-1]) if said else "row"
+
+
+def _label(
+    store: Store, view: View, free: list[tuple[str, str, Column]]
+) -> tuple[str, str, Column] | None:
+    """The column that tells a row by name: one whose words say name, title or label, else
+    the first text column whose values are mostly different."""
+    texts = [x for x in free if x[2].kind == "text"]
+    for x in texts:
+        if set(words(x[2].name)) & {"name", "title", "label"}:
+            return x
+    table = store.tables.get(view.tables[0])
+    for x in texts:
+        if table is not None and table.distinct.get(x[2].name, 0) * 2 >= max(1, table.rows):
+            return x
+    return None
+
+
+SAME = {
+    "many": "number", "count": "number", "number": "number",
+    "most": "largest", "highest": "largest", "maximum": "largest", "largest": "largest",
+    "biggest": "largest", "greatest": "largest", "top": "largest", "max": "largest",
+    "least": "smallest", "lowest": "smallest", "minimum": "smallest", "smallest": "smallest",
+    "fewest": "smallest", "min": "smallest",
+    "average": "average", "mean": "average", "total": "total", "sum": "total",
+    "common": "common", "frequent": "common", "often": "common", "usual": "common",
+    "different": "different", "distinct": "different", "unique": "different",
+}  # fmt: skip
+"""Words of a question and the description words they ask for (the program's reading of
+quantifiers, for ranking with no model)."""
+
+
+def rank_by_words(question: str, found: Sequence[Candidate]) -> list[float]:
+    """The program's own ranking, with no model: how many of the question's content words
+    each description shares (prefixes of four letters count; quantifiers by :data:`SAME`),
+    ties to the shorter."""
+    asked = {SAME.get(w, w) for w in words(question) if w not in FUNCTION_WORDS or w in SAME}
+    scores = []
+    for candidate in found:
+        said = [SAME.get(w, w) for w in words(candidate.description)]
+        shared = sum(1 for q in asked if any(_related(q, w) for w in said))
+        scores.append(shared - 0.01 * len(said))
+    return scores

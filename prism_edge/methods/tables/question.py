@@ -1,0 +1,181 @@
+"""What a question names in the tables: the columns and tables its words name, the cells it
+names, and the names it holds that no table does."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from prism_edge.methods.tables.store import Store, Table, quote, show
+from prism_edge.text.bm25 import words
+from prism_edge.text.grounding import FUNCTION_WORDS
+from prism_edge.text.tables import Cell, typed
+
+CATEGORICAL = 64
+"""A text column with at most this many distinct values is a category: a lower-case word of
+the question may name one of its values ("days of snow")."""
+
+
+# --- reading the question -----------------------------------------------------------------------
+
+_WORD = re.compile(r"[\w][\w'&.-]*[\w]|\w")
+_TOKEN = re.compile(r"\b[A-Z]\.|[\w][\w'&.-]*[\w]|\w")
+"""A question's words as cells may hold them: an initial keeps its period (``Cesar A.``)."""
+_UPPER = "[" + re.escape("".join(c for c in map(chr, range(0x10000)) if c.isupper())) + "]"
+"""A capital letter of any script (not only A-Z: "Örebro", "Казань" are names too)."""
+_NAMED = re.compile(
+    rf"(?<![.!?]\s)(?<!^)\b(?:{_UPPER}[\w&'-]*)(?:\s+{_UPPER}[\w&'-]*)*|\b{_UPPER}{{2,}}\b"
+)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]?\d)")
+
+
+def _related(a: str, b: str) -> bool:
+    """Two words name the same thing: equal, or one the other's head of four letters or more
+    (temp / temperature, death / deaths)."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and long.startswith(short)
+
+
+@dataclass(frozen=True)
+class Filter:
+    table: str
+    column: str
+    value: Cell
+    prefix: bool = False
+    """A year named in the question, matched by a date's start (``2001`` -> ``2001-01-01``)."""
+    weak: bool = False
+    """Named by a lower-case word of the question ("days of snow"), which may as well be a
+    plain word there ("the type of death"): answers are computed with and without it."""
+
+    def describe(self) -> str:
+        return f"{label(self.column)} is {show(self.value)}"
+
+
+def label(column: str) -> str:
+    return " ".join(words(column)) or column
+
+
+@dataclass
+class Reading:
+    """What a question names in the tables."""
+
+    words: list[str]
+    columns: dict[str, list[str]]
+    """Per table, the columns the question's words name."""
+    tables: list[str]
+    """Tables whose name the question's words name."""
+    filters: dict[str, list[Filter]]
+    """Per table, the cells the question names."""
+    unmatched: list[str]
+    """Names, codes and numbers the question holds that no table holds."""
+
+
+def read_question(question: str, store: Store) -> Reading:
+    said = [w.lower() for w in _WORD.findall(question)]
+    content = [w for w in said if w not in FUNCTION_WORDS]
+    columns: dict[str, list[str]] = {}
+    tables: list[str] = []
+    vocabulary: set[str] = set()
+    for table in store.tables.values():
+        table_words = words(table.name)
+        vocabulary.update(table_words)
+        if any(_related(w, q) for w in table_words for q in content if len(w) >= 3):
+            tables.append(table.name)
+        for column in table.columns:
+            column_words = words(column.name)
+            vocabulary.update(column_words)
+            if any(_related(w, q) for w in column_words for q in content if len(w) >= 2):
+                columns.setdefault(table.name, []).append(column.name)
+    filters: dict[str, list[Filter]] = {}
+    matched_text: set[str] = set()
+    for table in store.tables.values():
+        found = _cells(question, said, table, store, columns.get(table.name, []))
+        if found:
+            filters[table.name] = found
+            matched_text.update(show(f.value).lower() for f in found)
+    unmatched = []
+    for name in _NAMED.findall(question) + _NUMBER.findall(question):
+        parts = [w.lower() for w in _WORD.findall(name)]
+        known = all(  # every word of it: "Solar Power" is no value beside a table "power"
+            any(_related(p, v) for v in vocabulary)
+            or any(p in m.split() or m.startswith(p) for m in matched_text)
+            or p in FUNCTION_WORDS
+            for p in parts
+        )
+        if not known:
+            unmatched.append(name)
+    return Reading(said, columns, tables, filters, list(dict.fromkeys(unmatched)))
+
+
+def _cells(
+    question: str, said: list[str], table: Table, store: Store, named: list[str]
+) -> list[Filter]:
+    """The cells of ``table`` the question names: a phrase of it equal to a text cell (a
+    single lower-case word only in a category column), or a number equal to a numeric cell or
+    starting a date; one per column, the longest; numbers prefer the columns the question
+    names."""
+    raw = _TOKEN.findall(question)
+    phrases: dict[str, bool] = {}  # phrase -> may match any column
+    for n in range(1, 6):
+        for i in range(len(raw) - n + 1):
+            phrase = " ".join(raw[i : i + n])
+            lower = phrase.casefold()
+            if n == 1 and (lower in FUNCTION_WORDS or len(lower) < 2):
+                continue
+            strong = n > 1 or phrase[:1].isupper() or phrase.isupper() or phrase[:1].isdigit()
+            phrases[lower] = phrases.get(lower, False) or strong
+    numbers = [typed(n) for n in _NUMBER.findall(question)]
+    best: dict[str, Filter] = {}
+    for column in table.columns:
+        c = quote(column.name)
+        if column.kind == "text":
+            allowed = (
+                [p for p, strong in phrases.items() if strong]
+                if table.distinct.get(column.name, 0) > CATEGORICAL
+                else list(phrases)
+            )
+            for chunk in _batches(allowed, 400):
+                marks = ", ".join("?" for _ in chunk)
+                for (value,) in store.query(
+                    f"SELECT DISTINCT {c} FROM {table.sql} WHERE fold({c}) IN ({marks})", chunk
+                ):
+                    weak = not phrases.get(str(value).casefold(), False)
+                    _keep(best, Filter(table.name, column.name, value, weak=weak))
+            for number in numbers:
+                if isinstance(number, int) and 1000 <= number <= 2999:  # a year in a date
+                    hit = store.query(
+                        f"SELECT 1 FROM {table.sql} WHERE {c} LIKE ? OR {c} LIKE ? LIMIT 1",
+                        (f"{number}-%", f"{number}/%"),
+                    )
+                    if hit:
+                        _keep(best, Filter(table.name, column.name, number, prefix=True))
+        elif column.numeric:
+            for number in numbers:
+                if number is None or isinstance(number, str):
+                    continue
+                if store.query(f"SELECT 1 FROM {table.sql} WHERE {c} = ? LIMIT 1", (number,)):
+                    _keep(best, Filter(table.name, column.name, number))
+    found = list(best.values())
+    # a number found in several columns: only those the question names, when it names one
+    by_number: dict[str, list[Filter]] = {}
+    for f in found:
+        if not isinstance(f.value, str) or f.prefix:
+            by_number.setdefault(show(f.value), []).append(f)
+    for group in by_number.values():
+        if len(group) > 1 and any(f.column in named for f in group):
+            found = [f for f in found if f not in group or f.column in named]
+    return found
+
+
+def _keep(best: dict[str, Filter], candidate: Filter) -> None:
+    have = best.get(candidate.column)
+    if have is None or len(show(candidate.value)) > len(show(have.value)):
+        best[candidate.column] = candidate
+
+
+def _batches(items: list[str], size: int) -> Iterator[list[str]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
