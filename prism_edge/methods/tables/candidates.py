@@ -3,6 +3,7 @@ the program's own ranking of them by shared words."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -78,7 +79,165 @@ def candidates(store: Store, reading: Reading, joins: list[Link]) -> list[Candid
         for chosen in sets:
             for candidate in _computed(store, view, chosen, named, distinct):
                 out.setdefault(candidate.description, candidate)
-    return list(out.values())
+            for candidate in _conditioned(store, view, chosen, reading, named):
+                out.setdefault(candidate.description, candidate)
+            for candidate in _grouped(store, view, chosen, reading, named):
+                out.setdefault(candidate.description, candidate)
+    found = list(out.values())
+    if reading.asks_row:  # "which company": a row's cell, never a computed number
+        found = [c for c in found if _ROW_ANSWER.search(c.description)] or found
+    if reading.direction is not None:  # "the lowest": never an answer about the largest
+        opposite = _OPPOSITE[reading.direction]
+        kept = [c for c in found if not opposite & set(words(c.description))]
+        found = kept or found
+    return found
+
+
+_ROW_ANSWER = re.compile(r"^the .+? with the |^the most common |^the \w+ rows in ")
+"""Descriptions of answers that name rows (a label, a group, a row's cell) rather than
+compute a value."""
+_OPPOSITE = {"high": frozenset({"smallest", "fewest"}), "low": frozenset({"largest", "most"})}
+"""The description words of the other end: what a question with a direction never asks."""
+
+
+def _compared(
+    view: View, reading: Reading, at: int, value: float, upper: float | None
+) -> list[tuple[str, str, Column]]:
+    """The numeric columns a comparison applies to: the one the question names last before
+    it ("a poverty rate above 15"); else those whose values span its bounds (a year column
+    for "after 1900")."""
+    numeric = [x for x in view.columns if x[2].numeric]
+    before = []
+    for name, expr, column in numeric:
+        for table in view.tables:
+            where = reading.positions.get(table, {}).get(column.name)
+            if where is not None and where < at:
+                before.append((where, (name, expr, column)))
+    if before:
+        return [max(before, key=lambda p: p[0])[1]]
+    top = upper if upper is not None else value
+    spans = [
+        x for x in numeric
+        if x[2].low is not None and x[2].high is not None
+        and float(x[2].low) <= value and top <= float(x[2].high)
+    ]  # fmt: skip
+    return spans
+
+
+def _conditioned(
+    store: Store, view: View, chosen: Chosen, reading: Reading, named: set[str]
+) -> Iterator[Candidate]:
+    """Answers over the rows a comparison or a text condition selects: their count, the
+    aggregates of the named columns over them, their labels, the row with the largest or
+    smallest named value among them."""
+    where_sql, args = _clauses(view, chosen)
+    told = " and ".join(f.describe() for _, f in chosen)
+    conditions: list[tuple[str, list[Any], str, str]] = []
+    for comparison, at in zip(reading.comparisons, reading.compared_at, strict=False):
+        for name, expr, column in _compared(view, reading, at, comparison.value, comparison.upper):
+            sql, extra = comparison.sql(expr)
+            numeric = f"typeof({expr}) IN ('integer', 'real')"
+            said = f"{label(name)} is {comparison.describe()}"
+            conditions.append((f"{numeric} AND {sql}", list(extra), said, column.name))
+    for match in reading.texts:
+        for name, expr, column in view.columns:
+            if column.kind != "text":
+                continue
+            sql, texts = match.sql(expr)
+            if store.query(f"SELECT 1 FROM {view.sql} WHERE {sql} LIMIT 1", texts):
+                conditions.append((sql, list(texts), f"{label(name)} {match.describe()}", name))
+    of = f" in {view.name}"
+    noun = _noun(view)
+    for sql, extra, said, compared in conditions:
+        clause = " AND ".join(x for x in (where_sql, sql) if x)
+        base = f"FROM {view.sql} WHERE {clause}"
+        params = [*args, *extra]
+        where = " and ".join(x for x in (told, said) if x)
+        (count,) = store.query(f"SELECT COUNT(*) {base}", params)[0]
+        core = f"the number of rows where {said}"
+        yield Candidate(
+            f"the number of {view.name} rows where {where}", show(count), view.name, core
+        )
+        if not count:
+            continue
+        free = [x for x in view.columns if x[2].name != compared]
+        measures = [x for x in free if x[2].numeric and x[2].name in named]
+        for mname, mexpr, _ in measures:
+            high, low, mean, total = store.query(
+                f"SELECT MAX({mexpr}), MIN({mexpr}), AVG({mexpr}), TOTAL({mexpr}) {base} "
+                f"AND typeof({mexpr}) IN ('integer', 'real')",
+                params,
+            )[0]
+            if high is None:
+                continue
+            m = label(mname)
+            for word, value in (("largest", show(high)), ("smallest", show(low)),
+                                ("average", f"{mean:.2f}"), ("total", show(total))):  # fmt: skip
+                yield Candidate(f"the {word} {m}{of} where {where}", value, view.name,
+                                f"the {word} {m} where {said}")  # fmt: skip
+        label_column = _label(store, view, free)
+        if label_column is None:
+            continue
+        if count <= 5:
+            listed = store.query(f"SELECT {label_column[1]} {base} ORDER BY rowid", params)
+            yield Candidate(f"the {noun} rows{of} where {where}",
+                            ", ".join(show(v[0]) for v in listed), view.name,
+                            f"the {noun} where {said}")  # fmt: skip
+        for mname, mexpr, _ in measures:
+            for word, order in (("largest", "DESC"), ("smallest", "ASC")):
+                row = store.query(
+                    f"SELECT {label_column[1]} {base} AND {mexpr} IS NOT NULL "
+                    f"ORDER BY {mexpr} {order} LIMIT 1",
+                    params,
+                )
+                if row:
+                    m = label(mname)
+                    yield Candidate(f"the {noun} with the {word} {m}{of} where {where}",
+                                    show(row[0][0]), view.name,
+                                    f"the {noun} with the {word} {m} where {said}")  # fmt: skip
+
+
+GROUPS = 64
+"""A text column groups rows for a group question when it holds at most this many values."""
+
+
+def _grouped(
+    store: Store, view: View, chosen: Chosen, reading: Reading, named: set[str]
+) -> Iterator[Candidate]:
+    """Answers about groups of rows ("Which firm has the highest total investment?"): the
+    value of a text column whose group has the largest or smallest total or average of a
+    named column."""
+    if reading.direction is None:
+        return
+    where_sql, args = _clauses(view, chosen)
+    base = f"FROM {view.sql}" + (f" WHERE {where_sql}" if where_sql else "")
+    filtered = {f.column for _, f in chosen}
+    table = store.tables.get(view.tables[0])
+    groups = [
+        x for x in view.columns
+        if x[2].kind == "text" and x[2].name not in filtered and table is not None
+        and 1 < table.distinct.get(x[2].name, 0) <= min(GROUPS, table.rows - 1)
+    ]  # fmt: skip
+    measures = [x for x in view.columns if x[2].numeric and x[2].name in named]
+    order, word = ("DESC", "largest") if reading.direction == "high" else ("ASC", "smallest")
+    told = " and ".join(f.describe() for _, f in chosen)
+    where = f" where {told}" if told else ""
+    for gname, gexpr, _ in groups:
+        for mname, mexpr, _ in measures:
+            for function, said in (("TOTAL", "total"), ("AVG", "average")):
+                row = store.query(
+                    f"SELECT {gexpr}, {function}({mexpr}) AS v {base} GROUP BY {gexpr} "
+                    f"HAVING COUNT({mexpr}) > 0 ORDER BY v {order}, MIN(rowid) LIMIT 1",
+                    args,
+                )
+                if row and row[0][0] is not None:
+                    g, m = label(gname), label(mname)
+                    yield Candidate(
+                        f"the {g} with the {word} {said} {m} in {view.name}{where}",
+                        show(row[0][0]),
+                        view.name,
+                        f"the {g} with the {word} {said} {m}",
+                    )
 
 
 Chosen = list[tuple[str, "Filter"]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,6 +18,7 @@ from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
 from prism_edge.methods.tables.candidates import Candidate, candidates, rank_by_words
+from prism_edge.methods.tables.lexicon import rounding
 from prism_edge.methods.tables.question import read_question
 from prism_edge.methods.tables.store import Link, Store, Table, links
 from prism_edge.prompts import Part, Prompt
@@ -158,6 +160,8 @@ class TableFacts(Method):
         if reading.unmatched:
             said = ", ".join(reading.unmatched)
             return f"{NOT_IN_TABLE}: no table holds {said}", []
+        if reading.missing:
+            return f"{NOT_IN_TABLE}: no column holds {reading.missing!r}", []
         found = candidates(store, reading, joins)
         if not found:
             return f"{NOT_IN_TABLE}: the question names no column, value or table", []
@@ -171,6 +175,9 @@ class TableFacts(Method):
                 run.backend, question, found, run.metrics, [prior[i] for i in order]
             )
         ranked = sorted(zip(found, values, strict=True), key=lambda p: -p[1])
+        places = rounding(question)
+        if places is not None:  # "rounded to 1 decimal place": every number as asked
+            ranked = [(_rounded(c, places), v) for c, v in ranked]
         best = ranked[0][0]
         self.fact = f"{best.description}: {best.value}"
         ranking = [(f"{c.description} = {c.value}", float(v)) for c, v in ranked]
@@ -179,6 +186,17 @@ class TableFacts(Method):
             facts = [*_statistics(table), f"for the question: {self.fact}"]
             run.memory.revise(_update(run, table.index, "relevant_statistics", facts))
         return best.value, ranking
+
+
+def _rounded(candidate: Candidate, places: int) -> Candidate:
+    """The candidate with its value rounded to ``places`` decimals (a value that is no
+    number stays as it is)."""
+    try:
+        number = float(candidate.value)
+    except ValueError:
+        return candidate
+    value = f"{round(number, places):.{places}f}" if places else str(round(number))
+    return replace(candidate, value=value, description=f"{candidate.description}, rounded")
 
 
 def choose_by_model(

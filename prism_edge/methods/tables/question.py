@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from prism_edge.methods.tables.lexicon import (
+    Comparison,
+    TextMatch,
+    column_terms,
+    comparisons,
+    direction,
+    expansions,
+    structural_numbers,
+    text_matches,
+)
 from prism_edge.methods.tables.store import Store, Table, quote, show
 from prism_edge.text.bm25 import words
 from prism_edge.text.grounding import FUNCTION_WORDS
@@ -31,12 +41,25 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]?\d)")
 
 
 def _related(a: str, b: str) -> bool:
-    """Two words name the same thing: equal, or one the other's head of four letters or more
-    (temp / temperature, death / deaths)."""
+    """Two words name the same thing: equal, one the other's head of four letters or more
+    (temp / temperature, death / deaths), or the same stem (smokers / smoking)."""
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
-    return len(short) >= 4 and long.startswith(short)
+    if len(short) >= 4 and long.startswith(short):
+        return True
+    return len(short) >= 5 and _stem(a) == _stem(b)
+
+
+_SUFFIXES = ("ements", "ement", "ations", "ation", "ings", "ing", "ers", "er", "ies", "es",
+             "s", "ed")  # fmt: skip
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
 
 
 @dataclass(frozen=True)
@@ -55,7 +78,12 @@ class Filter:
 
 
 def label(column: str) -> str:
-    return " ".join(words(column)) or column
+    """A column's name as words, its short forms spelt out after it: ``str (student teacher
+    ratio)``, ``enrltot (enrollment total)``."""
+    parts = words(column)
+    said = " ".join(parts) or column
+    spelt = [w for w in expansions(parts) if w not in parts]
+    return f"{said} ({' '.join(spelt)})" if spelt else said
 
 
 @dataclass
@@ -71,12 +99,29 @@ class Reading:
     """Per table, the cells the question names."""
     unmatched: list[str]
     """Names, codes and numbers the question holds that no table holds."""
+    comparisons: list[Comparison] = field(default_factory=list)
+    """The question's comparisons with numbers ("below 17", "between 1960 and 1965")."""
+    texts: list[TextMatch] = field(default_factory=list)
+    """Its text conditions ("beginning with 'New'")."""
+    positions: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per table, where in the question each named column is first named (a word index)."""
+    missing: str = ""
+    """The attribute the question asks for that no column has ("unemployment rate")."""
+    direction: str | None = None
+    """``high`` or ``low``: the end the question asks for ("the lowest profits")."""
+    asks_row: bool = False
+    """"Which company ...", "In which year ...", "Who ...": the answer names a row (its label
+    or another of its cells), not a computed value."""
+    compared_at: list[int] = field(default_factory=list)
+    """Each comparison's place in the question, as a word index (its column is named
+    before it)."""
 
 
 def read_question(question: str, store: Store) -> Reading:
     said = [w.lower() for w in _WORD.findall(question)]
     content = [w for w in said if w not in FUNCTION_WORDS]
     columns: dict[str, list[str]] = {}
+    positions: dict[str, dict[str, int]] = {}
     tables: list[str] = []
     vocabulary: set[str] = set()
     for table in store.tables.values():
@@ -85,33 +130,116 @@ def read_question(question: str, store: Store) -> Reading:
         if any(_related(w, q) for w in table_words for q in content if len(w) >= 3):
             tables.append(table.name)
         for column in table.columns:
-            column_words = words(column.name)
-            vocabulary.update(column_words)
-            if any(_related(w, q) for w in column_words for q in content if len(w) >= 2):
+            terms = column_terms(column.name, words(column.name), content)
+            vocabulary.update(terms)
+            at = [i for i, q in enumerate(said) if q not in FUNCTION_WORDS
+                  and any(_related(w, q) for w in terms if len(w) >= 2)]  # fmt: skip
+            if at:
                 columns.setdefault(table.name, []).append(column.name)
+                positions.setdefault(table.name, {})[column.name] = at[0]
+    structural = structural_numbers(question)
     filters: dict[str, list[Filter]] = {}
     matched_text: set[str] = set()
     for table in store.tables.values():
-        found = _cells(question, said, table, store, columns.get(table.name, []))
+        found = _cells(question, said, table, store, columns.get(table.name, []), structural)
         if found:
             filters[table.name] = found
             matched_text.update(show(f.value).lower() for f in found)
+    texts = text_matches(question)
+    quoted = {t.text.casefold() for t in texts}
     unmatched = []
     for name in _NAMED.findall(question) + _NUMBER.findall(question):
+        if name in structural or name.casefold() in quoted:
+            continue  # a comparison's bound, a rounding's places, a begins-with's text
         parts = [w.lower() for w in _WORD.findall(name)]
         known = all(  # every word of it: "Solar Power" is no value beside a table "power"
             any(_related(p, v) for v in vocabulary)
             or any(p in m.split() or m.startswith(p) for m in matched_text)
             or p in FUNCTION_WORDS
+            or any(p in q for q in quoted)
             for p in parts
         )
         if not known:
             unmatched.append(name)
-    return Reading(said, columns, tables, filters, list(dict.fromkeys(unmatched)))
+    return Reading(
+        said,
+        columns,
+        tables,
+        filters,
+        list(dict.fromkeys(unmatched)),
+        comparisons(question),
+        texts,
+        positions,
+        _missing_attribute(question, vocabulary),
+        direction(question),
+        bool(_WHICH.match(question)),
+        [len(_WORD.findall(question[: c.at])) for c in comparisons(question)],
+    )
+
+
+_WHICH = re.compile(r"^\s*(?:(?:in|on|for|at|during|from)\s+)?(?:which|who|whose)\b", re.I)
+
+
+_ATTRIBUTE = re.compile(
+    r"^\s*(?:what|how much)\s+(?:is|was|are|were)\s+the\s+(.+?)"
+    r"(?:\s+(?:of|for|in|among|between|after|before|with|during|across|from|at|on|by|per|"
+    r"when|where|whose|that|which)\b|[?,]|$)",
+    re.IGNORECASE,
+)
+_HOW_MANY = re.compile(
+    r"^\s*[Hh]ow\s+many\s+(.+?)\s+(?:did|does|do|has|have|had)\s+(?:the\s+)?[A-Z]"
+)
+""""How many employees did Nintendo have?": the attribute, then a name (a capital)."""
+_ASKING = frozenset(
+    [
+        "average",
+        "mean",
+        "total",
+        "sum",
+        "number",
+        "count",
+        "largest",
+        "smallest",
+        "highest",
+        "lowest",
+        "maximum",
+        "minimum",
+        "most",
+        "least",
+        "value",
+        "values",
+        "amount",
+        "median",
+        "overall",
+        "combined",
+    ]
+)
+"""Words of an attribute that say how it is computed, not what it is."""
+
+
+def _missing_attribute(question: str, vocabulary: set[str]) -> str:
+    """The attribute a question asks for by name ("What is the unemployment rate of Texas?",
+    "How many employees did Nintendo have?") when none of its words is a column's (or a
+    table's): what "not in the table" must name. Empty when the question has no such form or
+    a word of it names a column."""
+    m = _ATTRIBUTE.match(question) or _HOW_MANY.match(question)
+    if not m:
+        return ""
+    phrase = m.group(1).strip()
+    said = [w.lower() for w in _WORD.findall(phrase)]
+    content = [w for w in said if w not in FUNCTION_WORDS and w not in _ASKING and len(w) > 2]
+    if not content or any(_related(w, v) for w in content for v in vocabulary if len(v) >= 2):
+        return ""
+    return phrase
 
 
 def _cells(
-    question: str, said: list[str], table: Table, store: Store, named: list[str]
+    question: str,
+    said: list[str],
+    table: Table,
+    store: Store,
+    named: list[str],
+    structural: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> list[Filter]:
     """The cells of ``table`` the question names: a phrase of it equal to a text cell (a
     single lower-case word only in a category column), or a number equal to a numeric cell or
@@ -127,7 +255,7 @@ def _cells(
                 continue
             strong = n > 1 or phrase[:1].isupper() or phrase.isupper() or phrase[:1].isdigit()
             phrases[lower] = phrases.get(lower, False) or strong
-    numbers = [typed(n) for n in _NUMBER.findall(question)]
+    numbers = [typed(n) for n in _NUMBER.findall(question) if n not in structural]
     best: dict[str, Filter] = {}
     for column in table.columns:
         c = quote(column.name)
