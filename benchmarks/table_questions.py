@@ -111,6 +111,13 @@ def group_best(data: Rows, by: str, value: Callable[[Rows], float]) -> Any:
     return max(groups, key=lambda g: value(groups[g]))
 
 
+def absent(data: Rows, **equal: Any) -> str:
+    """ "not in the table", checked: the row the question names is not in the file (a missing
+    row's expected answer is computed like any other)."""
+    assert not where(data, **equal), f"the table holds {equal}: not a missing row"
+    return NOT
+
+
 def mean(values: list[float]) -> float:
     return statistics.fmean(values)
 
@@ -128,7 +135,8 @@ QUESTIONS: list[Q] = [
     ("cpunish", "missing attribute", "What is the unemployment rate of Texas?", lambda d: NOT),
     ("cpunish", "filtered aggregate", "What is the average income of the southern states?",
      lambda d: mean([r["INCOME"] for r in d if r["SOUTH"] == 1])),
-    ("cpunish", "missing row", "How many executions were there in Oregon?", lambda d: NOT),
+    ("cpunish", "missing row", "How many executions were there in Ohio?",
+     lambda d: absent(d, STATE="Ohio")),
     ("committee", "lookup", "How many staff does the Budget committee have?",
      lambda d: where(d, COMMITTEE="Budget")[0]["STAFF"]),
     ("committee", "superlative", "Which committee has the most subcommittees?",
@@ -167,7 +175,8 @@ QUESTIONS: list[Q] = [
      lambda d: max(r["value"] for r in where(d, firm="US Steel"))),
     ("grunfeld", "count distinct", "How many different firms are in the table?",
      lambda d: len({r["firm"] for r in d})),
-    ("grunfeld", "missing row", "What was the investment of Ford in 1940?", lambda d: NOT),
+    ("grunfeld", "missing row", "What was the investment of Ford in 1940?",
+     lambda d: absent(d, firm="Ford")),
     ("longley", "lookup", "What was the total employment in 1955?",
      lambda d: where(d, YEAR=1955)[0]["TOTEMP"]),
     ("longley", "superlative", "In which year was unemployment highest?",
@@ -176,7 +185,7 @@ QUESTIONS: list[Q] = [
      lambda d: sum(1 for r in d if r["ARMED"] > 3000)),
     ("longley", "rounding", "What was the average GNP deflator, rounded to 2 decimal places?",
      lambda d: round(mean([r["GNPDEFL"] for r in d]), 2)),
-    ("longley", "missing row", "What was the GNP in 1970?", lambda d: NOT),
+    ("longley", "missing row", "What was the GNP in 1970?", lambda d: absent(d, YEAR=1970)),
     ("copper", "lookup", "What was the copper price in 1960?",
      lambda d: where(d, YEAR=1960)[0]["COPPERPRICE"]),
     ("copper", "superlative", "In which year was the world consumption of copper lowest?",
@@ -203,7 +212,7 @@ QUESTIONS: list[Q] = [
     ("china_smoking", "superlative", "Which city has the most non-smokers without cancer?",
      lambda d: best(d, "Location", "smoking_no_cancer_no")),
     ("china_smoking", "missing row", "How many smokers with cancer were there in Hong Kong?",
-     lambda d: NOT),
+     lambda d: absent(d, Location="Hong Kong")),
     ("nile", "superlative", "In which year was the volume of the Nile lowest?",
      lambda d: best(d, "year", "volume", low=True)),
     ("nile", "comparison", "In how many years was the volume above 1200?",

@@ -181,7 +181,13 @@ def _answer(
 ) -> Answer:
     planned = open_run(request)
     try:
-        if planned.indexed:  # files for a code search: read into their index, then asked
+        if planned.reads_tables:  # a table question: records straight into a database
+            tables = planned.table_session()
+            for event in tables.events():
+                if on_event is not None:
+                    on_event(event)
+            result = tables.result
+        elif planned.indexed:  # files for a code search: read into their index, then asked
             indexed = planned.indexed_session()
             for event in indexed.events():
                 if on_event is not None:

@@ -17,9 +17,11 @@ from prism_edge.core.config import PrismConfig
 from prism_edge.core.schema import Schema
 from prism_edge.engine.search import IndexedSession
 from prism_edge.engine.session import Session
+from prism_edge.engine.tables import TableSession
 from prism_edge.methods import AUTO, Choice, Method
 from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.presets import Task
+from prism_edge.methods.tables import TableFacts
 from prism_edge.text.inputs import Collected, Filters, collect, with_text_tables
 
 DEFAULT_CHUNK_TOKENS = 2048
@@ -106,6 +108,18 @@ class Planned:
             self.collected.documents,
             self.request.inputs,
             cache,
+        )
+
+    @property
+    def reads_tables(self) -> bool:
+        """A table question by the table method: records read straight into its database,
+        never chunked (:mod:`prism_edge.engine.tables`)."""
+        return isinstance(self.method, TableFacts)
+
+    def table_session(self) -> TableSession:
+        assert isinstance(self.method, TableFacts)
+        return TableSession(
+            self.backend, self.task.schema, self.config, self.method, self.collected.documents
         )
 
     def session(self, run_dir: Path | None = None) -> Session:

@@ -51,6 +51,7 @@ from prism_edge.app.planning import Request, open_run
 from prism_edge.app.render import _drive, _print_result
 from prism_edge.app.runs import state_folder
 from prism_edge.app.search import read_queries, run_indexed
+from prism_edge.app.tableqa import plan_of, run_tables
 from prism_edge.backends import Backend
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.server import split_credentials
@@ -345,6 +346,11 @@ def run(
             return
         if more is not None:
             raise ValueError("--queries needs code files read into an index, not text on stdin")
+        if planned.reads_tables and parallel is None:
+            tables = planned.table_session()
+            plan = plan_of(tables, backend.name, backend.device, choice.reason)
+            run_tables(tables, log, plan, quiet=quiet, as_json=as_json, memory_out=memory_out)
+            return
         session = planned.session(run_dir)
         if resume:
             session.resume()

@@ -172,34 +172,42 @@ def test_without_the_model_the_program_ranks_by_the_question_words(power):
         ask(backend, chunks_of(power, backend), "q?")
 
 
-def test_an_interrupted_table_run_resumes_to_the_same_answer(power, tmp_path, monkeypatch):
+def test_an_interrupted_table_run_reads_again_to_the_same_answer(power, tmp_path, monkeypatch):
+    """The records go straight into the method's database in batches (no chunks); Ctrl-C
+    between two batches exits 130 and says so; the same command (``--resume`` or not) reads
+    them again and answers as an uninterrupted run."""
+    from prism_edge.methods.tables import TableFacts
+    from prism_edge.text import tables as table_text
+
+    monkeypatch.setattr(table_text, "BATCH_ROWS", 7)
     backend = ScriptedBackend(scorer=scorer)
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     question = "Which source generated the most electricity in 2003?"
-    args = ["run", str(power / "power.csv"), "--task", "table-qa", "--query", question]
-    args += ["--chunk-tokens", "96", "--json"]
-    full = invoke(*args, "--run-dir", str(tmp_path / "full"))
+    args = ["run", str(power / "power.csv"), "--task", "table-qa", "--query", question, "--json"]
+    full = invoke(*args)
     assert full.exit_code == 0, full.output
     answer = json.loads(full.stdout)
-    original = PrismRunner.run
+    assert answer["steps"] == 5 and answer["rows"] == 30  # 30 records, 7 a batch
+    original = TableFacts.ingest
 
-    def interrupted(self, chunks, floor=None):  # type: ignore[no-untyped-def]
-        for event in original(self, chunks, floor):
-            yield event
-            if isinstance(event, StepDone) and event.index == 1:
-                raise KeyboardInterrupt
+    def interrupted(self, run, index, read):  # type: ignore[no-untyped-def]
+        if index == 2:
+            raise KeyboardInterrupt
+        return original(self, run, index, read)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(PrismRunner, "run", interrupted)
-        assert invoke(*args, "--run-dir", str(tmp_path / "cut")).exit_code != 0
-    resumed = invoke(*args, "--run-dir", str(tmp_path / "cut"), "--resume")
+        mp.setattr(TableFacts, "ingest", interrupted)
+        cut = invoke(*args)
+        assert cut.exit_code == 130 and "interrupted after 14 records" in cut.stderr
+    resumed = invoke(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
     again = json.loads(resumed.stdout)
     assert again["answer"] == answer["answer"] == "Fossil Fuels"
     assert again["memory"] == answer["memory"] and again["ranking"] == answer["ranking"]
-    plain = invoke(*args[:-1], "--run-dir", str(tmp_path / "plain"))
+    plain = invoke(*args[:-1])
     assert plain.stdout.strip() == "Fossil Fuels"
     assert "from: the source with the largest net generation" in plain.stderr
+    assert "read straight into a database" in plain.stderr
 
 
 def test_ask_on_a_table_run_says_why_it_cannot(power, tmp_path, monkeypatch):

@@ -86,6 +86,10 @@ def candidates(store: Store, reading: Reading, joins: list[Link]) -> list[Candid
     found = list(out.values())
     if reading.asks_row:  # "which company": a row's cell, never a computed number
         found = [c for c in found if _ROW_ANSWER.search(c.description)] or found
+    elif reading.asks_value:  # "what is the average ...": a number, never a row's label
+        found = [c for c in found if not _ROW_ANSWER.search(c.description)] or found
+    if reading.asks_count:  # "how many states ...": a count of rows
+        found = [c for c in found if c.description.startswith("the number of")] or found
     if reading.direction is not None:  # "the lowest": never an answer about the largest
         opposite = _OPPOSITE[reading.direction]
         kept = [c for c in found if not opposite & set(words(c.description))]
@@ -103,24 +107,28 @@ _OPPOSITE = {"high": frozenset({"smallest", "fewest"}), "low": frozenset({"large
 def _compared(
     view: View, reading: Reading, at: int, value: float, upper: float | None
 ) -> list[tuple[str, str, Column]]:
-    """The numeric columns a comparison applies to: the one the question names last before
-    it ("a poverty rate above 15"); else those whose values span its bounds (a year column
-    for "after 1900")."""
-    numeric = [x for x in view.columns if x[2].numeric]
-    before = []
-    for name, expr, column in numeric:
-        for table in view.tables:
-            where = reading.positions.get(table, {}).get(column.name)
-            if where is not None and where < at:
-                before.append((where, (name, expr, column)))
-    if before:
-        return [max(before, key=lambda p: p[0])[1]]
+    """The numeric columns a comparison applies to, among those whose values span its bounds:
+    the one the question names right after its number ("more than 40 members") or right
+    before it ("a poverty rate above 15", the one named by more of those words first); else
+    every column whose values span the bounds (a year column for "after 1900")."""
     top = upper if upper is not None else value
     spans = [
-        x for x in numeric
-        if x[2].low is not None and x[2].high is not None
+        x for x in view.columns
+        if x[2].numeric and x[2].low is not None and x[2].high is not None
         and float(x[2].low) <= value and top <= float(x[2].high)
     ]  # fmt: skip
+    after = at + (4 if upper is not None else 2)  # the words past the number (and its pair)
+    near: list[tuple[int, int, tuple[str, str, Column]]] = []
+    for x in spans:
+        named_at = [p for t in view.tables for p in reading.positions.get(t, {}).get(x[2].name, [])]
+        right_after = [p for p in named_at if after <= p <= after + 1]
+        right_before = [p for p in named_at if at - 3 <= p < at]
+        if right_after:
+            near.append((2, len(right_after), x))
+        elif right_before:
+            near.append((1, len(right_before) * 10 + max(right_before), x))
+    if near:
+        return [max(near, key=lambda n: (n[0], n[1]))[2]]
     return spans
 
 
@@ -393,7 +401,10 @@ def rank_by_words(question: str, found: Sequence[Candidate]) -> list[float]:
     asked = {SAME.get(w, w) for w in words(question) if w not in FUNCTION_WORDS or w in SAME}
     scores = []
     for candidate in found:
-        said = [SAME.get(w, w) for w in words(candidate.description)]
-        shared = sum(1 for q in asked if any(_related(q, w) for w in said))
+        description = candidate.description.replace("the most common", "the common")
+        said = [SAME.get(w, w) for w in words(description)]
+        shared = sum(  # a run-together name holds the words: copperprice, copper, price
+            1 for q in asked if any(_related(q, w) or (len(q) >= 4 and q in w) for w in said)
+        )
         scores.append(shared - 0.01 * len(said))
     return scores

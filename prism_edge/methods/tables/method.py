@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
+from prism_edge.core.errors import RevisionError
 from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.metrics import RunMetrics
 from prism_edge.core.revisions import Revision
@@ -22,7 +23,7 @@ from prism_edge.methods.tables.lexicon import rounding
 from prism_edge.methods.tables.question import read_question
 from prism_edge.methods.tables.store import Link, Store, Table, links
 from prism_edge.prompts import Part, Prompt
-from prism_edge.text.tables import Dialect, read_chunk
+from prism_edge.text.tables import Dialect, TableChunk, read_chunk
 
 FIELD = "table_descriptions"
 NOT_IN_TABLE = "not in the table"
@@ -103,6 +104,20 @@ class TableFacts(Method):
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         read = read_chunk(chunk, self._dialects)
+        applied, rejected = self._add(run, read)
+        return StepDone(
+            index, chunk_tokens, applied, rejected, (), run.memory_tokens(), chunk=chunk
+        )
+
+    def ingest(self, run: Context, index: int, read: TableChunk) -> StepDone:
+        """Records read straight from a table (``text.tables.records``), no chunk text and no
+        token counted: what a run of this method reads (``engine/tables.py``)."""
+        applied, rejected = self._add(run, read)
+        return StepDone(index, 0, applied, rejected, (), 0)
+
+    def _add(
+        self, run: Context, read: TableChunk | None
+    ) -> tuple[list[Revision], list[RevisionError]]:
         revisions: list[Revision] = []
         if read is not None and read.header:
             table, new = self._store().add(read)
@@ -114,15 +129,7 @@ class TableFacts(Method):
                 revisions += _updates(run, table.index, entry)
         self.ingested += 1
         report = run.memory.revise(revisions)
-        return StepDone(
-            index,
-            chunk_tokens,
-            list(report.applied),
-            list(report.rejected),
-            (),
-            run.memory_tokens(),
-            chunk=chunk,
-        )
+        return list(report.applied), list(report.rejected)
 
     def answer(self, run: Context) -> Iterator[Event]:
         store = self._store()

@@ -103,12 +103,17 @@ class Reading:
     """The question's comparisons with numbers ("below 17", "between 1960 and 1965")."""
     texts: list[TextMatch] = field(default_factory=list)
     """Its text conditions ("beginning with 'New'")."""
-    positions: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Per table, where in the question each named column is first named (a word index)."""
+    positions: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    """Per table, where in the question each named column is named (word indexes)."""
     missing: str = ""
     """The attribute the question asks for that no column has ("unemployment rate")."""
     direction: str | None = None
     """``high`` or ``low``: the end the question asks for ("the lowest profits")."""
+    asks_count: bool = False
+    """"How many states ...", "In how many years ...": a count of rows (not a column named
+    after "how many", as in "How many executions did Texas carry out?")."""
+    asks_value: bool = False
+    """"What is the average ...": a computed value, not a row's label."""
     asks_row: bool = False
     """"Which company ...", "In which year ...", "Who ...": the answer names a row (its label
     or another of its cells), not a computed value."""
@@ -121,7 +126,7 @@ def read_question(question: str, store: Store) -> Reading:
     said = [w.lower() for w in _WORD.findall(question)]
     content = [w for w in said if w not in FUNCTION_WORDS]
     columns: dict[str, list[str]] = {}
-    positions: dict[str, dict[str, int]] = {}
+    positions: dict[str, dict[str, list[int]]] = {}
     tables: list[str] = []
     vocabulary: set[str] = set()
     for table in store.tables.values():
@@ -136,7 +141,7 @@ def read_question(question: str, store: Store) -> Reading:
                   and any(_related(w, q) for w in terms if len(w) >= 2)]  # fmt: skip
             if at:
                 columns.setdefault(table.name, []).append(column.name)
-                positions.setdefault(table.name, {})[column.name] = at[0]
+                positions.setdefault(table.name, {})[column.name] = at
     structural = structural_numbers(question)
     filters: dict[str, list[Filter]] = {}
     matched_text: set[str] = set()
@@ -170,11 +175,40 @@ def read_question(question: str, store: Store) -> Reading:
         comparisons(question),
         texts,
         positions,
-        _missing_attribute(question, vocabulary),
+        _missing_attribute(question, vocabulary, matched_text),
         direction(question),
+        _asks_count(question, store),
+        bool(_VALUE.match(question)),
         bool(_WHICH.match(question)),
         [len(_WORD.findall(question[: c.at])) for c in comparisons(question)],
     )
+
+
+_VALUE = re.compile(
+    r"^\s*(?:what|how\s+much)\s+(?:is|was|are|were)\s+the\s+(?:largest|smallest|highest|"
+    r"lowest|average|mean|total|sum|maximum|minimum|number|count|median)\b",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"^\s*(in\s+)?how\s+many\s+(\w+)", re.IGNORECASE)
+
+
+def _asks_count(question: str, store: Store) -> bool:
+    """Whether "how many" asks for a count of rows: "In how many years", or "how many" before
+    a word that names no numeric column ("How many states ..." against "How many executions
+    did Texas carry out?")."""
+    m = _COUNT.match(question)
+    if not m:
+        return False
+    if m.group(1):
+        return True
+    word = m.group(2).lower()
+    for table in store.tables.values():
+        for column in table.columns:
+            if column.numeric and any(
+                _related(word, t) for t in column_terms(column.name, words(column.name), [word])
+            ):
+                return False
+    return True
 
 
 _WHICH = re.compile(r"^\s*(?:(?:in|on|for|at|during|from)\s+)?(?:which|who|whose)\b", re.I)
@@ -217,20 +251,31 @@ _ASKING = frozenset(
 """Words of an attribute that say how it is computed, not what it is."""
 
 
-def _missing_attribute(question: str, vocabulary: set[str]) -> str:
+def _missing_attribute(question: str, vocabulary: set[str], cells: set[str]) -> str:
     """The attribute a question asks for by name ("What is the unemployment rate of Texas?",
-    "How many employees did Nintendo have?") when none of its words is a column's (or a
-    table's): what "not in the table" must name. Empty when the question has no such form or
-    a word of it names a column."""
+    "How many employees did Nintendo have?", "the price of zinc") when none of its words is
+    a column's (or a table's), or what it is "of" is no cell, column or table: what "not in
+    the table" must name. Empty when the question has no such form or names what it asks."""
     m = _ATTRIBUTE.match(question) or _HOW_MANY.match(question)
     if not m:
         return ""
     phrase = m.group(1).strip()
     said = [w.lower() for w in _WORD.findall(phrase)]
     content = [w for w in said if w not in FUNCTION_WORDS and w not in _ASKING and len(w) > 2]
-    if not content or any(_related(w, v) for w in content for v in vocabulary if len(v) >= 2):
+    if not content:
         return ""
-    return phrase
+    if not any(_related(w, v) for w in content for v in vocabulary if len(v) >= 2):
+        return phrase
+    of = re.match(r"\s+of\s+(?:the\s+)?([a-z]+)(?=\s+(?:in|for|at|on|during)\b|\s*[?.]?$)",
+                  question[m.end(1) :])  # fmt: skip
+    if of:  # "the price of zinc in 1970": one plain word, which nothing in the tables is
+        thing = of.group(1)
+        known = any(_related(thing, v) for v in vocabulary if len(v) >= 2) or any(
+            thing in c.split() for c in cells
+        )
+        if not known and thing not in FUNCTION_WORDS:
+            return f"{phrase} of {thing}"
+    return ""
 
 
 def _cells(

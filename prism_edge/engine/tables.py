@@ -1,0 +1,78 @@
+"""A table question read at the database's speed: every table's records go straight into the
+method's database, batch by batch, never cut into token-counted chunks.
+
+The table method never puts a record in a prompt (the program computes, the model chooses
+among computed answers), so its reading is parsing and inserting: each table document's lines
+(a CSV file as it is, JSON lines and SQLite tables converted a record at a time, all streamed
+from disk) are read by :func:`prism_edge.text.tables.records` in batches of whole records
+and handed to the method (:meth:`TableFacts.ingest`); then the method answers. A file that
+changes while it is read is an error (the document's stamp), as before. Nothing is
+checkpointed per batch: the method's database is never kept (a resumed chunked run read every
+record again too), so an interrupted question is asked again from the start.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+from prism_edge.backends import Backend
+from prism_edge.core.config import PrismConfig
+from prism_edge.core.events import Event, Finished, RunResult
+from prism_edge.core.schema import Schema
+from prism_edge.engine.runner import PrismRunner
+from prism_edge.methods.tables import TableFacts
+from prism_edge.text.inputs import Document
+from prism_edge.text.tables import records
+
+
+class TableSession:
+    """A table question over documents: their records read into the method's database,
+    then the answer."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        schema: Schema,
+        config: PrismConfig,
+        method: TableFacts,
+        documents: Sequence[Document],
+    ) -> None:
+        self.backend = backend
+        self.method = method
+        self.documents = [d for d in documents if d.kind == "table"]
+        self.runner = PrismRunner(backend, schema, config, method=method)
+        self.rows = 0
+        """Records read so far."""
+        self.bytes = 0
+        """Characters of table text read so far."""
+
+    @property
+    def result(self) -> RunResult:
+        return self.runner.result
+
+    def events(self) -> Iterator[Event]:
+        """A :class:`StepDone` per batch of records, the answer, then :class:`Finished`."""
+        self.runner.suit()
+        start = time.perf_counter()
+        try:
+            for document in self.documents:
+                for batch in records(document.name, self._counted(document), document.label):
+                    step = self.method.ingest(self.runner, self.result.steps, batch)
+                    self.rows += len(batch.rows)
+                    self.result.count(step)
+                    yield step
+            yield from self.runner.answer()
+        finally:
+            self.runner.metrics.wall_s = time.perf_counter() - start
+        yield Finished(self.result)
+
+    def _counted(self, document: Document) -> Iterator[str]:
+        for line in document.lines():
+            self.bytes += len(line)
+            yield line
+
+    def run(self) -> RunResult:
+        for _ in self.events():
+            pass
+        return self.result
