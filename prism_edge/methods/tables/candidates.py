@@ -230,7 +230,19 @@ def _grouped(
     order, word = ("DESC", "largest") if reading.direction == "high" else ("ASC", "smallest")
     told = " and ".join(f.describe() for _, f in chosen)
     where = f" where {told}" if told else ""
+    noun = _noun(view)
+    most = "most" if reading.direction == "high" else "fewest"
     for gname, gexpr, _ in groups:
+        row = store.query(
+            f"SELECT {gexpr}, COUNT(*) AS n {base} GROUP BY {gexpr} "
+            f"ORDER BY n {order}, MIN(rowid) LIMIT 1",
+            args,
+        )
+        counted = any(_related(q, w) for q in reading.words for w in words(view.tables[0]))
+        if counted and row and row[0][0] is not None:  # "Which country has the most zones?"
+            g = label(gname)
+            core = f"the {g} with the {most} {noun} rows"  # the noun names the table
+            yield Candidate(f"{core}{where}", show(row[0][0]), view.name, core)
         for mname, mexpr, _ in measures:
             for function, said in (("TOTAL", "total"), ("AVG", "average")):
                 row = store.query(
@@ -360,7 +372,7 @@ DISTINCT_WORDS = frozenset({"different", "distinct", "unique", "kinds", "types",
 
 def _noun(view: View) -> str:
     """What one row of a view is, from its (first) table's name: ``cars`` -> ``car``."""
-    said = words(view.tables[0])
+    said = [w for w in words(view.tables[0]) if not w.isdigit()]
     return _singular(said[-1]) if said else "row"
 
 

@@ -250,7 +250,7 @@ def column_terms(name: str, parts: list[str], question_words: list[str]) -> list
     for part in parts:
         out += ABBREVIATIONS.get(part, ())
         out += [w for w in question_words if len(w) >= 4 and w in part and w != part]
-        rest = part
+        rest = "" if _whole_word(part) else part
         while rest:  # cut into known short forms from the start, the longest first
             head = next(
                 (rest[:n] for n in range(min(len(rest), 8), 1, -1) if rest[:n] in ABBREVIATIONS),
@@ -273,7 +273,7 @@ def expansions(parts: list[str]) -> list[str]:
         if part in ABBREVIATIONS:
             out += ABBREVIATIONS[part]
             continue
-        rest, cut = part, list[str]()
+        rest, cut = ("" if _whole_word(part) else part), list[str]()
         while rest:
             head = next(
                 (rest[:n] for n in range(min(len(rest), 8), 1, -1) if rest[:n] in ABBREVIATIONS),
@@ -286,3 +286,10 @@ def expansions(parts: list[str]) -> list[str]:
         if cut:
             out += cut + ([rest] if len(rest) >= 3 else [])
     return list(dict.fromkeys(out))
+
+
+def _whole_word(part: str) -> bool:
+    """A name that is itself the word a short form stands for (``latitude``, not ``lat`` +
+    ``itude``), so it is not cut."""
+    return any(part in full or full.startswith(part) for words in ABBREVIATIONS.values()
+               for full in words if len(part) >= 5)  # fmt: skip
