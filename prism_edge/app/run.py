@@ -443,6 +443,8 @@ def refuse_ignored(context: typer.Context, choice: methods.Choice) -> None:
     ignored = [n for n in METHOD_OPTIONS if given(context, n) and n not in method.option_names]
     if "generate" not in method.needs:  # a scored method never generates
         ignored += [name for name in REVISION_OPTIONS if given(context, name)]
+    if choice.name == "tables" and given(context, "chunk_tokens"):  # records, never chunks
+        ignored.append("chunk_tokens")
     if ignored:
         flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
         verb = "does" if len(ignored) == 1 else "do"

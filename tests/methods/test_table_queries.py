@@ -170,3 +170,18 @@ def test_the_lexicon_reads_structure_words():
     ]
     assert rounding("rounded to 2 decimal places") == 2 and rounding("how many?") is None
     assert [(m.how, m.text) for m in text_matches("names starting with 'Sa'")] == [("begins", "Sa")]
+
+
+def test_the_form_of_the_question_says_what_kind_of_answer(tmp_path):
+    # "how many <rows>": a count, never a label or a sum
+    assert answer(tmp_path, "companies.csv", COMPANIES,
+                  "How many companies are from Norway?") == "2"  # fmt: skip
+    # "how many <a column>" of a named row: that column's cell
+    assert answer(tmp_path, "companies.csv", COMPANIES,
+                  "How many employees does Ember have?") == "300"  # fmt: skip
+    # "which <a column>": one of that column's cells, not another column's
+    assert answer(tmp_path, "companies.csv", COMPANIES,
+                  "Which country has the company with the highest profits?") == "Norway"  # fmt: skip
+    # "what is the average": an average, not a total or a label
+    assert answer(tmp_path, "companies.csv", COMPANIES,
+                  "What is the average number of employees?") == "850.00"  # fmt: skip

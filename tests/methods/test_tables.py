@@ -297,3 +297,11 @@ def test_json_lines_and_sqlite_tables_are_streamed_too(tmp_path, suffix):
     assert document.source == large and document.held == ""
     added = len(document.text) // 2  # the CSV text the second 8,000 records add
     assert streamed[1][0] - streamed[0][0] < 0.5 * added
+
+
+def test_a_chunk_size_for_a_table_run_is_refused(power, monkeypatch):
+    backend = ScriptedBackend(scorer=scorer)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    args = ["run", str(power), "--task", "table-qa", "--query", "How many rows?"]
+    refused = invoke(*args, "--chunk-tokens", "96")
+    assert refused.exit_code == 1 and "--chunk-tokens does not apply" in refused.stderr

@@ -88,6 +88,16 @@ def candidates(store: Store, reading: Reading, joins: list[Link]) -> list[Candid
         found = [c for c in found if _ROW_ANSWER.search(c.description)] or found
     elif reading.asks_value:  # "what is the average ...": a number, never a row's label
         found = [c for c in found if not _ROW_ANSWER.search(c.description)] or found
+    if reading.asks_value:  # a computed number: never a text cell looked up
+        found = [c for c in found if _is_number(c.value)] or found
+    if reading.asked_columns and not reading.asks_count:  # "which neighborhood": its cells
+        heads = [label(c) for c in reading.asked_columns]
+        found = [
+            c for c in found
+            if any(c.description.startswith((f"the {h} ", f"the most common {h} ")) for h in heads)
+        ] or found  # fmt: skip
+    if reading.aggregate and not reading.asks_row:  # "the average ...": an average
+        found = [c for c in found if reading.aggregate in words(c.description)] or found
     if reading.asks_count:  # "how many states ...": a count of rows
         found = [c for c in found if c.description.startswith("the number of")] or found
     if reading.direction is not None:  # "the lowest": never an answer about the largest
@@ -406,14 +416,26 @@ SAME = {
 quantifiers, for ranking with no model)."""
 
 
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+_MOST_COMMON = re.compile(r"\bmost\s+(common|frequent|usual|often)\b", re.IGNORECASE)
+
+
 def rank_by_words(question: str, found: Sequence[Candidate]) -> list[float]:
     """The program's own ranking, with no model: how many of the question's content words
     each description shares (prefixes of four letters count; quantifiers by :data:`SAME`),
     ties to the shorter."""
+    question = _MOST_COMMON.sub(r"\1", question)  # "most common" asks for a mode, not a maximum
     asked = {SAME.get(w, w) for w in words(question) if w not in FUNCTION_WORDS or w in SAME}
     scores = []
     for candidate in found:
-        description = candidate.description.replace("the most common", "the common")
+        description = _MOST_COMMON.sub(r"\1", candidate.description)
         said = [SAME.get(w, w) for w in words(description)]
         shared = sum(  # a run-together name holds the words: copperprice, copper, price
             1 for q in asked if any(_related(q, w) or (len(q) >= 4 and q in w) for w in said)

@@ -114,6 +114,11 @@ class Reading:
     after "how many", as in "How many executions did Texas carry out?")."""
     asks_value: bool = False
     """"What is the average ...": a computed value, not a row's label."""
+    asked_columns: list[str] = field(default_factory=list)
+    """The columns a "which X" or "the most common X" asks for by name (X): the answer is one
+    of their cells."""
+    aggregate: str = ""
+    """``average`` or ``total`` when the question asks for one by its word."""
     asks_row: bool = False
     """"Which company ...", "In which year ...", "Who ...": the answer names a row (its label
     or another of its cells), not a computed value."""
@@ -172,16 +177,44 @@ def read_question(question: str, store: Store) -> Reading:
         tables,
         filters,
         list(dict.fromkeys(unmatched)),
-        comparisons(question),
-        texts,
-        positions,
-        _missing_attribute(question, vocabulary, matched_text),
-        direction(question),
-        _asks_count(question, store),
-        bool(_VALUE.match(question)),
-        bool(_WHICH.match(question)),
-        [len(_WORD.findall(question[: c.at])) for c in comparisons(question)],
+        comparisons=comparisons(question),
+        texts=texts,
+        positions=positions,
+        missing=_missing_attribute(question, vocabulary, matched_text),
+        direction=direction(question),
+        asks_count=_asks_count(question, store),
+        asks_value=bool(_VALUE.match(question)),
+        asked_columns=_asked_columns(question, store),
+        aggregate=_aggregate(said),
+        asks_row=bool(_WHICH.match(question)),
+        compared_at=[len(_WORD.findall(question[: c.at])) for c in comparisons(question)],
     )
+
+
+_ASKED = re.compile(r"\b(?:which|what)\s+(\w+)|\bmost\s+(?:common|frequent)\s+(\w+)", re.I)
+
+
+def _asked_columns(question: str, store: Store) -> list[str]:
+    """The columns "which X", "what X" or "the most common X" names by X (its answer is one
+    of their cells)."""
+    out = []
+    for m in _ASKED.finditer(question):
+        word = (m.group(1) or m.group(2)).lower()
+        if word in FUNCTION_WORDS or word in {"is", "was", "are", "were", "does", "did"}:
+            continue
+        for table in store.tables.values():
+            for column in table.columns:
+                if any(_related(word, t) for t in words(column.name) if len(t) >= 3):
+                    out.append(column.name)
+    return list(dict.fromkeys(out))
+
+
+def _aggregate(said: list[str]) -> str:
+    if {"average", "mean"} & set(said):
+        return "average"
+    if {"total", "sum"} & set(said):
+        return "total"
+    return ""
 
 
 _VALUE = re.compile(
@@ -264,7 +297,8 @@ def _missing_attribute(question: str, vocabulary: set[str], cells: set[str]) -> 
     content = [w for w in said if w not in FUNCTION_WORDS and w not in _ASKING and len(w) > 2]
     if not content:
         return ""
-    if not any(_related(w, v) for w in content for v in vocabulary if len(v) >= 2):
+    named = any(w in c.split() for w in content for c in cells)  # "days of snow": a cell
+    if not named and not any(_related(w, v) for w in content for v in vocabulary if len(v) >= 2):
         return phrase
     of = re.match(r"\s+of\s+(?:the\s+)?([a-z]+)(?=\s+(?:in|for|at|on|during)\b|\s*[?.]?$)",
                   question[m.end(1) :])  # fmt: skip
