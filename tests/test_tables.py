@@ -7,6 +7,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from prism_edge.text.chunking import chunk_document
 from prism_edge.text.inputs import collect, with_text_tables
@@ -120,3 +122,33 @@ def test_a_table_chunk_reads_back_as_its_header_and_records():
         rows += read.rows
     assert rows.count(["Alice", "two\nlines"]) == 30 and len(rows) == 89  # the header repeats
     assert read_chunk("File path: x.py\nContent:\n") is None
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        ["1", "22", "-3", "0"],
+        ["1.5", ".5", "-2.", "1e5", "3.25E-2"],
+        ["North", "South west", "Ålesund", "apples."],
+        ["007", "12"],  # a code keeps its zeros
+        ["1", "2.5", "x"],
+        ["", "4"],
+        [" 5", "6"],
+        ["1" * 19, "2"],  # past 64 bits: a number as text or float, as typed() says
+        ["1.5e999"],
+        ["Apple 2", "B"],
+        ["1_000", "2"],
+    ],
+)
+def test_a_column_is_typed_as_each_cell_would_be(column):
+    from prism_edge.text.tables import typed, typed_column
+
+    assert typed_column(column) == [typed(t) for t in column]
+    assert [type(v) for v in typed_column(column)] == [type(typed(t)) for t in column]
+
+
+@given(st.lists(st.sampled_from(["1", "-2", "3.5", ".5", "007", "", " x", "word", "1e3", "2."])))
+def test_any_column_is_typed_as_its_cells(column):
+    from prism_edge.text.tables import typed, typed_column
+
+    assert typed_column(column) == [typed(t) for t in column]

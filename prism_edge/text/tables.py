@@ -302,6 +302,8 @@ def typed(text: str) -> Cell:
     value = text.strip()
     if not value:
         return None
+    if not (value[0].isdigit() or value[0] in "+-." or value[-1].isdigit()):
+        return value  # a word: no number starts or ends so
     if _INT.fullmatch(value):
         digits = value.lstrip("+-")
         return value if len(digits) > 1 and digits.startswith("0") else int(value)  # a code
@@ -354,3 +356,27 @@ def records(
         raise PrismError(f"the table {table} cannot be read as CSV: {exc}") from None
     if header is not None:
         yield TableChunk(table, header, rows)
+
+
+_INTS = re.compile(r"[+-]?(?:0|[1-9]\d{0,17})(?:\n[+-]?(?:0|[1-9]\d{0,17}))*")
+_DECIMALS = re.compile(
+    r"[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d{1,2})?(?:\n[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d{1,2})?)*"
+)
+_WORDS = re.compile(r"[^\W\d_](?:[^\n]*[^\d\s])?(?:\n[^\W\d_](?:[^\n]*[^\d\s])?)*")
+
+
+def typed_column(texts: Sequence[str]) -> list[Cell]:
+    """:func:`typed` of every cell of a column, the same cells, at C speed where the whole
+    column is plain integers, decimals with a point, or words (one regular expression over
+    the column decides; any other column is typed cell by cell)."""
+    if not texts:
+        return []
+    joined = "\n".join(texts)
+    if "\r" not in joined:
+        if _INTS.fullmatch(joined):
+            return [int(t) for t in texts]
+        if _DECIMALS.fullmatch(joined):
+            return [float(t) for t in texts]
+        if _WORDS.fullmatch(joined):
+            return list(texts)
+    return [typed(t) for t in texts]

@@ -346,8 +346,12 @@ def _cells(
             )
             for chunk in _batches(allowed, 400):
                 marks = ", ".join("?" for _ in chunk)
+                # SQLite's lower() where every phrase is ASCII (in C, a row at a time), else
+                # Python's case folding ("Örebro"), a call a row
+                folded = "lower" if all(p.isascii() for p in chunk) else "fold"
                 for (value,) in store.query(
-                    f"SELECT DISTINCT {c} FROM {table.sql} WHERE fold({c}) IN ({marks})", chunk
+                    f"SELECT DISTINCT {c} FROM {table.sql} WHERE {folded}({c}) IN ({marks})",
+                    chunk,
                 ):
                     weak = not phrases.get(str(value).casefold(), False)
                     _keep(best, Filter(table.name, column.name, value, weak=weak))
