@@ -92,8 +92,8 @@ def _drive(session: TableSession, console: Console, quiet: bool) -> None:
             if not isinstance(event, StepDone):
                 continue
             now = time.perf_counter()
-            rate = session.bytes / 1e6 / max(now - start, 1e-9)
-            line = f"{session.rows:,} records, {session.bytes / 1e6:.1f} MB ({rate:.1f} MB/s)"
+            rate = session.rows / max(now - start, 1e-9)
+            line = f"{session.rows:,} records ({rate:,.0f} a second)"
             progress.update(bar, description=line)
             if plain and now - said >= PLAIN_EVERY_S:
                 console.print(f"progress: {line}", markup=False)

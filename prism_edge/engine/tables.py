@@ -44,8 +44,6 @@ class TableSession:
         self.runner = PrismRunner(backend, schema, config, method=method)
         self.rows = 0
         """Records read so far."""
-        self.bytes = 0
-        """Characters of table text read so far."""
 
     @property
     def result(self) -> RunResult:
@@ -57,7 +55,7 @@ class TableSession:
         start = time.perf_counter()
         try:
             for document in self.documents:
-                for batch in records(document.name, self._counted(document), document.label):
+                for batch in records(document.name, document.lines(), document.label):
                     step = self.method.ingest(self.runner, self.result.steps, batch)
                     self.rows += len(batch.rows)
                     self.result.count(step)
@@ -66,11 +64,6 @@ class TableSession:
         finally:
             self.runner.metrics.wall_s = time.perf_counter() - start
         yield Finished(self.result)
-
-    def _counted(self, document: Document) -> Iterator[str]:
-        for line in document.lines():
-            self.bytes += len(line)
-            yield line
 
     def run(self) -> RunResult:
         for _ in self.events():

@@ -343,7 +343,7 @@ def records(
     rows: list[list[str]] = []
     try:
         for record in reader:
-            if not any(cell.strip() for cell in record):
+            if not any(record) or "".join(record).isspace():  # a blank record (in C)
                 continue
             if header is None:
                 header = [h.strip() for h in record]
