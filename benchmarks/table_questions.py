@@ -258,7 +258,8 @@ def run(no_model: bool, out: str) -> None:
         path = TABLES / (f"{q['table']}.jsonl" if q["table"] == "burtin" else f"{q['table']}.csv")
         start = time.perf_counter()
         try:
-            answer = prism_edge.ask_table(path, q["question"], no_model=no_model).answer or ""
+            how: dict[str, Any] = {"no_model": True} if no_model else {"method": "tables"}
+            answer = prism_edge.ask_table(path, q["question"], **how).answer or ""
         except Exception as exc:
             answer = f"error: {exc}"
         q = {**q, "answer": answer, "right": right(answer, q["expected"], q["question"]),
