@@ -55,12 +55,19 @@ def run_tables(
         raise typer.Exit(130) from None
     result = session.result
     if as_json:
-        payload = {**result.to_dict(), "rows": session.rows, "log_id": log.entry.id}
+        payload = {
+            **result.to_dict(),
+            "query": session.method.query,
+            "rows": session.rows,
+            "log_id": log.entry.id,
+        }
         echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         echo(result.answer or "")
         if not quiet:
             _print_ranking(result, console)
+            if session.method.query:
+                console.print(f"query: {session.method.query}", markup=False)
             m = result.metrics
             scored = sum(1 for call in m.calls if call.kind == "score")
             console.print(

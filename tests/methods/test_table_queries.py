@@ -185,3 +185,20 @@ def test_the_form_of_the_question_says_what_kind_of_answer(tmp_path):
     # "what is the average": an average, not a total or a label
     assert answer(tmp_path, "companies.csv", COMPANIES,
                   "What is the average number of employees?") == "850.00"  # fmt: skip
+
+
+def test_the_answer_comes_with_the_query_that_computed_it(tmp_path):
+    import sqlite3
+
+    question = "How many companies have more than 400 employees?"
+    result = ask(tmp_path, "companies.csv", COMPANIES, question)
+    facts = result.memory.data["table_descriptions"][0]["relevant_statistics"]
+    query = next(f for f in facts if f.startswith("query: ")).removeprefix("query: ")
+    assert query.startswith("SELECT COUNT(*)") and '"employees" > 400' in query
+    # the query runs as it is shown, on the user's table, to the same answer
+    db = sqlite3.connect(":memory:")
+    db.execute('CREATE TABLE "companies" (name, country, profits, employees)')
+    rows = [line.split(",") for line in COMPANIES.splitlines()[1:]]
+    db.executemany("INSERT INTO companies VALUES (?, ?, ?, ?)",
+                   [(n, c, int(p), int(e)) for n, c, p, e in rows])  # fmt: skip
+    assert str(db.execute(query).fetchone()[0]) == result.answer == "2"

@@ -3,9 +3,10 @@ the program's own ranking of them by shared words."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from prism_edge.methods.tables.question import Filter, Reading, _related, label
@@ -25,6 +26,8 @@ class Candidate:
     core: str = ""
     """What the model is shown: the operation and the column (and a filter the question may
     not have meant); the cells the question names are common to all and left out."""
+    query: str = ""
+    """The SQL that computed it, as a user can run it."""
 
 
 @dataclass(frozen=True)
@@ -77,12 +80,13 @@ def candidates(store: Store, reading: Reading, joins: list[Link]) -> list[Candid
             sets += [strong[:i] + strong[i + 1 :] for i in range(len(strong))]
         distinct = bool(DISTINCT_WORDS & set(reading.words))
         for chosen in sets:
-            for candidate in _computed(store, view, chosen, named, distinct):
-                out.setdefault(candidate.description, candidate)
-            for candidate in _conditioned(store, view, chosen, reading, named):
-                out.setdefault(candidate.description, candidate)
-            for candidate in _grouped(store, view, chosen, reading, named):
-                out.setdefault(candidate.description, candidate)
+            for candidate in itertools.chain(
+                _computed(store, view, chosen, named, distinct),
+                _conditioned(store, view, chosen, reading, named),
+                _grouped(store, view, chosen, reading, named),
+            ):  # each yielded right after the query that computed it
+                query = store.shown(*store.last)
+                out.setdefault(candidate.description, replace(candidate, query=query))
     found = list(out.values())
     if reading.asks_row:  # "which company": a row's cell, never a computed number
         found = [c for c in found if _ROW_ANSWER.search(c.description)] or found

@@ -68,6 +68,8 @@ class TableFacts(Method):
         self._dialects: dict[str, Dialect] = {}
         self._replay = 0
         self.fact: str = ""
+        self.query: str = ""
+        """The SQL the answer came from (shown with it)."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
         if schema.root.field(FIELD) is None:
@@ -187,10 +189,11 @@ class TableFacts(Method):
             ranked = [(_rounded(c, places), v) for c, v in ranked]
         best = ranked[0][0]
         self.fact = f"{best.description}: {best.value}"
+        self.query = best.query
         ranking = [(f"{c.description} = {c.value}", float(v)) for c, v in ranked]
         table = store.tables.get(best.table)
         if table is not None:
-            facts = [*_statistics(table), f"for the question: {self.fact}"]
+            facts = [*_statistics(table), f"for the question: {self.fact}", f"query: {best.query}"]
             run.memory.revise(_update(run, table.index, "relevant_statistics", facts))
         return best.value, ranking
 

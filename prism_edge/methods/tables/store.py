@@ -124,6 +124,8 @@ class Store:
         self.db.execute("PRAGMA synchronous = OFF")
         self.db.execute("PRAGMA cache_size = -65536")  # 64 MB of pages: fewer passes to sort
         self.tables: dict[str, Table] = {}
+        self.last: tuple[str, list[Any]] = ("", [])
+        """The last query run (what a candidate just computed came from)."""
 
     def add(self, chunk: TableChunk) -> tuple[Table, bool]:
         """Insert a chunk's records (typed cells); (its table, whether it is new)."""
@@ -173,7 +175,23 @@ class Store:
                     ]
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self.last = (sql, list(args))
         return list(self.db.execute(sql, list(args)))
+
+    def shown(self, sql: str, args: Sequence[Any]) -> str:
+        """A query as a user can read and run it: the tables by their own names, every
+        parameter in place as an SQL literal."""
+        for table in self.tables.values():
+            sql = sql.replace(table.sql, quote(table.name))
+        parts = sql.split("?")
+        out = [parts[0]]
+        for value, rest in zip(args, parts[1:], strict=False):
+            literal = (
+                "'" + value.replace("'", "''") + "'" if isinstance(value, str) else show(value)
+            )
+            out += [literal, rest]
+        out += parts[len(args) + 1 :]
+        return "".join(out)
 
     def close(self) -> None:
         self.db.close()
