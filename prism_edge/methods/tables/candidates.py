@@ -219,6 +219,18 @@ def _conditioned(
                                     f"the {noun} with the {word} {m} where {said}")  # fmt: skip
 
 
+def _counts_rows(said: list[str], table_words: list[str]) -> bool:
+    """Whether the question counts the table's rows per group: "the most time zones" beside a
+    table of zones (a plural after most, fewest or least), not "the most electricity" beside
+    a table of electricity (an amount)."""
+    for i, word in enumerate(said):
+        if word in ("most", "fewest", "least"):
+            for after in said[i + 1 : i + 3]:
+                if after.endswith("s") and any(_related(after, t) for t in table_words):
+                    return True
+    return False
+
+
 GROUPS = 64
 """A text column groups rows for a group question when it holds at most this many values."""
 
@@ -252,7 +264,7 @@ def _grouped(
             f"ORDER BY n {order}, MIN(rowid) LIMIT 1",
             args,
         )
-        counted = any(_related(q, w) for q in reading.words for w in words(view.tables[0]))
+        counted = _counts_rows(reading.words, words(view.tables[0]))
         if counted and row and row[0][0] is not None:  # "Which country has the most zones?"
             g = label(gname)
             core = f"the {g} with the {most} {noun} rows"  # the noun names the table
