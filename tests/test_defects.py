@@ -625,3 +625,18 @@ def test_16_the_api_key_is_taken_from_its_prefixed_variable_too(monkeypatch, tmp
                  "--run-dir", str(tmp_path / "r"))  # fmt: skip
     assert out.exit_code == 0, out.output
     assert opened[-1]["api_key"] == "k-456"
+
+
+def test_2_a_cell_longer_than_any_chunk_is_read_as_csv_whole(monkeypatch, tmp_path):
+    """A 300,000-character cell full of quoted commas: the table's records are read by csv
+    straight into the database (no chunk to cut it in), so no column shifts."""
+    table = tmp_path / "posts.csv"
+    long = ("a, b, c, " * 40_000)[:300_000]
+    lines = ["title,body,score"] + [f'post {i},"{long if i == 3 else "short"}",{i * 7}'
+                                    for i in range(10)]  # fmt: skip
+    table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = _ask_table(monkeypatch, table, "What is the largest score?")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.strip() == "63"
+    out = _ask_table(monkeypatch, table, "What is the score of post 3?")
+    assert out.stdout.strip() == "21"
