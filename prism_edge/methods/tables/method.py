@@ -54,7 +54,9 @@ class TableFacts(Method):
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("chooser",)
     state_model: ClassVar[type[BaseModel]] = TablesState
-    score_meaning: ClassVar[str] = "shared words; with the model, its fit of description and value too"
+    score_meaning: ClassVar[str] = (
+        "shared words; with the model, its fit of description and value too"
+    )
 
     def __init__(self, config: PrismConfig, chooser: str = "model") -> None:
         if chooser not in ("model", "words"):
