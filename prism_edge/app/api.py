@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from prism_edge.app.planning import Request, open_run
+from prism_edge.app.planning import Planned, Request, open_run
 from prism_edge.backends.factory import Engine
 from prism_edge.core.events import Event, RunResult
 from prism_edge.methods import AUTO
@@ -145,16 +145,7 @@ class CodeSearch:
 
     def ask(self, description: str) -> Answer:
         """The definition ``description`` describes (the index is read by the first ask)."""
-        result = self._session.ask(description)
-        planned = self._planned
-        return Answer(
-            result.answer,
-            result.memory.data,
-            planned.choice.name,
-            planned.choice.reason,
-            planned.chunk_tokens,
-            result,
-        )
+        return _answer_of(self._planned, self._session.ask(description))
 
     def close(self) -> None:
         self._planned.backend.close()
@@ -202,11 +193,12 @@ def _answer(
             result = session.result
     finally:
         planned.backend.close()
+    return _answer_of(planned, result)
+
+
+def _answer_of(planned: Planned, result: RunResult) -> Answer:
+    """What a call answers: the result, and the method that ran with why (the plan's)."""
+    choice = planned.choice
     return Answer(
-        result.answer,
-        result.memory.data,
-        planned.choice.name,
-        planned.choice.reason,
-        planned.chunk_tokens,
-        result,
+        result.answer, result.memory.data, choice.name, choice.reason, planned.chunk_tokens, result
     )

@@ -120,6 +120,22 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
                     said = now
 
 
+def reading_progress(console: Console, quiet: bool) -> tuple[Progress, bool]:
+    """The progress of a reading that puts nothing in a prompt (a repository's index, a
+    table's records): a transient bar on a terminal; where stderr is none, no bar and
+    ``plain`` true (the caller prints a line every :data:`PLAIN_EVERY_S` seconds)."""
+    plain = not quiet and not console.is_terminal
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet or plain,
+        transient=True,
+    )
+    return progress, plain
+
+
 PLAIN_EVERY_S = 10.0
 """Where stderr is no terminal (the bar cannot redraw), a plain progress line this often."""
 

@@ -12,11 +12,10 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
-from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking
+from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking, reading_progress
 from prism_edge.core.events import FileIndexed, RunResult
 from prism_edge.engine.search import IndexedSession
 from prism_edge.text.inputs import Filters
@@ -41,15 +40,7 @@ def read_queries(path: Path) -> list[str]:
 def drive_reading(session: IndexedSession, console: Console, quiet: bool) -> None:
     """Read the inputs into the index, with a bar on a terminal and a plain line every
     :data:`PLAIN_EVERY_S` seconds elsewhere; then say what the reading found."""
-    plain = not quiet and not console.is_terminal
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=quiet or plain,
-        transient=True,
-    )
+    progress, plain = reading_progress(console, quiet)
     start = said = time.perf_counter()
     with progress:
         bar = progress.add_task("indexing", total=None)

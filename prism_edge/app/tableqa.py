@@ -10,11 +10,10 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
-from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking
+from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking, reading_progress
 from prism_edge.core.events import StepDone
 from prism_edge.engine.tables import TableSession
 
@@ -83,15 +82,7 @@ def run_tables(
 
 
 def _drive(session: TableSession, console: Console, quiet: bool) -> None:
-    plain = not quiet and not console.is_terminal
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=quiet or plain,
-        transient=True,
-    )
+    progress, plain = reading_progress(console, quiet)
     start = said = time.perf_counter()
     with progress:
         bar = progress.add_task("reading", total=None)
