@@ -57,6 +57,7 @@ def run_tables(
         payload = {
             **result.to_dict(),
             "query": session.method.query,
+            "queries": session.method.queries,  # the ranking's, in its order
             "rows": session.rows,
             "log_id": log.entry.id,
         }

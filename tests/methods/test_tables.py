@@ -188,6 +188,8 @@ def test_an_interrupted_table_run_reads_again_to_the_same_answer(power, tmp_path
     assert full.exit_code == 0, full.output
     answer = json.loads(full.stdout)
     assert answer["steps"] == 5 and answer["rows"] == 30  # 30 records, 7 a batch
+    assert len(answer["queries"]) == len(answer["ranking"]) and answer["query"].startswith("SELECT")
+    assert answer["queries"][0] == answer["query"]
     original = TableFacts.ingest
 
     def interrupted(self, run, index, read):  # type: ignore[no-untyped-def]

@@ -72,6 +72,8 @@ class TableFacts(Method):
         self.fact: str = ""
         self.query: str = ""
         """The SQL the answer came from (shown with it)."""
+        self.queries: list[str] = []
+        """The SQL of every ranked candidate, in the ranking's order."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
         if schema.root.field(FIELD) is None:
@@ -192,6 +194,7 @@ class TableFacts(Method):
         best = ranked[0][0]
         self.fact = f"{best.description}: {best.value}"
         self.query = best.query
+        self.queries = [c.query for c, _ in ranked]
         ranking = [(f"{c.description} = {c.value}", float(v)) for c, v in ranked]
         table = store.tables.get(best.table)
         if table is not None:
