@@ -366,6 +366,20 @@ def test_inspect(harness, story):
     assert grammar.stdout.startswith("root ::=")
     plan = invoke("inspect", str(story), "--chunk-tokens", "300")
     assert re.search(r"chunks: \d+ \(\d+ tokens, budget 300 each", plan.stdout)
+    assert "whole:" not in plan.stdout
+
+
+def test_inspect_says_what_run_reads_whole(harness, tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "a.py").write_text("def alpha():\n    return 1\n")
+    (folder / "notes.txt").write_text("Some notes.\n")
+    (folder / "t.csv").write_text("a,b\n1,2\n")
+    code = invoke("inspect", str(folder), "--task", "code-search")
+    assert "reads 1 code files whole into their index" in code.stdout
+    assert "(2 files not code)" in code.stdout
+    tables = invoke("inspect", str(folder), "--task", "table-qa")
+    assert "reads 1 tables straight into a database, no chunks" in tables.stdout
 
 
 def test_write_grammars_matches_the_checked_in_files(tmp_path):

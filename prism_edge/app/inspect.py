@@ -30,7 +30,8 @@ from prism_edge.core.schema import (
 from prism_edge.grammar.revision import revision_grammar
 from prism_edge.methods.presets import TASKS, preset_grammars
 from prism_edge.text.chunking import iter_chunks
-from prism_edge.text.inputs import collect
+from prism_edge.text.code import is_code
+from prism_edge.text.inputs import Document, collect, with_text_tables
 
 
 def load_tokenizer(model: str | None) -> Any:
@@ -90,6 +91,10 @@ def inspect(
                 filters=filters_of(include, exclude),
             )
             warn(err_console(), collected.warnings)
+            whole = _read_whole(task, collected.documents)
+            if whole:
+                echo("")
+                echo(whole)
             tokenizer = load_tokenizer(model)
 
             def count(text: str) -> int:
@@ -103,3 +108,24 @@ def inspect(
             )
             for i, size in enumerate(sizes, start=1):
                 echo(f"  {i:>4}  {size} tokens")
+
+
+def _read_whole(task: TaskName | None, documents: list[Document]) -> str:
+    """What ``run`` reads without chunks on a model under 1B (the scored methods): a code
+    search's files into their index, a table question's records into a database."""
+    if task == TaskName.code_search:
+        code = [d for d in documents if is_code(d.name)]
+        return (
+            f"whole: a code search by definitions (the default on a model under 1B) reads "
+            f"{len(code)} code files whole into their index, parsed only where they changed "
+            f"({len(documents) - len(code)} files not code); the chunks below are what a "
+            "writing method (--method revisions) reads"
+        )
+    if task == TaskName.table_qa:
+        tables = [d for d in with_text_tables(documents) if d.kind == "table"]
+        return (
+            f"whole: a table question by the table method (the default on a model under 1B) "
+            f"reads {len(tables)} tables straight into a database, no chunks; the chunks "
+            "below are what a writing method (--method revisions) reads"
+        )
+    return ""
