@@ -708,3 +708,14 @@ def test_a_log_file_gets_a_plain_progress_line_every_few_seconds(harness, story,
         "run", str(story), "-q", "--chunk-tokens", "60", "--run-dir", str(tmp_path / "q")
     )
     assert "progress:" not in quiet.stderr
+
+
+def test_a_method_that_cannot_run_the_task_is_refused_before_a_model_loads(story, monkeypatch):
+    opened: list[object] = []
+    monkeypatch.setattr(factory, "open_backend", lambda *a, **kw: opened.append(1))
+    wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
+    assert wrong.exit_code == 1 and "needs a schema with candidate_functions" in wrong.stderr
+    flag = invoke("run", str(story), "--task", "summarize", "--method", "names",
+                  "--shortlist", "3")  # fmt: skip
+    assert flag.exit_code == 1 and "--shortlist does not apply to --method names" in flag.stderr
+    assert opened == []

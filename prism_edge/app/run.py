@@ -258,6 +258,9 @@ def run(
         run_dir = run_dir or state_folder()  # never the folder the command runs from
         chosen = task_for(task, schema_file, query)
         check_outputs(parallel, server, memory_out, run_dir)
+        if chosen is not None and method.value != AUTO_METHOD.value:  # before any model loads
+            methods.METHODS[method.value].check_schema(chosen.schema)
+            refuse_ignored(context, methods.Choice(method.value, f"--method {method.value}"))
         more = None if queries is None else read_queries(queries)
         if more is not None and (chosen is None or chosen.name != "code-search"):
             raise ValueError("--queries asks more code-search questions: use --task code-search")

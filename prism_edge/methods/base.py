@@ -83,8 +83,23 @@ class Method(abc.ABC):
     """The chunk size this method was measured to read best at (answers and speed), which a
     run uses when no chunk size is given (flag, variable or config); None: the run's own."""
 
+    task_field: ClassVar[str | None] = None
+    """The schema field this method reads and writes (its task's), None: any schema."""
+    task_name: ClassVar[str] = ""
+    """The task whose schema has :attr:`task_field` (for the message)."""
+
+    @classmethod
+    def check_schema(cls, schema: Schema) -> None:
+        """Refuse a schema this method cannot work with: before any model is loaded."""
+        if cls.task_field is not None and schema.root.field(cls.task_field) is None:
+            raise MethodError(
+                f"--method {cls.name} needs a schema with {cls.task_field} (the {cls.task_name} "
+                "task)"
+            )
+
     def check(self, backend: Backend, schema: Schema) -> None:
         """Refuse, before any compute, a backend or schema this method cannot work with."""
+        self.check_schema(schema)
         if "score" in self.needs and not backend.can_score:
             raise MethodError(
                 f"--method {self.name} needs a backend that scores continuations "

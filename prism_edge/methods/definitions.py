@@ -38,7 +38,7 @@ from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.metrics import CallMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema
-from prism_edge.methods.base import Capability, Context, Method, MethodError, score
+from prism_edge.methods.base import Capability, Context, Method, score
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
 from prism_edge.text.code import Definition, Located, definitions_in
@@ -81,6 +81,8 @@ class ScoredDefinitions(Method):
     from the memory alone, the best first."""
 
     name: ClassVar[str] = "definitions"
+    task_field: ClassVar[str | None] = FIELD
+    task_name: ClassVar[str] = "code-search"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("formulation", "keep", "shortlist")
     state_model: ClassVar[type[BaseModel]] = DefinitionsState
@@ -95,10 +97,7 @@ class ScoredDefinitions(Method):
         """The run's candidates: each chunk's best-scored definitions, in reading order."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
-        if schema.root.field(FIELD) is None:
-            raise MethodError(
-                f"--method definitions needs a schema with {FIELD} (the code-search task)"
-            )
+        self.check_schema(schema)
         if self.options.formulation != "bm25":
             super().check(backend, schema)
 

@@ -44,7 +44,7 @@ from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.metrics import CallMetrics, RunMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
-from prism_edge.methods.base import Capability, Context, Method, MethodError, score
+from prism_edge.methods.base import Capability, Context, Method, score
 from prism_edge.methods.summary import by_cues, compose
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
@@ -133,6 +133,8 @@ class ScoredNames(Method):
     with sentences of the chunk that name them. The answer covers the memory (no call)."""
 
     name: ClassVar[str] = "names"
+    task_field: ClassVar[str | None] = FIELD
+    task_name: ClassVar[str] = "summarize"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     state_model: ClassVar[type[BaseModel]] = NamesState
     option_names: ClassVar[tuple[str, ...]] = (
@@ -178,8 +180,7 @@ class ScoredNames(Method):
         sentence), by :func:`description_score`; only sentences that score above 0."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
-        if schema.root.field(FIELD) is None:
-            raise MethodError(f"--method names needs a schema with {FIELD} (the summarize task)")
+        self.check_schema(schema)
         if self.options.scoring != "frequency" or self.options.describe == "model":
             super().check(backend, schema)
 

@@ -51,6 +51,8 @@ class TableFacts(Method):
     """The program reads every record and computes; the model chooses among the answers."""
 
     name: ClassVar[str] = "tables"
+    task_field: ClassVar[str | None] = FIELD
+    task_name: ClassVar[str] = "table-qa"
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("chooser",)
     state_model: ClassVar[type[BaseModel]] = TablesState
@@ -76,8 +78,7 @@ class TableFacts(Method):
         """The SQL of every ranked candidate, in the ranking's order."""
 
     def check(self, backend: Backend, schema: Schema) -> None:
-        if schema.root.field(FIELD) is None:
-            raise MethodError(f"--method tables needs a schema with {FIELD} (the table-qa task)")
+        self.check_schema(schema)
         if self.chooser == "model":
             super().check(backend, schema)
 
