@@ -39,4 +39,5 @@ def test_the_library_example_runs(tmp_path, monkeypatch) -> None:
     assert done.returncode == 0, done.stderr
     assert result.answer and done.stdout == result.answer + "\n"  # type: ignore[attr-defined]
     assert namespace["found"].answer and namespace["answer"].answer  # type: ignore[attr-defined]
+    assert ": " in str(namespace["where"])  # path:line: name
     assert printed.getvalue().strip()
