@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from prism_edge.core.errors import PrismError
+from prism_edge.core.paths import user_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -50,12 +51,7 @@ def env_name(key: str) -> str:
 
 
 def config_path() -> Path:
-    moved = os.environ.get(CONFIG_ENV)
-    if moved:
-        return Path(moved).expanduser()
-    from platformdirs import user_config_path
-
-    return user_config_path("prism-edge", appauthor=False) / "config.toml"
+    return user_path(CONFIG_ENV, "config", "config.toml")
 
 
 def load(path: Path | None = None) -> dict[str, Any]:

@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import hashlib
 import json
-import os
 import sqlite3
 import stat
 import threading
@@ -28,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from rich.console import Console
 
 from prism_edge.core.errors import PrismError
+from prism_edge.core.paths import user_path
 from prism_edge.core.schema import json_schema
 
 if TYPE_CHECKING:
@@ -72,12 +72,7 @@ class HistoryError(PrismError):
 
 
 def default_path() -> Path:
-    moved = os.environ.get(LOGS_ENV)
-    if moved:
-        return Path(moved).expanduser()
-    from platformdirs import user_data_path
-
-    return user_data_path("prism-edge", appauthor=False) / "logs.db"
+    return user_path(LOGS_ENV, "data", "logs.db")
 
 
 def now() -> str:

@@ -10,7 +10,6 @@ folder a command is run from: a code search inside a repository leaves no excerp
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Annotated
@@ -18,6 +17,7 @@ from typing import Annotated
 import typer
 
 from prism_edge.app.common import echo, err_console, reporting_errors
+from prism_edge.core.paths import user_path
 from prism_edge.engine.checkpoint import read_state
 from prism_edge.engine.index import cache_folder
 
@@ -31,12 +31,7 @@ runs_app = typer.Typer(
 def state_folder() -> Path:
     """Where runs keep their states by default: ``PRISM_EDGE_STATE``, else the user's state
     folder's ``runs``."""
-    moved = os.environ.get(STATE_ENV)
-    if moved:
-        return Path(moved).expanduser()
-    from platformdirs import user_state_path
-
-    return user_state_path("prism-edge", appauthor=False) / "runs"
+    return user_path(STATE_ENV, "state", "runs")
 
 
 def _saved(folder: Path) -> list[tuple[str, int, float, str]]:

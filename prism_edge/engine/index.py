@@ -33,6 +33,7 @@ from typing import Any
 
 from prism_edge.core.errors import PrismError
 from prism_edge.core.events import FileIndexed
+from prism_edge.core.paths import user_path
 from prism_edge.text.code import Definition, Located, file_definitions, is_code
 from prism_edge.text.inputs import Document
 
@@ -51,17 +52,12 @@ LOCK_WAIT_S = 30.0
 
 
 class CodeIndexError(PrismError):
-    hint = "prism-edge runs rm --index removes the cached indexes; the next run reads again"
+    hint = "prism-edge runs lists the indexes, runs rm KEY removes one; the next run reads again"
 
 
 def cache_folder() -> Path:
     """Where indexes are kept: ``PRISM_EDGE_CACHE``, else the user's cache folder's ``index``."""
-    moved = os.environ.get(CACHE_ENV)
-    if moved:
-        return Path(moved).expanduser()
-    from platformdirs import user_cache_path
-
-    return user_cache_path("prism-edge", appauthor=False) / "index"
+    return user_path(CACHE_ENV, "cache", "index")
 
 
 def index_key(inputs: Sequence[str]) -> str:

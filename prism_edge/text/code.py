@@ -210,11 +210,7 @@ def definitions_in(chunk: str) -> list[Definition]:
     """The definitions a chunk holds: Python by :mod:`ast`, the languages ``syntax.py`` has a
     grammar for by tree-sitter, others none. A chunk without a file header is read as Python."""
     path, owner, code = _parts(chunk)
-    if not path or path.endswith((".py", ".pyi")):
-        return _owned(python_definitions(code), owner, code)
-    if syntax.language_of(path) is None:
-        return []
-    return _owned(tree_definitions(code, path), owner, code)
+    return _owned(file_definitions(path or "chunk.py", code), owner, code)
 
 
 def _owned(found: list[Definition], owner: str | None, code: str) -> list[Definition]:

@@ -156,6 +156,7 @@ def read_question(question: str, store: Store) -> Reading:
             filters[table.name] = found
             matched_text.update(show(f.value).lower() for f in found)
     texts = text_matches(question)
+    compared = comparisons(question)
     quoted = {t.text.casefold() for t in texts}
     unmatched = []
     for name in _NAMED.findall(question) + _NUMBER.findall(question):
@@ -177,7 +178,7 @@ def read_question(question: str, store: Store) -> Reading:
         tables,
         filters,
         list(dict.fromkeys(unmatched)),
-        comparisons=comparisons(question),
+        comparisons=compared,
         texts=texts,
         positions=positions,
         missing=_missing_attribute(question, vocabulary, matched_text),
@@ -187,7 +188,7 @@ def read_question(question: str, store: Store) -> Reading:
         asked_columns=_asked_columns(question, store),
         aggregate=_aggregate(said),
         asks_row=bool(_WHICH.match(question)),
-        compared_at=[len(_WORD.findall(question[: c.at])) for c in comparisons(question)],
+        compared_at=[len(_WORD.findall(question[: c.at])) for c in compared],
     )
 
 
