@@ -1,4 +1,5 @@
-"""A fake OpenAI-compatible server (llama.cpp's, vLLM's, llama-cpp-python's) for httpx."""
+"""A fake inference server for httpx: OpenAI-compatible (llama.cpp's, vLLM's,
+llama-cpp-python's) or ollama's own API."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ class FakeServer:
         self.failures: deque[int | httpx.Response | type[Exception]] = deque()
         self.cached: list[int] = []
         self.vocab: dict[str, int] = {}
+        self.models = ["llama3.2:3b"]
+        """ollama: the models it has (``/api/tags``)."""
+        self.cut: list[int] = []
+        """ollama: the prompts it cut to its ``num_ctx`` (their whole lengths), silently."""
 
     def tokens(self, text: str) -> list[int]:
         with self.lock:
@@ -49,6 +54,8 @@ class FakeServer:
             if isinstance(failure, int):
                 return httpx.Response(failure, json={"error": {"message": "busy"}})
             raise failure("boom", request=request)
+        if self.flavor == "ollama" and path.startswith("/api/"):
+            return self.ollama(path, body)
         if path == "/v1/models":
             model: dict[str, Any] = {"id": "smol.gguf"}
             if self.flavor == "vllm":
@@ -113,3 +120,44 @@ class FakeServer:
             logprobs.append(-0.1)
             choices.append({"index": index, "text": "x", "logprobs": {"token_logprobs": logprobs}})
         return httpx.Response(200, json={"choices": choices})
+
+    def ollama(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        """ollama's own API: version, models, a model's metadata, and chat that cuts a prompt
+        longer than ``options.num_ctx`` (4,096 when none is sent) without an error."""
+        if path == "/api/version":
+            return httpx.Response(200, json={"version": "0.13.0"})
+        if path == "/api/tags":
+            return httpx.Response(200, json={"models": [{"name": m} for m in self.models]})
+        if path == "/api/ps":
+            return httpx.Response(200, json={"models": []})
+        if path == "/api/show":
+            if body.get("model") not in self.models:
+                return httpx.Response(404, json={"error": f"model '{body.get('model')}' not found"})
+            info = {"general.parameter_count": 3_212_749_888, "llama.context_length": 131_072}
+            return httpx.Response(200, json={"model_info": info})
+        if path != "/api/chat":
+            return httpx.Response(404, json={"error": "not found"})
+        options = body.get("options", {})
+        prompt = 3 + len(self.tokens(body["messages"][0]["content"]))  # a 3-token template
+        limit = options.get("num_ctx", 4096)
+        if prompt > limit:
+            self.cut.append(prompt)
+            prompt = limit
+        if options.get("num_predict") == 1:
+            out = "Hi"
+        elif self.outputs:
+            out = self.outputs.popleft()
+        elif self.responder is not None:
+            out = self.responder(body["messages"][0]["content"]) or ""
+        else:
+            out = "The answer."
+        reply = {
+            "model": body["model"],
+            "message": {"role": "assistant", "content": out},
+            "done": True,
+            "done_reason": "stop",
+            "prompt_eval_count": prompt,
+            "prompt_eval_duration": 1_000_000 * prompt,
+            "eval_count": len(self.tokens(out)),
+        }
+        return httpx.Response(200, json=reply)

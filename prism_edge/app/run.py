@@ -166,8 +166,8 @@ def run(
     server: Annotated[
         str | None,
         typer.Option(
-            help="URL of an OpenAI-compatible server (llama.cpp server, vLLM, SGLang) to use "
-            "instead of a local model.",
+            help="URL of an inference server to use instead of a local model: ollama (its own "
+            "API) or an OpenAI-compatible one (llama.cpp server, vLLM, SGLang).",
             rich_help_panel="Server",
         ),
     ] = None,
@@ -182,7 +182,8 @@ def run(
     server_model: Annotated[
         str | None,
         typer.Option(
-            help="Model name on the server (default: its first).", rich_help_panel="Server"
+            help="Model name on the server (default: its first; on ollama its only one).",
+            rich_help_panel="Server",
         ),
     ] = None,
     grammar_field: Annotated[

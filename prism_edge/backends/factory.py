@@ -1,11 +1,17 @@
 """The backend a command asks for: a local GGUF model with llama.cpp's engine settings, or an
-OpenAI-compatible inference server."""
+inference server (ollama's by its own API, any other by the OpenAI one)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from prism_edge.backends import Backend
+
+if TYPE_CHECKING:
+    import httpx
+
+    from prism_edge.backends.server import ServerBackend
 
 
 @dataclass(frozen=True)
@@ -46,14 +52,12 @@ def open_backend(
     if server is not None:
         if model is not None:
             raise ValueError("use either --model or --server, not both")
-        from prism_edge.backends.server import ServerBackend  # httpx: only for servers
-
-        return ServerBackend(
+        return open_server(
             server,
             api_key=api_key,
             model=server_model,
             n_ctx=n_ctx,
-            grammar_field=grammar_field,  # type: ignore[arg-type]
+            grammar_field=grammar_field,
             retries=retries,
         )
     from prism_edge.backends.catalog import resolve_model
@@ -70,3 +74,20 @@ def open_backend(
         jump_forward=engine.jump_forward,
         gpu_layers=engine.gpu_layers,
     )
+
+
+def open_server(
+    url: str, *, transport: httpx.BaseTransport | None = None, **options: Any
+) -> ServerBackend:
+    """The server at ``url``: ollama's through its own API (it answers ``/api/version``: the
+    context is sent with every request there), any other through the OpenAI-compatible one.
+    ``options`` are :class:`~prism_edge.backends.server.ServerBackend`'s."""
+    from prism_edge.backends.ollama import OllamaBackend, answers_as_ollama  # httpx: servers only
+    from prism_edge.backends.server import ServerBackend, split_credentials
+
+    bare, _, auth = split_credentials(url)
+    key = options.get("api_key")
+    headers = {"Authorization": f"Bearer {key}"} if key else None
+    if answers_as_ollama(bare, headers=headers, auth=auth, transport=transport):
+        return OllamaBackend(url, transport=transport, **options)
+    return ServerBackend(url, transport=transport, **options)

@@ -45,12 +45,13 @@ from prism_edge.core.errors import BackendError, first_problem
 from prism_edge.prompts import Prompt
 
 GrammarField = Literal["auto", "grammar", "structured_outputs", "guided_grammar", "ebnf", "none"]
-Flavor = Literal["llama.cpp", "llama-cpp-python", "vllm", "sglang", "openai"]
+Flavor = Literal["llama.cpp", "llama-cpp-python", "vllm", "sglang", "ollama", "openai"]
 _GRAMMAR_OF: dict[Flavor, GrammarField] = {
     "llama.cpp": "grammar",
     "llama-cpp-python": "grammar",
     "vllm": "structured_outputs",
     "sglang": "ebnf",
+    "ollama": "none",
     "openai": "none",
 }
 _RETRY_STATUS = {408, 429, 500, 502, 503, 504}
@@ -242,11 +243,7 @@ class ServerBackend(Backend):
         self.flavor, served, server_ctx, self.slots = self._probe()
         self.model = model or served
         self.name = f"{self.model} @ {self.url}"
-        if n_ctx is None and server_ctx is None:
-            raise BackendError(
-                f"the server at {self.url} does not report its context size; pass --ctx"
-            )
-        self.n_ctx = min(n_ctx, server_ctx) if n_ctx and server_ctx else (n_ctx or server_ctx or 0)
+        self.n_ctx = self._context(n_ctx, server_ctx)
         self.grammar_field: GrammarField = (
             _GRAMMAR_OF[self.flavor] if grammar_field == "auto" else grammar_field
         )
@@ -278,6 +275,14 @@ class ServerBackend(Backend):
         if self._optional("POST", "/extras/tokenize", json={"input": "x"}) is not None:
             return "llama-cpp-python", served, None, 1
         return "openai", served, None, 1
+
+    def _context(self, asked: int | None, served: int | None) -> int:
+        """The context of every call: the one asked for, at most the server's."""
+        if asked is None and served is None:
+            raise BackendError(
+                f"the server at {self.url} does not report its context size; pass --ctx"
+            )
+        return min(asked, served) if asked and served else (asked or served or 0)
 
     def _measure_template(self) -> int:
         """Tokens the chat template adds around a message: one tiny call, exact from usage."""
