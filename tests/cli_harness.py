@@ -44,6 +44,8 @@ class Harness:
         self.requests: list[tuple[str | None, int | None]] = []
         self.engines: list[Any] = []
         """The engine settings each command opened its backend with."""
+        self.options: list[dict[str, Any]] = []
+        """Everything else each command opened its backend with (server, api_key...)."""
         self.n_ctx = n_ctx
 
         def open_backend(
@@ -51,6 +53,7 @@ class Harness:
         ) -> ScriptedBackend:
             self.requests.append((model, n_ctx))
             self.engines.append(options.get("engine"))
+            self.options.append(options)
             if model is not None and options.get("server") is not None:
                 raise ValueError("use either --model or --server, not both")  # as the factory
             if model == "missing-model":

@@ -187,8 +187,8 @@ def test_a_run_dir_that_is_a_link_loop_is_refused(harness, story, tmp_path):
 
 
 def test_bench_checks_its_json_out_before_reading(harness, story, tmp_path):
-    out = invoke("bench", str(story), "--json-out", str(tmp_path / "no" / "r.json"))
-    assert out.exit_code == 1 and "--json-out" in out.stderr and harness.requests == []
+    out = invoke("bench", str(story), "--output", str(tmp_path / "no" / "r.json"))
+    assert out.exit_code == 1 and "--output" in out.stderr and harness.requests == []
 
 
 # 6. a syntax error in a Python chunk keeps classes and owners --------------------------------

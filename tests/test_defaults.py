@@ -105,3 +105,27 @@ def test_save_keeps_the_other_keys(tmp_path):
     path.write_text("chunk_tokens = 512\n", encoding="utf-8")
     defaults.save("model", 'a "quoted" name', path)
     assert defaults.load(path) == {"chunk_tokens": 512, "model": 'a "quoted" name'}
+
+
+def test_schema_generate_takes_the_defaults_and_a_server(harness, monkeypatch, tmp_path):
+    """`schema generate` opens the model the config or PRISM_EDGE_MODEL names, with its own
+    context unless --ctx gives one; a server on the line wins over a default model."""
+    import prism_edge.app.schema as schema_command
+
+    def generated(backend, domain, query, seed=None):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(source="class Notes:\n    names: list[str]\n")
+
+    monkeypatch.setattr(schema_command, "generate_schema", generated)
+    generate = ("schema", "generate", "--example-query", "Who?")
+    _config('model = "from-config"\n')
+    assert invoke(*generate).exit_code == 0
+    assert harness.requests[-1] == ("from-config", schema_command.SCHEMA_CTX)
+    monkeypatch.setenv("PRISM_EDGE_MODEL", "from-env")
+    out = tmp_path / "notes.py"
+    assert invoke(*generate, "--ctx", "8192", "-o", str(out)).exit_code == 0
+    assert harness.requests[-1] == ("from-env", 8192) and out.read_text().startswith("class")
+    assert invoke(*generate, "--server", "http://127.0.0.1:11434").exit_code == 0
+    assert harness.requests[-1] == (None, None)
+    assert harness.options[-1]["server"] == "http://127.0.0.1:11434"

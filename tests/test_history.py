@@ -270,3 +270,69 @@ def test_a_code_search_index_is_asked_even_about_identifiers_it_does_not_hold():
     written.memory = memory
     with pytest.raises(RecallError, match="never mentions 'XDG_CONFIG_HOME'"):
         check(written, question)
+
+
+def _recorded(question: str, answer: str, name: str) -> int:
+    entry = _entry_with_everything()
+    entry.id, entry.question, entry.answer = None, question, answer
+    entry.inputs = [{"name": name, "kind": "prose", "chars": 10, "sha256": "cd" * 32}]
+    return History().record(entry)
+
+
+def test_logs_search_and_remove(harness):
+    first = _recorded("Who is Akela?", "The leader of the pack.", "jungle.txt")
+    second = _recorded("Where is 50%_off parsed?", "in shop.py", "shop/")
+    third = _recorded("Who leads?", "AKELA leads.", "more.txt")
+    found = json.loads(invoke("logs", "-s", "akela", "--json").stdout)
+    assert [e["id"] for e in found] == [third, first]  # question or answer, any case, newest first
+    assert [e["id"] for e in json.loads(invoke("logs", "-s", "shop/", "--json").stdout)] == [second]
+    # % and _ are the text itself, not LIKE's wildcards
+    assert [e["id"] for e in json.loads(invoke("logs", "-s", "50%_", "--json").stdout)] == [second]
+    assert json.loads(invoke("logs", "-s", "5_%", "--json").stdout) == []
+    assert "no run holds 'zebra'" in invoke("logs", "-s", "zebra").stderr
+    missing = invoke("logs", "rm", str(first), "99")
+    assert (
+        missing.exit_code == 1
+        and "no run 99" in missing.stderr
+        and "nothing removed" in missing.stderr
+    )
+    assert len(History().recent()) == 3  # all or none
+    removed = invoke("logs", "rm", str(first), str(third))
+    assert removed.exit_code == 0 and f"removed runs {first}, {third}" in removed.stderr
+    assert [e.id for e in History().recent()] == [second]
+
+
+def test_logs_show_writes_json_or_a_page_by_the_name(harness, tmp_path):
+    run_id = _recorded("Who is Akela?", "The leader.", "jungle.txt")
+    as_json, page = tmp_path / "run.json", tmp_path / "run.html"
+    assert invoke("logs", "show", str(run_id), "-o", str(as_json)).exit_code == 0
+    assert json.loads(as_json.read_text())["answer"] == "The leader."
+    assert invoke("logs", "show", str(run_id), "--output", str(page)).exit_code == 0
+    assert page.read_text().lstrip().lower().startswith("<!doctype html")
+
+
+def test_ask_on_another_server_or_model(harness, tmp_path):
+    story = _write(tmp_path, "a.txt", STORY)
+    assert invoke("run", str(story), "--run-dir", str(tmp_path / "r")).exit_code == 0
+    run_id = str(History().recent(1)[0].id)
+    url = "http://127.0.0.1:11434"
+    out = invoke("ask", run_id, "Who is Akela?", "--server", url, "--server-model", "qwen2.5:7b")
+    assert out.exit_code == 0, out.output
+    assert harness.requests[-1][0] is None  # not the run's own model
+    assert harness.options[-1]["server"] == url
+    assert harness.options[-1]["server_model"] == "qwen2.5:7b"
+    both = invoke("ask", run_id, "Who?", "--server", url, "-m", "gemma3-270m")
+    assert both.exit_code == 1 and "either --model or --server" in both.stderr
+
+
+def test_bench_on_a_server_quietly(harness, tmp_path):
+    story = _write(tmp_path, "a.txt", STORY)
+    out = invoke(
+        "bench", str(story), "--server", "http://gpu:8000", "--methods", "PRISM amendments",
+        "-q", "-o", str(tmp_path / "b.json"),
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    assert (
+        harness.requests[-1] == (None, None) and harness.options[-1]["server"] == "http://gpu:8000"
+    )
+    assert "bench:" not in out.stderr and json.loads((tmp_path / "b.json").read_text())

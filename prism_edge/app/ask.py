@@ -11,6 +11,9 @@ import typer
 
 from prism_edge.app.common import (
     MAX_ID,
+    ApiKeyOption,
+    QuietOption,
+    ServerModelOption,
     echo,
     err_console,
     reporting_errors,
@@ -39,14 +42,16 @@ def ask(
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this answer out of the run history.")
     ] = False,
-    api_key: Annotated[
+    server: Annotated[
         str | None,
         typer.Option(
-            envvar=["PRISM_EDGE_API_KEY", "PRISM_API_KEY"],
-            help="The API key of the run's server (never stored with the run).",
+            help="Another inference server (default: the run's own model or server).",
+            rich_help_panel="Server",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    server_model: ServerModelOption = None,
+    api_key: ApiKeyOption = None,
+    quiet: QuietOption = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
     """Answer a new question from a recorded run's memory, without reading its input again."""
@@ -57,12 +62,15 @@ def ask(
         entry = history.get(run_id)
         recalled = prepare(entry, question, answer_tokens)  # refused here, before a model loads
         recorded = entry.settings
+        if model and server:
+            raise ValueError("use either --model or --server, not both")
+        own = not (model or server)  # the run's own model or server
         backend = factory.open_backend(
-            model or recorded.get("model"),
-            server=None if model else recorded.get("server"),
+            model or (recorded.get("model") if own else None),
+            server=server or (recorded.get("server") if own else None),
             n_ctx=int(recorded.get("n_ctx") or 4096),
-            server_model=None if model else recorded.get("server_model"),
-            api_key=api_key if recorded.get("server") and not model else None,
+            server_model=server_model or (recorded.get("server_model") if own else None),
+            api_key=api_key if server or (own and recorded.get("server")) else None,
         )
         warn(console, sharing_cores(backend))
         log = RunLog(

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app.common import (
+    ApiKeyOption,
     BatchOption,
     ExcludeOption,
     FlashAttnOption,
@@ -22,12 +23,18 @@ from prism_edge.app.common import (
     KeepBoilerplateOption,
     KvChoice,
     KvTypeOption,
+    ModelOption,
+    QuietOption,
+    ServerModelOption,
+    ServerOption,
     TaskName,
     ThreadsOption,
     echo,
     err_console,
     filters_of,
+    given,
     gpu_layers_of,
+    quiet_console,
     reporting_errors,
     sharing_cores,
     warn,
@@ -60,13 +67,14 @@ from prism_edge.text.inputs import collect, with_text_tables
 
 
 def bench(
+    context: typer.Context,
     inputs: Annotated[list[str], typer.Argument(help="Files, folders, or - for stdin.")],
     task: Annotated[
         TaskName, typer.Option(envvar="PRISM_EDGE_TASK", help="A preset.")
     ] = TaskName.summarize,
     query: Annotated[str | None, typer.Option(help="The question (retrieval tasks).")] = None,
     chunk_tokens: Annotated[int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS")] = 2048,
-    model: Annotated[str | None, typer.Option("--model", "-m", envvar="PRISM_EDGE_MODEL")] = None,
+    model: ModelOption = None,
     ctx: Annotated[
         int | None, typer.Option("--ctx", "-c", min=256, envvar="PRISM_EDGE_CTX")
     ] = None,
@@ -113,17 +121,26 @@ def bench(
     follow_links: FollowLinksOption = False,
     include: IncludeOption = None,
     exclude: ExcludeOption = None,
+    server: ServerOption = None,
+    server_model: ServerModelOption = None,
+    api_key: ApiKeyOption = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     json_out: Annotated[
-        Path | None, typer.Option(help="Also write the JSON results to this file.")
+        Path | None,
+        typer.Option(
+            "--output", "-o", "--json-out", dir_okay=False, help="Also write the JSON results here."
+        ),
     ] = None,
+    quiet: QuietOption = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
     """Run PRISM variants and the baselines side by side; print the paper's Table 2 and the
     quality measures (entity recall, needle accuracy, PRISM's faithfulness proxy)."""
-    console = err_console()
+    console = quiet_console(quiet)
     with reporting_errors(debug):
-        writable_file("--json-out", json_out)
+        writable_file("--output", json_out)
+        if server is not None and not given(context, "model"):
+            model = None  # a default model gives way to a server on the line
         if sweep_chunks:
             writable_file("--plot", plot)
         needle_list = load_needles(needles) if needles else []
@@ -142,16 +159,19 @@ def bench(
         )
         if preset.reads_tables:
             collected.documents = with_text_tables(collected.documents)
-        warn(console, collected.warnings)
+        warn(err_console(), collected.warnings)
         largest = max([chunk_tokens, *sizes])
         backend = factory.open_backend(
             model,
-            n_ctx=ctx or context_for(largest, max_tokens),
+            server=server,
+            server_model=server_model,
+            api_key=api_key,
+            n_ctx=ctx if server else ctx or context_for(largest, max_tokens),
             engine=Engine(
                 threads, batch, flash_attn, kv_type.value, jump_forward, gpu_layers_of(gpu_layers)
             ),
         )
-        warn(console, sharing_cores(backend))
+        warn(err_console(), sharing_cores(backend))
         default = needle_methods(preset.name) if needle_list else default_methods(preset.name)
         chosen = tuple(m.strip() for m in methods.split(",")) if methods else default
         full = "\n\n".join(d.text for d in collected.documents)

@@ -169,6 +169,52 @@ KeepBoilerplateOption = Annotated[
 ]
 
 
+# the model and where it runs, the same options on every command that opens one
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        "-m",
+        envvar="PRISM_EDGE_MODEL",
+        help="A .gguf path, a catalog name, hf:OWNER/REPO/FILE.gguf, ollama:NAME[:TAG] or "
+        "lmstudio:NAME (default: the embedded SmolLM2-135M; see prism-edge models).",
+    ),
+]
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        help="URL of an inference server to use instead of a local model: ollama (its own "
+        "API) or an OpenAI-compatible one (llama.cpp server, vLLM, SGLang).",
+        rich_help_panel="Server",
+    ),
+]
+ApiKeyOption = Annotated[
+    str | None,
+    typer.Option(
+        envvar=["PRISM_EDGE_API_KEY", "PRISM_API_KEY"],
+        help="The server's API key (never stored).",
+        rich_help_panel="Server",
+    ),
+]
+ServerModelOption = Annotated[
+    str | None,
+    typer.Option(
+        help="Model name on the server (default: its first; on ollama its only one).",
+        rich_help_panel="Server",
+    ),
+]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", dir_okay=False, help="Write the result to this file too."),
+]
+
+
+def quiet_console(quiet: bool) -> Console:
+    """stderr's console, or one that prints nothing for ``--quiet``."""
+    return Console(quiet=True) if quiet else err_console()
+
+
 def given(ctx: typer.Context, name: str) -> bool:
     """Whether option ``name`` was typed on the command line (not a default of any kind)."""
     source = ctx.get_parameter_source(name)

@@ -38,8 +38,8 @@ MINIMUM = {"chunk_tokens": 32, "ctx": 256}
 TASKS = ("summarize", "code-search", "table-qa", "auto")
 MAX_BYTES = 65536
 """A config file larger than this is not a config file (``PRISM_EDGE_CONFIG=/dev/zero``)."""
-COMMANDS = ("run", "bench", "inspect")
-"""The commands the defaults apply to (each has the options of the keys)."""
+COMMANDS = ("run", "bench", "inspect", "schema")
+"""The commands the defaults apply to (``schema``: its ``generate``, the model and context)."""
 
 
 class ConfigError(PrismError):
@@ -134,7 +134,11 @@ def save(key: str, value: Any, path: Path | None = None) -> tuple[Path, Path | N
 
 def default_map(values: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """click's ``default_map`` for the commands the keys apply to."""
-    return {command: dict(values) for command in COMMANDS} if values else {}
+    if not values:
+        return {}
+    maps: dict[str, dict[str, Any]] = {c: dict(values) for c in COMMANDS if c != "schema"}
+    maps["schema"] = {"generate": dict(values)}  # a group: its sub-command's defaults
+    return maps
 
 
 def help_text() -> str:

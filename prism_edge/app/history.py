@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import re
 import sqlite3
 import stat
 import threading
@@ -61,6 +62,8 @@ _COLUMNS = (
     "calls",
     "error",
 )
+_SEARCHED = ("question", "answer", "inputs", "model", "error")
+"""What ``logs --search`` looks in."""
 _JSON = {"inputs", "schema", "settings", "memory", "memory_state", "metrics", "calls"}
 _LOCK = threading.Lock()
 LOCK_WAIT_S = 5.0
@@ -242,15 +245,41 @@ class History:
                 connection.execute(f"UPDATE runs SET {sets} WHERE id = ?", [*values, entry.id])
         return entry.id
 
-    def recent(self, limit: int = 20) -> list[Entry]:
-        """The latest ``limit`` entries, newest first."""
+    def recent(self, limit: int = 20, search: str | None = None) -> list[Entry]:
+        """The latest ``limit`` entries, newest first; with ``search``, those whose question,
+        answer, inputs, model or error hold it (any case of ASCII letters)."""
+        where, values = "", list[object]([limit])
+        if search:
+            pattern = "%" + re.sub(r"([\\%_])", r"\\\1", search) + "%"
+            where = "WHERE " + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in _SEARCHED)
+            values = [*([pattern] * len(_SEARCHED)), limit]
         with self._connect(write=False) as connection:
             if connection is None:
                 return []
             rows = connection.execute(
-                f"SELECT id, {', '.join(_COLUMNS)} FROM runs ORDER BY id DESC LIMIT ?", (limit,)
+                f"SELECT id, {', '.join(_COLUMNS)} FROM runs {where} ORDER BY id DESC LIMIT ?",
+                values,
             ).fetchall()
         return [_entry(row) for row in rows]
+
+    def remove(self, run_ids: Sequence[int]) -> None:
+        """Delete these runs, all or none: an id not in the history is a :class:`HistoryError`
+        naming it, and nothing is deleted."""
+        wanted = sorted(set(run_ids))
+        with _LOCK, self._connect(write=bool(wanted) and self.path.exists()) as connection:
+            marks = ", ".join("?" for _ in wanted)
+            found = set()
+            if connection is not None and wanted:
+                rows = connection.execute(f"SELECT id FROM runs WHERE id IN ({marks})", wanted)
+                found = {row[0] for row in rows}
+            missing = [i for i in wanted if i not in found]
+            if missing:
+                raise HistoryError(
+                    f"no run {', '.join(map(str, missing))} in the history ({self.path}); "
+                    "nothing removed"
+                )
+            if connection is not None and wanted:
+                connection.execute(f"DELETE FROM runs WHERE id IN ({marks})", wanted)
 
     def get(self, run_id: int) -> Entry:
         with self._connect(write=False) as connection:

@@ -24,6 +24,15 @@ logs_app = typer.Typer(
 def logs_list(
     ctx: typer.Context,
     count: Annotated[int, typer.Option("-n", "--count", min=1, max=MAX_ID, help="How many.")] = 20,
+    search: Annotated[
+        str | None,
+        typer.Option(
+            "--search",
+            "-s",
+            help="Only runs whose question, answer, inputs, model or error hold TEXT.",
+            metavar="TEXT",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON array.")] = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
@@ -31,12 +40,13 @@ def logs_list(
     if ctx.invoked_subcommand is not None:
         return
     with reporting_errors(debug):
-        entries = History().recent(count)
+        entries = History().recent(count, search)
         if as_json:
             echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False, indent=2))
             return
         if not entries:
-            err_console().print(f"no runs recorded yet ({History().path})", markup=False)
+            what = f"no run holds {search!r}" if search else "no runs recorded yet"
+            err_console().print(f"{what} ({History().path})", markup=False)
             return
         for e in entries:
             answer = " ".join((e.answer or e.error or "").split())
@@ -57,12 +67,15 @@ def logs_show(
     run_id: Annotated[
         int, typer.Argument(min=1, max=MAX_ID, help="The run's id (from prism-edge logs).")
     ],
-    html: Annotated[
+    output: Annotated[
         Path | None,
         typer.Option(
+            "--output",
+            "-o",
             "--html",
             dir_okay=False,
-            help="Write one self-contained page: the memory as a tree, tokens per call.",
+            help="Write the run to this file: a .html name one self-contained page (the memory "
+            "as a tree, tokens per call), any other the entry as JSON.",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The whole entry as JSON.")] = False,
@@ -70,13 +83,19 @@ def logs_show(
 ) -> None:
     """One run: its answer, memory and metrics."""
     with reporting_errors(debug):
-        writable_file("--html", html)
+        writable_file("--output", output)
         entry = History().get(run_id)
-        if html is not None:
-            from prism_edge.app.report import entry_html
+        if output is not None:
+            if output.suffix.lower() in (".html", ".htm"):
+                from prism_edge.app.report import entry_html
 
-            html.write_text(entry_html(entry), encoding="utf-8")
-            err_console().print(f"wrote {html}", markup=False)
+                output.write_text(entry_html(entry), encoding="utf-8")
+            else:
+                output.write_text(
+                    json.dumps(entry.to_dict(), ensure_ascii=False, indent=2) + "\n",
+                    encoding="utf-8",
+                )
+            err_console().print(f"wrote {output}", markup=False)
             return
         if as_json:
             echo(json.dumps(entry.to_dict(), ensure_ascii=False, indent=2))
@@ -99,3 +118,23 @@ def logs_show(
             "metrics: " + json.dumps(entry.metrics),
         ]
         echo("\n".join(lines))
+
+
+@logs_app.command("rm")
+def logs_rm(
+    run_ids: Annotated[
+        list[int],
+        typer.Argument(
+            min=1, max=MAX_ID, help="The runs' ids (from prism-edge logs).", show_default=False
+        ),
+    ],
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Remove runs from the history (all of them, or none when an id is not there)."""
+    with reporting_errors(debug):
+        History().remove(run_ids)
+        err_console().print(
+            f"removed run{'s' if len(set(run_ids)) > 1 else ''} "
+            + ", ".join(map(str, sorted(set(run_ids)))),
+            markup=False,
+        )

@@ -15,6 +15,7 @@ from rich.console import Console
 from prism_edge import methods
 from prism_edge.app.common import (
     AUTO_METHOD,
+    ApiKeyOption,
     BatchOption,
     ExcludeOption,
     FlashAttnOption,
@@ -28,6 +29,10 @@ from prism_edge.app.common import (
     KvTypeOption,
     MemoryChoice,
     MethodChoice,
+    ModelOption,
+    QuietOption,
+    ServerModelOption,
+    ServerOption,
     StyleChoice,
     TaskName,
     ThreadsOption,
@@ -111,16 +116,7 @@ def run(
     chunk_tokens: Annotated[
         int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS", help="Tokens per chunk.")
     ] = 2048,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            "-m",
-            envvar="PRISM_EDGE_MODEL",
-            help="A .gguf path, a catalog name, hf:OWNER/REPO/FILE.gguf, ollama:NAME[:TAG] or "
-            "lmstudio:NAME (default: the embedded SmolLM2-135M; see prism-edge models).",
-        ),
-    ] = None,
+    model: ModelOption = None,
     ctx: Annotated[
         int | None,
         typer.Option(
@@ -163,29 +159,9 @@ def run(
             help="Continue this command's run saved in --run-dir after its last completed chunk."
         ),
     ] = False,
-    server: Annotated[
-        str | None,
-        typer.Option(
-            help="URL of an inference server to use instead of a local model: ollama (its own "
-            "API) or an OpenAI-compatible one (llama.cpp server, vLLM, SGLang).",
-            rich_help_panel="Server",
-        ),
-    ] = None,
-    api_key: Annotated[
-        str | None,
-        typer.Option(
-            envvar=["PRISM_EDGE_API_KEY", "PRISM_API_KEY"],
-            help="The server's API key.",
-            rich_help_panel="Server",
-        ),
-    ] = None,
-    server_model: Annotated[
-        str | None,
-        typer.Option(
-            help="Model name on the server (default: its first; on ollama its only one).",
-            rich_help_panel="Server",
-        ),
-    ] = None,
+    server: ServerOption = None,
+    api_key: ApiKeyOption = None,
+    server_model: ServerModelOption = None,
     grammar_field: Annotated[
         GrammarFieldChoice,
         typer.Option(
@@ -246,7 +222,7 @@ def run(
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")] = False,
+    quiet: QuietOption = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
     """Read INPUTS chunk by chunk, revise a structured memory, answer from it."""
