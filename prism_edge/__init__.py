@@ -19,6 +19,9 @@ __version__ = "0.1.0"
 
 _ONE_CALL = (
     "run",
+    "stream",
+    "arun",
+    "astream",
     "summarize",
     "search_code",
     "open_code_search",
@@ -54,12 +57,15 @@ __all__ = [
     "Schema",
     "SchemaError",
     "Session",
+    "arun",
     "ask_table",
+    "astream",
     "from_model",
     "from_source",
     "open_code_search",
     "run",
     "run_prism",
     "search_code",
+    "stream",
     "summarize",
 ]

@@ -116,3 +116,54 @@ def test_a_code_search_opened_once_answers_many_descriptions(monkeypatch, tmp_pa
         answers = [search.ask(q).answer for q in ("upper-case a text", "limit a number")]
     assert [a.rsplit(": ", 1)[1] for a in answers if a] == ["shout", "clamp"]
     assert len(opened) == 2  # one model for the one call, one for both questions
+
+
+def test_stream_yields_the_events_then_the_answer_and_closes_early(monkeypatch):
+    opened = _scripted(monkeypatch)
+    closed: list[int] = []
+    monkeypatch.setattr(ScriptedBackend, "close", lambda self: closed.append(id(self)))
+    items = list(prism_edge.stream(EXAMPLE))
+    answer = items[-1]
+    assert isinstance(answer, prism_edge.Answer)
+    assert answer.answer == prism_edge.run(EXAMPLE).answer
+    steps = [i for i in items if getattr(i, "kind", "") == "step"]
+    assert len(steps) == answer.result.steps > 1 and items[-2].kind == "finished"
+    assert closed == [id(opened[0]), id(opened[1])]
+    items_early = prism_edge.stream(EXAMPLE)
+    assert next(items_early).kind == "step"  # a consumer that stops early
+    items_early.close()
+    assert closed[-1] == id(opened[2])
+    with pytest.raises(ValueError, match="on_event is run's"):
+        prism_edge.stream(EXAMPLE, on_event=print)
+
+
+def test_arun_and_astream_in_an_event_loop(monkeypatch):
+    import asyncio
+
+    _scripted(monkeypatch)
+
+    async def main() -> tuple[str | None, list[object], list[object]]:
+        answer = await prism_edge.arun(EXAMPLE)
+        items = [item async for item in prism_edge.astream(EXAMPLE)]
+        early = []
+        async for item in prism_edge.astream(EXAMPLE):
+            early.append(item)
+            break
+        return answer.answer, items, early
+
+    answer, items, early = asyncio.run(main())
+    assert isinstance(items[-1], prism_edge.Answer) and items[-1].answer == answer and answer
+    assert len(early) == 1 and early[0].kind == "step"
+
+
+def test_astream_raises_the_runs_error(monkeypatch, tmp_path):
+    import asyncio
+
+    _scripted(monkeypatch)
+
+    async def main() -> None:
+        async for _ in prism_edge.astream(tmp_path / "missing.txt"):
+            pass
+
+    with pytest.raises(Exception, match=r"missing\.txt"):
+        asyncio.run(main())

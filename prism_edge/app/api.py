@@ -1,7 +1,8 @@
 """The library in one call: ``prism_edge.summarize(path_or_text)``,
 ``prism_edge.search_code(folder, description)`` (``prism_edge.open_code_search(folder)`` for
 many descriptions), ``prism_edge.ask_table(path, question)`` and
-the general ``prism_edge.run(inputs, task=..., query=...)``.
+the general ``prism_edge.run(inputs, task=..., query=...)``; ``stream`` yields its events as it
+goes, and ``arun``/``astream`` are the same for asyncio code.
 
 Each is ``prism-edge run``'s own path (:func:`prism_edge.app.planning.open_run`): the same
 method choice, chunk plan, context and defaults for the same inputs, so a call answers what
@@ -16,7 +17,9 @@ local model is closed when the call returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,9 @@ from typing import Any
 from prism_edge.app.planning import Planned, Request, open_run
 from prism_edge.backends.factory import Engine
 from prism_edge.core.events import Event, RunResult
+from prism_edge.engine.search import IndexedSession
+from prism_edge.engine.session import Session
+from prism_edge.engine.tables import TableSession
 from prism_edge.methods import AUTO
 from prism_edge.methods.presets import TASKS
 from prism_edge.text.inputs import Filters
@@ -67,10 +73,94 @@ def run(
     """Read ``inputs`` (a path, or several) with ``task`` and answer ``query`` (a preset's
     own question when None), as ``prism-edge run`` would with the same options; ``run_dir``
     saves the run's state after every step (None: nothing is saved)."""
+    request = _request(
+        inputs, task=task, query=query, model=model, server=server, chunk_tokens=chunk_tokens,
+        answer_tokens=answer_tokens, method=method, no_model=no_model, gpu_layers=gpu_layers,
+        include=include, exclude=exclude,
+    )  # fmt: skip
+    return _answer(request, run_dir, on_event)
+
+
+def stream(
+    inputs: str | Path | Sequence[str | Path], **options: Any
+) -> Generator[Event | Answer, None, None]:
+    """:func:`run` as it goes: every event (a step done, a file indexed, the answer written,
+    ...), then the :class:`Answer`. Stopping early (``break``) closes the model.
+
+        for item in prism_edge.stream("book.txt"):
+            if isinstance(item, prism_edge.Answer):
+                print(item.answer)
+    """
+    if "on_event" in options:
+        raise ValueError("stream yields the events; on_event is run's")
+    return _events(_request(inputs, **options), options.get("run_dir"))
+
+
+async def arun(inputs: str | Path | Sequence[str | Path], **options: Any) -> Answer:
+    """:func:`run` for asyncio code: in a worker thread (llama.cpp releases the GIL while it
+    computes), so the event loop goes on serving."""
+    return await asyncio.to_thread(run, inputs, **options)
+
+
+async def astream(
+    inputs: str | Path | Sequence[str | Path], **options: Any
+) -> AsyncIterator[Event | Answer]:
+    """:func:`stream` for asyncio code: the run in a worker thread, its events as they come.
+    Leaving the loop early stops the run after its current step and closes the model."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    stop = threading.Event()
+
+    def produce() -> None:
+        items = stream(inputs, **options)
+        try:
+            for item in items:
+                loop.call_soon_threadsafe(queue.put_nowait, ("item", item))
+                if stop.is_set():
+                    break
+        except BaseException as exc:  # handed to the consumer, raised there
+            loop.call_soon_threadsafe(queue.put_nowait, ("error", exc))
+        finally:
+            items.close()  # the model closes here, in the thread that used it
+            loop.call_soon_threadsafe(queue.put_nowait, ("end", None))
+
+    worker = loop.run_in_executor(None, produce)
+    try:
+        while True:
+            what, value = await queue.get()
+            if what == "end":
+                break
+            if what == "error":
+                raise value
+            yield value
+    finally:
+        stop.set()
+        await worker
+
+
+def _request(
+    inputs: str | Path | Sequence[str | Path],
+    *,
+    task: str = "summarize",
+    query: str | None = None,
+    model: str | None = None,
+    server: str | None = None,
+    chunk_tokens: int | None = None,
+    answer_tokens: int = 512,
+    method: str = AUTO,
+    no_model: bool = False,
+    gpu_layers: int | None = None,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    run_dir: str | Path | None = None,
+) -> Request:
+    """The request ``prism-edge run`` would make of these options (``run_dir`` is the
+    caller's to use)."""
+    del run_dir
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     paths = [inputs] if isinstance(inputs, str | Path) else list(inputs)
-    request = Request(
+    return Request(
         [str(p) for p in paths],
         TASKS[task],
         query,
@@ -83,7 +173,6 @@ def run(
         no_model=no_model,
         filters=Filters(tuple(include), tuple(exclude)),
     )
-    return _answer(request, run_dir, on_event)
 
 
 def summarize(path_or_text: str | Path, **options: Any) -> Answer:
@@ -170,30 +259,32 @@ def ask_table(path: str | Path, question: str, **options: Any) -> Answer:
 def _answer(
     request: Request, run_dir: str | Path | None, on_event: Callable[[Event], None] | None
 ) -> Answer:
+    for item in _events(request, run_dir):
+        if isinstance(item, Answer):
+            return item
+        if on_event is not None:
+            on_event(item)
+    raise AssertionError("a run ends with its answer")  # pragma: no cover
+
+
+def _events(request: Request, run_dir: str | Path | None) -> Generator[Event | Answer, None, None]:
+    """Every event of the run as it happens, then the answer; the model is closed when the
+    run ends, fails, or its consumer stops early."""
     planned = open_run(request)
     try:
+        session: TableSession | IndexedSession | Session
         if planned.reads_tables:  # a table question: records straight into a database
-            tables = planned.table_session()
-            for event in tables.events():
-                if on_event is not None:
-                    on_event(event)
-            result = tables.result
+            session = planned.table_session()
         elif planned.indexed:  # files for a code search: read into their index, then asked
-            indexed = planned.indexed_session()
-            for event in indexed.events():
-                if on_event is not None:
-                    on_event(event)
-            result = indexed.result
+            session = planned.indexed_session()
         else:
             session = planned.session(None if run_dir is None else Path(run_dir))
             session.check_context()
-            for event in session.events():
-                if on_event is not None:
-                    on_event(event)
-            result = session.result
+        yield from session.events()
+        result = session.result
     finally:
         planned.backend.close()
-    return _answer_of(planned, result)
+    yield _answer_of(planned, result)
 
 
 def _answer_of(planned: Planned, result: RunResult) -> Answer:
