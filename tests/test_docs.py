@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shlex
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,3 +34,65 @@ def test_the_readme_is_short_and_its_links_lead_somewhere():
         for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
             if not link.startswith("http"):
                 assert (page.parent / link).exists(), f"{page.name}: {link}"
+
+
+def _commands(text: str) -> list[list[str]]:
+    """Every ``prism-edge ...`` command in the page's code (fenced blocks and indented ones;
+    continuations joined, a comment and a ``$`` prompt left out, ``&&`` chains split), as its
+    arguments."""
+    found = []
+    fenced = False
+    for raw in re.sub(r"\\\n\s*", " ", text).splitlines():
+        if raw.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if not (fenced or raw.startswith("    ")):
+            continue
+        line = re.sub(r"\s+#\s.*$", "", raw.strip().removeprefix("$ "))
+        for part in line.split("&&"):
+            if part.strip().startswith("prism-edge "):
+                found.append(shlex.split(part.strip())[1:])
+    return found
+
+
+def _parse(root: Any, args: list[str]) -> None:
+    """Parse ``prism-edge ARGS`` as the CLI would, down to its last sub-command (nothing
+    runs): a click error when a command, option or value is not one it takes."""
+    command = root
+    context = command.make_context("prism-edge", list(args), resilient_parsing=False)
+    rest = [*context._protected_args, *context.args]
+    while hasattr(command, "resolve_command") and rest:  # a group: its sub-command
+        name, found, rest = command.resolve_command(context, rest)
+        assert found is not None
+        command = found
+        context = command.make_context(name or "", rest, parent=context)
+        rest = [*getattr(context, "_protected_args", []), *context.args]
+
+
+def test_every_command_in_the_docs_is_one_the_cli_takes():
+    """The README's and every docs page's prism-edge commands parse as the CLI parses them:
+    each command, sub-command and option exists and each value is of its type."""
+    import typer
+    from typer.main import get_command
+
+    from prism_edge.app import cli
+
+    root = get_command(cli.app)
+    # click's, as typer carries it
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    with pytest.raises(usage_error):  # the check can fail
+        _parse(root, ["run", "a.txt", "--no-such-option"])
+    with pytest.raises(usage_error):
+        _parse(root, ["logs", "show", "not-a-number"])
+    with pytest.raises(usage_error):
+        _parse(root, ["no-such-command"])
+    commands = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        if page.name != "cli.md":  # the --help text itself
+            commands += [(page.name, args) for args in _commands(page.read_text("utf-8"))]
+    for name, args in commands:
+        try:
+            _parse(root, args)
+        except usage_error as exc:
+            raise AssertionError(f"{name}: prism-edge {shlex.join(args)}: {exc}") from None
+    assert len(commands) >= 10, commands  # the README alone has four
