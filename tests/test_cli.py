@@ -16,7 +16,7 @@ from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.backends.server import ServerBackend
 from prism_edge.engine.runner import PrismRunner
 from prism_edge.prompts import Prompt
-from tests.cli_harness import NAME, STORY, Harness, invoke
+from tests.cli_harness import NAME, STORY, Harness, invoke, reviser
 from tests.fake_server import FakeServer
 from tests.run_state import run_state, saved_state
 
@@ -367,6 +367,33 @@ def test_inspect(harness, story):
     plan = invoke("inspect", str(story), "--chunk-tokens", "300")
     assert re.search(r"chunks: \d+ \(\d+ tokens, budget 300 each", plan.stdout)
     assert "whole:" not in plan.stdout
+
+
+@pytest.mark.parametrize(
+    "options",
+    [(), ("--method", "revisions"), ("--chunk-tokens", "300"), ("--no-model",)],
+    ids=["auto", "revisions", "sized", "no-model"],
+)
+def test_inspect_plans_what_run_runs(options, monkeypatch, story, tmp_path):
+    """On a model under 1B: the method run chooses, its chunk size and so its chunks."""
+    from prism_edge.app import inspect as inspect_command
+    from prism_edge.backends.scripted import ScriptedBackend
+
+    small = dict(parameters=135_000_000, n_ctx=100_000, responder=reviser)
+    monkeypatch.setattr(factory, "open_backend", lambda *a, **k: ScriptedBackend(**small))
+    monkeypatch.setattr(inspect_command, "load_tokenizer", lambda model: ScriptedBackend(**small))
+    ran = invoke("run", str(story), "--run-dir", str(tmp_path / "r"), "--json", *options)
+    assert ran.exit_code == 0, ran.output
+    record = json.loads(ran.stdout)
+    planned = invoke("inspect", str(story), *options).stdout
+    method = re.search(r"plan \(as run\): method (\w+)", planned)
+    chunks = re.search(r"chunks: (\d+) \(\d+ tokens, budget (\d+)", planned)
+    assert method and chunks, planned
+    assert method.group(1) == record["method"]
+    assert int(chunks.group(1)) == record["chunks"]
+    assert int(chunks.group(2)) == (
+        300 if "300" in options else 512 if method.group(1) == "names" else 2048
+    )
 
 
 def test_inspect_says_what_run_reads_whole(harness, tmp_path):

@@ -203,6 +203,16 @@ ServerModelOption = Annotated[
         rich_help_panel="Server",
     ),
 ]
+ChunkTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        min=32,
+        envvar="PRISM_EDGE_CHUNK_TOKENS",
+        help="Tokens per chunk (default: the size the method was measured to read best at, "
+        "512 for a summary by names; else 2048).",
+        show_default=False,
+    ),
+]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")]
 OutputOption = Annotated[
     Path | None,
@@ -219,12 +229,6 @@ def given(ctx: typer.Context, name: str) -> bool:
     """Whether option ``name`` was typed on the command line (not a default of any kind)."""
     source = ctx.get_parameter_source(name)
     return source is not None and source.name == "COMMANDLINE"
-
-
-def built_in(ctx: typer.Context, name: str) -> bool:
-    """Whether option ``name`` has its built-in default (no flag, variable or config value)."""
-    source = ctx.get_parameter_source(name)
-    return source is None or source.name == "DEFAULT"
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")

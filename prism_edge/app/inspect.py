@@ -10,10 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app.common import (
+    AUTO_METHOD,
+    ChunkTokensOption,
     ExcludeOption,
     FollowLinksOption,
     IncludeOption,
     KeepBoilerplateOption,
+    MethodChoice,
+    ModelOption,
     TaskName,
     echo,
     err_console,
@@ -22,12 +26,14 @@ from prism_edge.app.common import (
     reporting_errors,
     warn,
 )
+from prism_edge.app.planning import DEFAULT_MAX_TOKENS, chunk_plan, context_for
 from prism_edge.core.schema import (
     path_templates,
     prompt_text,
     type_label,
 )
 from prism_edge.grammar.revision import revision_grammar
+from prism_edge.methods import choose
 from prism_edge.methods.presets import TASKS, preset_grammars
 from prism_edge.text.chunking import iter_chunks
 from prism_edge.text.code import is_code
@@ -50,8 +56,14 @@ def inspect(
     ] = None,
     grammar: Annotated[bool, typer.Option("--grammar", help="Print the revision grammar.")] = False,
     add_only: Annotated[bool, typer.Option(help="The add-only grammar.")] = False,
-    chunk_tokens: Annotated[int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS")] = 2048,
-    model: Annotated[str | None, typer.Option("--model", "-m", envvar="PRISM_EDGE_MODEL")] = None,
+    chunk_tokens: ChunkTokensOption = None,
+    model: ModelOption = None,
+    method: Annotated[
+        MethodChoice, typer.Option(help="The method run would be asked for (auto: chosen).")
+    ] = AUTO_METHOD,
+    no_model: Annotated[
+        bool, typer.Option("--no-model", help="Plan run --no-model's method.")
+    ] = False,
     write_grammars: Annotated[
         Path | None, typer.Option(help="Write the built-in presets' grammars into this folder.")
     ] = None,
@@ -96,14 +108,22 @@ def inspect(
                 echo("")
                 echo(whole)
             tokenizer = load_tokenizer(model)
+            preset = TASKS[(task or TaskName.summarize).value] if schema_file is None else None
+            scored = preset.scored_method if preset is not None else None
+            choice = choose(method.value, scored, tokenizer, no_model)
+            size, why = chunk_plan(choice.name, chunk_tokens)
 
             def count(text: str) -> int:
                 return len(tokenizer.tokenize(text))
 
-            sizes = [count(c) for c in iter_chunks(collected.documents, chunk_tokens, count)]
+            sizes = [count(c) for c in iter_chunks(collected.documents, size, count)]
             echo("")
             echo(
-                f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {chunk_tokens} "
+                f"plan (as run): method {choice.name} ({choice.reason}); chunks of up to "
+                f"{size} tokens{why}; context {context_for(size, DEFAULT_MAX_TOKENS)}"
+            )
+            echo(
+                f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {size} "
                 f"each, tokenizer {tokenizer.name})"
             )
             for i, size in enumerate(sizes, start=1):

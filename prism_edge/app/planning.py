@@ -18,7 +18,7 @@ from prism_edge.core.schema import Schema
 from prism_edge.engine.search import IndexedSession
 from prism_edge.engine.session import Session
 from prism_edge.engine.tables import TableSession
-from prism_edge.methods import AUTO, Choice, Method
+from prism_edge.methods import AUTO, METHODS, Choice, Method
 from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.presets import Task
 from prism_edge.methods.tables import TableFacts
@@ -26,6 +26,8 @@ from prism_edge.text.inputs import Collected, Filters, collect, with_text_tables
 
 DEFAULT_CHUNK_TOKENS = 2048
 """A run's chunk size when neither it nor its method says another."""
+DEFAULT_MAX_TOKENS = 512
+"""Output tokens of a revision step when none is given."""
 STATIC_ESTIMATE = 1536
 """Tokens set aside for instructions and schema when the context size is derived."""
 
@@ -34,6 +36,16 @@ def context_for(chunk_tokens: int, max_tokens: int) -> int:
     """The context a run derives when none is given: room for a chunk, a memory as large,
     the output budget, and the instructions and schema."""
     return chunk_tokens * 2 + max_tokens + STATIC_ESTIMATE
+
+
+def chunk_plan(method: str, asked: int | None) -> tuple[int, str]:
+    """The chunk size a run of ``method`` reads in, and why (for the plan line): the size
+    asked for, else the one the method was measured to read best at, else
+    :data:`DEFAULT_CHUNK_TOKENS`. ``run`` and ``inspect`` both plan by it."""
+    measured = METHODS[method].chunk_tokens if method in METHODS else None
+    if asked is None and measured:
+        return measured, f" (measured best for {method}; --chunk-tokens sets another)"
+    return asked or DEFAULT_CHUNK_TOKENS, ""
 
 
 @dataclass(frozen=True)
@@ -55,7 +67,7 @@ class Request:
     chunk_tokens: int | None = None
     """None: the size the method was measured to read best at, else
     :data:`DEFAULT_CHUNK_TOKENS`."""
-    max_tokens: int = 512
+    max_tokens: int = DEFAULT_MAX_TOKENS
     answer_tokens: int = 512
     method: str = AUTO
     no_model: bool = False
@@ -201,10 +213,7 @@ def open_run(
     method, choice = task.method_for(
         backend, config, request.method, request.no_model, shortlist=request.shortlist
     )
-    chunk_tokens, reason = asked_chunk, ""
-    if method.chunk_tokens and request.chunk_tokens is None:
-        chunk_tokens = method.chunk_tokens  # no size given: the one measured for the method
-        reason = f" (measured best for {choice.name}; --chunk-tokens sets another)"
-        if request.ctx is None:
-            backend.fit(context_for(chunk_tokens, request.max_tokens))  # its KV cache: no larger
+    chunk_tokens, reason = chunk_plan(choice.name, request.chunk_tokens)
+    if chunk_tokens != asked_chunk and request.ctx is None:
+        backend.fit(context_for(chunk_tokens, request.max_tokens))  # its KV cache: no larger
     return Planned(request, collected, backend, task, config, method, choice, chunk_tokens, reason)

@@ -17,6 +17,7 @@ from prism_edge.app.common import (
     AUTO_METHOD,
     ApiKeyOption,
     BatchOption,
+    ChunkTokensOption,
     ExcludeOption,
     FlashAttnOption,
     FollowLinksOption,
@@ -36,7 +37,6 @@ from prism_edge.app.common import (
     StyleChoice,
     TaskName,
     ThreadsOption,
-    built_in,
     err_console,
     filters_of,
     given,
@@ -113,9 +113,7 @@ def run(
             "otherwise.",
         ),
     ] = None,
-    chunk_tokens: Annotated[
-        int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS", help="Tokens per chunk.")
-    ] = 2048,
+    chunk_tokens: ChunkTokensOption = None,
     model: ModelOption = None,
     ctx: Annotated[
         int | None,
@@ -255,7 +253,7 @@ def run(
                 threads, batch, flash_attn, kv_type.value, jump_forward, gpu_layers_of(gpu_layers)
             ),
             ctx=ctx,
-            chunk_tokens=None if built_in(context, "chunk_tokens") else chunk_tokens,
+            chunk_tokens=chunk_tokens,
             max_tokens=max_tokens,
             answer_tokens=answer_tokens,
             method=method.value,

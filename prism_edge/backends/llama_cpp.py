@@ -125,6 +125,9 @@ class LlamaTokenizer:
         path = Path(model_path) if model_path is not None else embedded_model_path()
         check_gguf(path)
         self.name = path.name
+        self.parameters = model_parameters(path)
+        """The size the header states: ``inspect`` chooses the method by it, as ``run``."""
+        self.can_score = True  # a local model scores continuations
         self._vocab = _load(path, vocab_only=True)
 
     def tokenize(self, text: str) -> list[int]:

@@ -12,9 +12,8 @@ prompts and backends; never the runner, the session or the application.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.schema import Schema
 from prism_edge.methods.base import Method, MethodError
@@ -81,8 +80,22 @@ def size_label(parameters: int) -> str:
     return f"{parameters / 1e6:.3g}M"
 
 
+class ModelFacts(Protocol):
+    """What ``auto`` reads of a model: a backend, or a tokenizer that read the model file's
+    header (``inspect`` plans as ``run`` without loading weights)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def parameters(self) -> int | None: ...
+
+    @property
+    def can_score(self) -> bool: ...
+
+
 def choose(
-    asked: str, scored_method: str | None, backend: Backend, no_model: bool = False
+    asked: str, scored_method: str | None, backend: ModelFacts, no_model: bool = False
 ) -> Choice:
     """The method of a run: ``asked`` unless it is ``auto``; then, for a task that has a
     scored method, that one on a model under :data:`SCORED_BELOW` parameters that can score
