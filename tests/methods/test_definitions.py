@@ -10,10 +10,10 @@ from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.core.events import RunResult
 from prism_edge.engine.runner import run_prism
 from prism_edge.methods import MethodError, make
-from prism_edge.methods.definitions import bm25_search
+from prism_edge.methods.definitions import DefinitionSearch, bm25_search
 from prism_edge.methods.presets import TASKS
 from prism_edge.prompts import Part, Prompt
-from prism_edge.text.bm25 import query_words, words
+from prism_edge.text.bm25 import code_query, query_words, words
 
 TASK = TASKS["code-search"]
 
@@ -140,6 +140,25 @@ def test_a_later_description_is_answered_from_the_stored_definitions_alone() -> 
     assert runner.result.steps == 0
     assert len(runner.metrics.calls) == 3  # every stored entry: the shortlist holds them all
     assert shown and all(text.startswith(("wrap\n", "count\n", "shout\n")) for text in shown)
+
+
+def test_a_description_is_also_read_in_the_short_forms_code_writes():
+    assert code_query("Keep the four components between the minimum and the maximum") == [
+        "keep", "four", "components", "minimum", "maximum", "4", "min", "max",
+    ]  # fmt: skip
+    from prism_edge.text.code import Located, definitions_in
+
+    source = "class Vector4:\n    def clampScalar(self, minVal, maxVal):\n        return self\n"
+    others = "".join(
+        f"class Shape{i}:\n    def clamp(self, low, high):\n        # keep components\n"
+        "        return self\n"
+        for i in range(6)
+    )
+    found = [Located("v.js", d) for d in definitions_in(source + others)]
+    ranked = DefinitionSearch(found).ranked(
+        "Keep each of the four components between the minimum and the maximum value"
+    )
+    assert ranked[0][0].definition.name == "Vector4.clampScalar"
 
 
 def test_bm25_reads_the_description_not_the_request_around_it():
