@@ -14,6 +14,7 @@ import typer
 from prism_edge.app.common import (
     ApiKeyOption,
     BatchOption,
+    CtxOption,
     ExcludeOption,
     FlashAttnOption,
     FollowLinksOption,
@@ -75,9 +76,7 @@ def bench(
     query: Annotated[str | None, typer.Option(help="The question (retrieval tasks).")] = None,
     chunk_tokens: Annotated[int, typer.Option(min=32, envvar="PRISM_EDGE_CHUNK_TOKENS")] = 2048,
     model: ModelOption = None,
-    ctx: Annotated[
-        int | None, typer.Option("--ctx", "-c", min=256, envvar="PRISM_EDGE_CTX")
-    ] = None,
+    ctx: CtxOption = None,
     max_tokens: Annotated[int, typer.Option(min=16)] = 512,
     answer_tokens: Annotated[int, typer.Option(min=1)] = 256,
     methods: Annotated[

@@ -203,6 +203,18 @@ ServerModelOption = Annotated[
         rich_help_panel="Server",
     ),
 ]
+CtxOption = Annotated[
+    int | None,
+    typer.Option(
+        "--ctx",
+        "-c",
+        min=256,
+        envvar="PRISM_EDGE_CTX",
+        help="Context size (default: what the command needs: a run's from its budgets; on a "
+        "server, the server's).",
+        show_default=False,
+    ),
+]
 ChunkTokensOption = Annotated[
     int | None,
     typer.Option(

@@ -8,6 +8,7 @@ import typer
 
 from prism_edge.app.common import (
     ApiKeyOption,
+    CtxOption,
     ModelOption,
     OutputOption,
     ServerModelOption,
@@ -36,16 +37,7 @@ def schema_generate(
     ] = DEFAULT_DOMAIN,
     output: OutputOption = None,
     model: ModelOption = None,
-    ctx: Annotated[
-        int | None,
-        typer.Option(
-            "--ctx",
-            "-c",
-            min=1024,
-            envvar="PRISM_EDGE_CTX",
-            help=f"Context size (default: {SCHEMA_CTX}, room for the prompt and the schema).",
-        ),
-    ] = None,
+    ctx: CtxOption = None,
     server: ServerOption = None,
     server_model: ServerModelOption = None,
     api_key: ApiKeyOption = None,
