@@ -125,6 +125,8 @@ def test_bench_runs_end_to_end_on_the_embedded_model(text_file, tmp_path):
             "48",
             "--answer-tokens",
             "24",
+            "--methods",  # one of each kind: a baseline of each shape, written, none, scored
+            "long context,incremental,PRISM amendments,lead sentences,PRISM names",
             "--json",
         ],
         capture_output=True,

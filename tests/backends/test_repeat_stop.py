@@ -48,7 +48,7 @@ def test_the_early_stop_applies_what_the_whole_line_would(monkeypatch):
     first, second = sentences_of(CHUNK, 120)[:2]
     memory = {"attributes": {"Mowgli": [first], "Akela": [second]}}
     stopped = saved = 0
-    for seed in range(40):
+    for seed in range(20):  # 17 of them stop early (measured)
         full, _ = _decode(monkeypatch, memory, seed, 160, on=False)
         cut, grammar = _decode(monkeypatch, memory, seed, 160, on=True)
         assert full.startswith(cut), seed
