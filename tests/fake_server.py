@@ -38,6 +38,8 @@ class FakeServer:
         """ollama: the models it has (``/api/tags``)."""
         self.cut: list[int] = []
         """ollama: the prompts it cut to its ``num_ctx`` (their whole lengths), silently."""
+        self.counter: Callable[[str], int] | None = None
+        """ollama: how it counts a message's prompt tokens (default: 3 + the fake's tokens)."""
 
     def tokens(self, text: str) -> list[int]:
         with self.lock:
@@ -138,7 +140,8 @@ class FakeServer:
         if path != "/api/chat":
             return httpx.Response(404, json={"error": "not found"})
         options = body.get("options", {})
-        prompt = 3 + len(self.tokens(body["messages"][0]["content"]))  # a 3-token template
+        text = body["messages"][0]["content"]
+        prompt = self.counter(text) if self.counter else 3 + len(self.tokens(text))
         limit = options.get("num_ctx", 4096)
         if prompt > limit:
             self.cut.append(prompt)

@@ -7,13 +7,16 @@ could be cut there. Here every request carries ``num_ctx`` = this backend's cont
 every call (a change makes ollama load the model again), and the runner's budgets keep prompt
 and output within it.
 
-ollama has no tokenizer endpoint. A prompt's tokens are measured as the server counts them: at
+ollama has no tokenizer endpoint. When the server runs on this machine and its model file is
+in ollama's store here (``~/.ollama/models``, ``OLLAMA_MODELS``), prompts are tokenized exactly
+by that file's own vocabulary (loaded alone, no weights) and one short call gives the chat
+template's tokens. Otherwise a prompt's tokens are measured as the server counts them: at
 connect, two short calls (a sample text once, then twice) give the chat template's tokens and
-the tokens per character; every reply's ``prompt_eval_count`` (the whole prompt, cached tokens
-included, in current ollama) is the prompt's count in the run's metrics and raises the rate
-where a text needed more. Budgets use the rate with :data:`SAFETY` to spare, so a prompt is
-estimated above what the server will count; a reply whose count shows the prompt filled the
-context is refused, naming ``--ctx``.
+the tokens per character, and budgets use the rate with :data:`SAFETY` to spare. Either way
+every reply's ``prompt_eval_count`` (the whole prompt, cached tokens included, in current
+ollama) is the prompt's count in the run's metrics, and a count above the estimate raises it
+for what follows; a reply whose count shows the prompt filled the context is refused, naming
+``--ctx``.
 
 What ollama does not do: a grammar (its ``format`` is JSON only; the runner validates every
 revision regardless), prompt log-probabilities (scored methods are refused, as on llama.cpp's
@@ -25,15 +28,18 @@ from __future__ import annotations
 import math
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel
 
 from prism_edge.backends import Completion, Grammar, Sampling
 from prism_edge.backends.server import Flavor, ServerBackend, _sent_parts
-from prism_edge.core.errors import BackendError
+from prism_edge.core.errors import BackendError, PrismError
 from prism_edge.prompts import Prompt
 
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+"""Hosts that are this machine: ollama's store here holds the server's model files."""
 DEFAULT_CTX = 8192
 """The context when none is given: a run's own derived one is smaller (``fit``); a model's
 trained context (often 128k) would take gigabytes of KV cache on a laptop."""
@@ -106,6 +112,8 @@ class OllamaBackend(ServerBackend):
 
     def __init__(self, url: str, *, model: str | None = None, **kwargs: Any) -> None:
         self._per_char = 1 / 3  # until calibrated: about 3 characters a token
+        self._vocabulary: Any | None = None
+        """The served model's tokenizer, when its file is here (:meth:`_local_vocabulary`)."""
         self._wanted = model
         self.trained_ctx: int | None = None
         kwargs.pop("grammar_field", None)  # ollama takes no grammar
@@ -152,14 +160,35 @@ class OllamaBackend(ServerBackend):
         )
 
     def _measure_template(self) -> int:
-        """The template's tokens and the tokens per character, from the server's counts of
-        :data:`SAMPLE` once and twice."""
+        """The template's tokens (and, without the model file here, the tokens per
+        character), from the server's counts of :data:`SAMPLE` once and twice."""
+        self._vocabulary = self._local_vocabulary()
         once = self._count_remote(SAMPLE)
+        if self._vocabulary is not None and once is not None:
+            return max(0, once - len(self._vocabulary.tokenize(SAMPLE)))
         twice = self._count_remote(SAMPLE * 2)
         if once is None or twice is None or twice <= once:
             return 16  # an old server that sent no counts: the guesses stand
         self._per_char = (twice - once) / len(SAMPLE)
         return max(0, once - math.ceil(len(SAMPLE) * self._per_char))
+
+    def _local_vocabulary(self) -> Any | None:
+        """The served model's own tokenizer when the server is on this machine and the model's
+        file is in ollama's store here (None otherwise: the calibrated estimate serves)."""
+        if urlsplit(self.url).hostname not in LOCAL_HOSTS:
+            return None
+        from prism_edge.backends.local import ollama_models
+
+        wanted = {f"ollama:{self.model}", f"ollama:{self.model}:latest"}
+        found = next((m for m in ollama_models() if m.spec in wanted and not m.problem), None)
+        if found is None:
+            return None
+        try:
+            from prism_edge.backends.llama_cpp import LlamaTokenizer
+
+            return LlamaTokenizer(found.path)
+        except (ImportError, OSError, ValueError, PrismError):
+            return None  # a file llama.cpp cannot read: the estimate serves
 
     def _count_remote(self, text: str) -> int | None:
         body = self._body(text, Sampling(1, 0.0))
@@ -168,8 +197,10 @@ class OllamaBackend(ServerBackend):
     # -- tokens and context
 
     def tokenize(self, text: str) -> list[int]:
-        """Placeholders as many as the tokens the server is expected to count, on the safe
-        side (ollama has no tokenizer endpoint): budgets need counts, not ids."""
+        """The model file's own tokens when it is here; else placeholders as many as the
+        tokens the server is expected to count, on the safe side (budgets need counts)."""
+        if self._vocabulary is not None:
+            return list(self._vocabulary.tokenize(text))
         return list(range(math.ceil(len(text) * self._per_char * SAFETY)))
 
     def fit(self, n_ctx: int) -> None:
@@ -205,6 +236,8 @@ class OllamaBackend(ServerBackend):
         counted = reply.prompt_eval_count
         if counted is None or counted <= 0:
             counted = estimate  # a cached prompt on an old server: no count sent
+        elif counted > estimate and self._vocabulary is not None:
+            self._template_tokens += counted - estimate  # the server's template says more
         elif counted > estimate:  # this kind of text takes more tokens a character
             text_tokens = max(1, estimate - self._template_tokens)
             self._per_char *= (counted - self._template_tokens) / text_tokens * 1.02

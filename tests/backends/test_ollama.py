@@ -17,6 +17,13 @@ from prism_edge.engine.runner import PrismConfig, run_prism
 from prism_edge.prompts import Part, Prompt
 from tests.fake_server import FakeServer
 
+
+@pytest.fixture(autouse=True)
+def no_local_store(tmp_path, monkeypatch):
+    """ollama's store here is empty unless a test fills it (the estimate serves)."""
+    monkeypatch.setenv("OLLAMA_MODELS", str(tmp_path / "ollama"))
+
+
 CODE = "def f(a, b):\n    return {k: (a[k], b[k]) for k in a if k in b}  # pairs\n" * 3
 
 
@@ -137,3 +144,36 @@ def test_a_run_through_ollama_fits_every_prompt(book_schema):
         assert body["options"]["num_ctx"] == 2048
         assert counted + body["options"]["num_predict"] <= 2048
         assert call.prompt_tokens == counted
+
+
+@pytest.mark.model
+def test_a_local_server_with_its_model_file_here_counts_exactly(tmp_path, monkeypatch):
+    """The server on this machine and its model in ollama's store here: prompts are counted
+    by the file's own vocabulary, as the server counts them; one calibration call."""
+    import hashlib
+
+    from prism_edge.backends.llama_cpp import LlamaTokenizer, embedded_model_path
+
+    model = embedded_model_path()
+    root = tmp_path / "ollama"
+    digest = hashlib.sha256(model.name.encode()).hexdigest()  # any digest names the blob
+    (root / "blobs").mkdir(parents=True)
+    (root / "blobs" / f"sha256-{digest}").symlink_to(model)
+    manifest = root / "manifests" / "registry.ollama.ai" / "library" / "smol" / "latest"
+    manifest.parent.mkdir(parents=True)
+    layer = {"mediaType": "application/vnd.ollama.image.model", "digest": f"sha256:{digest}"}
+    manifest.write_text(json.dumps({"layers": [layer]}), encoding="utf-8")
+    vocabulary = LlamaTokenizer(model)
+    server = FakeServer("ollama")
+    server.models = ["smol:latest"]
+    server.counter = lambda text: 5 + len(vocabulary.tokenize(text))  # a 5-token template
+    backend = connect(server)
+    assert len(chats(server)) == 1  # the template's count only: no rate to measure
+    prompt = Prompt((Part("Instructions. "), Part(CODE, "document")))
+    exact = 5 + len(vocabulary.tokenize("Instructions. ")) + len(vocabulary.tokenize(CODE))
+    assert backend.count_tokens(prompt) == exact
+    assert backend.complete(prompt).prompt_tokens == 5 + len(vocabulary.tokenize(prompt.text))
+    remote = open_server(
+        "http://gpu-box:11434", transport=httpx.MockTransport(server), backoff=0.0
+    )  # another machine: its files are not these
+    assert remote.count_tokens(prompt) != exact and len(chats(server)) == 4
