@@ -52,6 +52,7 @@ def main() -> None:
             "PRISM_EDGE_LOGS": f"{home}/logs",
             "PRISM_EDGE_CONFIG": f"{home}/config.toml",
             "PRISM_EDGE_CACHE": f"{home}/cache",
+            "PRISM_EDGE_STATE": f"{home}/state",
             "COLUMNS": "100",
             "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order they were written
         }

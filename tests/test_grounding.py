@@ -111,6 +111,16 @@ def test_names_seen_once_mid_sentence_give_way_to_names_seen_twice():
     assert Grounding.of(once, kind="extractive").spans == frozenset({"Father Wolf"})
 
 
+def test_quoted_speech_starts_a_sentence():
+    text = (
+        'The wolves gave the call: "Look well, O Wolves!" and Akela cried, "Look--look well!" '
+        "Then Mowgli sat by Akela, and Mowgli said to Baloo: “Come here.”"
+    )
+    assert names_of(text) == ["Wolves", "Akela", "Mowgli", "Baloo"]  # no "Look", no "Come"
+    # a name that opens a quotation is still a name where it is written mid-sentence too
+    assert names_of('He said, "Akela is old," and Akela slept.') == ["Akela"]
+
+
 def test_terms_are_the_repeated_content_words_most_written_first():
     from prism_edge.text.grounding import terms_of
 

@@ -108,8 +108,15 @@ def _abbreviated(text: str, dot: int) -> bool:
     return word.casefold() in TITLES or (len(word) == 1 and word.isupper())
 
 
+_SPEECH_OPENS = re.compile(r"(?:^|[\s:,;(\-—])[\"“‘]$")
+"""An opening quotation mark right before a word: quoted speech, which starts a sentence of
+its own (`the call: "Look well!"`, `he said, "Come"`)."""
+
+
 def _sentence_start(text: str, start: int, previous_end: int) -> bool:
     if previous_end < 0:
+        return True
+    if _SPEECH_OPENS.search(text[previous_end:start]):
         return True
     for m in _SENTENCE_END.finditer(text, previous_end, start):
         if not (m.group() == "." and _abbreviated(text, m.start())):
