@@ -11,7 +11,7 @@ ollama has no tokenizer endpoint. When the server runs on this machine and its m
 in ollama's store here (``~/.ollama/models``, ``OLLAMA_MODELS``), prompts are tokenized exactly
 by that file's own vocabulary (loaded alone, no weights) and one short call gives the chat
 template's tokens. Otherwise a prompt's tokens are measured as the server counts them: at
-connect, two short calls (a sample text once, then twice) give the chat template's tokens and
+connect, two short calls (a sample text twice, then once) give the chat template's tokens and
 the tokens per character, and budgets use the rate with :data:`SAFETY` to spare. Either way
 every reply's ``prompt_eval_count`` (the whole prompt, cached tokens included, in current
 ollama) is the prompt's count in the run's metrics, and a count above the estimate raises it
@@ -161,16 +161,22 @@ class OllamaBackend(ServerBackend):
 
     def _measure_template(self) -> int:
         """The template's tokens (and, without the model file here, the tokens per
-        character), from the server's counts of :data:`SAMPLE` once and twice."""
+        character), from the server's counts of :data:`SAMPLE` twice, then once."""
         self._vocabulary = self._local_vocabulary()
-        once = self._count_remote(SAMPLE)
-        if self._vocabulary is not None and once is not None:
-            return max(0, once - len(self._vocabulary.tokenize(SAMPLE)))
-        twice = self._count_remote(SAMPLE * 2)
+        # Each sample opens differently, so neither is a prefix of a prompt cached before (an
+        # ollama older than 0.30 counts only the tokens it did not find in its cache).
+        once_text = "1. " + SAMPLE
+        if self._vocabulary is not None:
+            once = self._count_remote(once_text)
+            if once is not None:
+                return max(0, once - len(self._vocabulary.tokenize(once_text)))
+            return 16  # a server that sent no count: the guess stands
+        twice = self._count_remote("2. " + SAMPLE * 2)
+        once = self._count_remote(once_text)
         if once is None or twice is None or twice <= once:
             return 16  # an old server that sent no counts: the guesses stand
         self._per_char = (twice - once) / len(SAMPLE)
-        return max(0, once - math.ceil(len(SAMPLE) * self._per_char))
+        return max(0, once - math.ceil(len(once_text) * self._per_char))
 
     def _local_vocabulary(self) -> Any | None:
         """The served model's own tokenizer when the server is on this machine and the model's
