@@ -396,17 +396,26 @@ def test_inspect_plans_what_run_runs(options, monkeypatch, story, tmp_path):
     )
 
 
-def test_inspect_says_what_run_reads_whole(harness, tmp_path):
+def test_inspect_says_what_run_reads_whole(harness, tmp_path, monkeypatch):
+    from prism_edge.app import inspect as inspect_command
+    from prism_edge.backends.scripted import ScriptedBackend
+
+    small = ScriptedBackend(parameters=135_000_000, scorer=lambda prompt, text: 0.0)
+    monkeypatch.setattr(inspect_command, "load_tokenizer", lambda model: small)
     folder = tmp_path / "src"
     folder.mkdir()
     (folder / "a.py").write_text("def alpha():\n    return 1\n")
     (folder / "notes.txt").write_text("Some notes.\n")
     (folder / "t.csv").write_text("a,b\n1,2\n")
     code = invoke("inspect", str(folder), "--task", "code-search")
-    assert "reads 1 code files whole into their index" in code.stdout
-    assert "(2 files not code)" in code.stdout
+    assert "method definitions" in code.stdout
+    assert "1 code files read whole into their index" in code.stdout
+    assert "(2 files not code), no chunks" in code.stdout
+    assert "what a writing method would read instead (--method revisions)" in code.stdout
+    written = invoke("inspect", str(folder), "--task", "code-search", "--method", "revisions")
+    assert "read whole" not in written.stdout and "method revisions" in written.stdout
     tables = invoke("inspect", str(folder), "--task", "table-qa")
-    assert "reads 1 tables straight into a database, no chunks" in tables.stdout
+    assert "1 tables read straight into a database, no chunks" in tables.stdout
 
 
 def test_write_grammars_matches_the_checked_in_files(tmp_path):

@@ -103,25 +103,30 @@ def inspect(
                 filters=filters_of(include, exclude),
             )
             warn(err_console(), collected.warnings)
-            whole = _read_whole(task, collected.documents)
-            if whole:
-                echo("")
-                echo(whole)
             tokenizer = load_tokenizer(model)
             preset = TASKS[(task or TaskName.summarize).value] if schema_file is None else None
             scored = preset.scored_method if preset is not None else None
             choice = choose(method.value, scored, tokenizer, no_model)
-            size, why = chunk_plan(choice.name, chunk_tokens)
+            whole = _read_whole(choice.name, collected.documents)
+            plan_of = "revisions" if whole else choice.name
+            size, why = chunk_plan(plan_of, chunk_tokens)
 
             def count(text: str) -> int:
                 return len(tokenizer.tokenize(text))
 
             sizes = [count(c) for c in iter_chunks(collected.documents, size, count)]
             echo("")
-            echo(
-                f"plan (as run): method {choice.name} ({choice.reason}); chunks of up to "
-                f"{size} tokens{why}; context {context_for(size, DEFAULT_MAX_TOKENS)}"
-            )
+            if whole:
+                echo(f"plan (as run): method {choice.name} ({choice.reason}); {whole}")
+                echo(
+                    f"what a writing method would read instead (--method revisions): chunks "
+                    f"of up to {size} tokens{why}; context {context_for(size, DEFAULT_MAX_TOKENS)}"
+                )
+            else:
+                echo(
+                    f"plan (as run): method {choice.name} ({choice.reason}); chunks of up to "
+                    f"{size} tokens{why}; context {context_for(size, DEFAULT_MAX_TOKENS)}"
+                )
             echo(
                 f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {size} "
                 f"each, tokenizer {tokenizer.name})"
@@ -130,22 +135,17 @@ def inspect(
                 echo(f"  {i:>4}  {size} tokens")
 
 
-def _read_whole(task: TaskName | None, documents: list[Document]) -> str:
-    """What ``run`` reads without chunks on a model under 1B (the scored methods): a code
-    search's files into their index, a table question's records into a database."""
-    if task == TaskName.code_search:
+def _read_whole(method: str, documents: list[Document]) -> str:
+    """What ``run`` reads without chunks (as :class:`~prism_edge.app.planning.Planned` decides):
+    a code search by definitions over files into their index, a table question by the table
+    method into a database; "" when the method reads chunks."""
+    if method == "definitions" and all(d.name != "<stdin>" for d in documents):
         code = [d for d in documents if is_code(d.name)]
         return (
-            f"whole: a code search by definitions (the default on a model under 1B) reads "
-            f"{len(code)} code files whole into their index, parsed only where they changed "
-            f"({len(documents) - len(code)} files not code); the chunks below are what a "
-            "writing method (--method revisions) reads"
+            f"{len(code)} code files read whole into their index, parsed only where they "
+            f"changed ({len(documents) - len(code)} files not code), no chunks"
         )
-    if task == TaskName.table_qa:
+    if method == "tables":
         tables = [d for d in with_text_tables(documents) if d.kind == "table"]
-        return (
-            f"whole: a table question by the table method (the default on a model under 1B) "
-            f"reads {len(tables)} tables straight into a database, no chunks; the chunks "
-            "below are what a writing method (--method revisions) reads"
-        )
+        return f"{len(tables)} tables read straight into a database, no chunks"
     return ""
