@@ -18,6 +18,7 @@ local model is closed when the call returns.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
 from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from dataclasses import dataclass
@@ -73,12 +74,8 @@ def run(
     """Read ``inputs`` (a path, or several) with ``task`` and answer ``query`` (a preset's
     own question when None), as ``prism-edge run`` would with the same options; ``run_dir``
     saves the run's state after every step (None: nothing is saved)."""
-    request = _request(
-        inputs, task=task, query=query, model=model, server=server, chunk_tokens=chunk_tokens,
-        answer_tokens=answer_tokens, method=method, no_model=no_model, gpu_layers=gpu_layers,
-        include=include, exclude=exclude,
-    )  # fmt: skip
-    return _answer(request, run_dir, on_event)
+    asked = {k: v for k, v in locals().items() if k not in ("inputs", "run_dir", "on_event")}
+    return _answer(_request(inputs, **asked), run_dir, on_event)
 
 
 def stream(
@@ -138,40 +135,28 @@ async def astream(
         await worker
 
 
-def _request(
-    inputs: str | Path | Sequence[str | Path],
-    *,
-    task: str = "summarize",
-    query: str | None = None,
-    model: str | None = None,
-    server: str | None = None,
-    chunk_tokens: int | None = None,
-    answer_tokens: int = 512,
-    method: str = AUTO,
-    no_model: bool = False,
-    gpu_layers: int | None = None,
-    include: Sequence[str] = (),
-    exclude: Sequence[str] = (),
-    run_dir: str | Path | None = None,
-) -> Request:
-    """The request ``prism-edge run`` would make of these options (``run_dir`` is the
-    caller's to use)."""
-    del run_dir
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+def _request(inputs: str | Path | Sequence[str | Path], **options: Any) -> Request:
+    """The request ``prism-edge run`` would make of :func:`run`'s options, its defaults for
+    those not given (a name it does not take is a TypeError, as in a call of it; ``run_dir``
+    and ``on_event`` are the caller's to use)."""
+    bound = inspect.signature(run).bind(inputs, **options)
+    bound.apply_defaults()
+    o = bound.arguments
+    if o["task"] not in TASKS:
+        raise ValueError(f"unknown task {o['task']!r}; choose from {', '.join(TASKS)}")
     paths = [inputs] if isinstance(inputs, str | Path) else list(inputs)
     return Request(
         [str(p) for p in paths],
-        TASKS[task],
-        query,
-        model=model,
-        server=server,
-        engine=Engine(gpu_layers=gpu_layers),
-        chunk_tokens=chunk_tokens,
-        answer_tokens=answer_tokens,
-        method=method,
-        no_model=no_model,
-        filters=Filters(tuple(include), tuple(exclude)),
+        TASKS[o["task"]],
+        o["query"],
+        model=o["model"],
+        server=o["server"],
+        engine=Engine(gpu_layers=o["gpu_layers"]),
+        chunk_tokens=o["chunk_tokens"],
+        answer_tokens=o["answer_tokens"],
+        method=o["method"],
+        no_model=o["no_model"],
+        filters=Filters(tuple(o["include"]), tuple(o["exclude"])),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -21,6 +22,7 @@ from prism_edge.core.events import (
     RunResult,
     StepDone,
 )
+from prism_edge.core.memory import dumps
 from prism_edge.core.metrics import RunMetrics
 from prism_edge.engine.session import Session
 
@@ -188,3 +190,9 @@ def _render(event: Event, progress: Progress, bar: Any, console: Console, quiet:
         )
     elif isinstance(event, Answered):
         progress.update(bar, description="answered")
+
+
+def write_memory(path: Path | None, data: dict[str, Any]) -> None:
+    """``--memory-out``: the final memory as JSON, when a path is given."""
+    if path is not None:
+        path.write_text(dumps(data) + "\n", encoding="utf-8")

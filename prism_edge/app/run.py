@@ -7,7 +7,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -54,7 +54,7 @@ from prism_edge.app.history import (
     RunLog,
 )
 from prism_edge.app.planning import Request, open_run
-from prism_edge.app.render import _drive, _print_result
+from prism_edge.app.render import _drive, _print_result, write_memory
 from prism_edge.app.runs import state_folder
 from prism_edge.app.search import read_queries, run_indexed
 from prism_edge.app.tableqa import plan_of, run_tables
@@ -64,7 +64,6 @@ from prism_edge.backends.server import split_credentials
 from prism_edge.core.events import (
     BudgetExceeded,
 )
-from prism_edge.core.memory import dumps
 from prism_edge.core.schema import (
     Schema,
     from_source,
@@ -356,7 +355,7 @@ def _run_session(
             _drive(session, console, quiet)
             done(session.result)
     except BudgetExceeded as exc:
-        _write_memory(memory_out, exc.result.memory.data)
+        write_memory(memory_out, exc.result.memory.data)
         raise
     except KeyboardInterrupt:
         steps = session.result.steps
@@ -371,7 +370,7 @@ def _run_session(
             console.print(f"interrupted after step {steps}", markup=False)
         raise typer.Exit(130) from None
     _print_result(session, as_json, quiet, console, log.entry.id)
-    _write_memory(memory_out, session.result.memory.data)
+    write_memory(memory_out, session.result.memory.data)
 
 
 REVISION_OPTIONS = (
@@ -474,8 +473,3 @@ def _auto_schema(
         console.print(f"generated schema (saved to {saved}):", markup=False)
         console.print(generated.source.rstrip(), markup=False)
     return generated.schema
-
-
-def _write_memory(path: Path | None, data: dict[str, Any]) -> None:
-    if path is not None:
-        path.write_text(dumps(data) + "\n", encoding="utf-8")

@@ -15,7 +15,12 @@ from rich.console import Console
 
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
-from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking, reading_progress
+from prism_edge.app.render import (
+    PLAIN_EVERY_S,
+    _print_ranking,
+    reading_progress,
+    write_memory,
+)
 from prism_edge.core.events import FileIndexed, RunResult
 from prism_edge.engine.search import IndexedSession
 from prism_edge.text.inputs import Filters
@@ -102,10 +107,7 @@ def run_indexed(
     if queries:
         for question in queries:
             _show(session.ask(question), as_json, quiet, console, None, question)
-    if memory_out is not None:
-        from prism_edge.core.memory import dumps
-
-        memory_out.write_text(dumps(result.memory.data) + "\n", encoding="utf-8")
+    write_memory(memory_out, result.memory.data)
 
 
 def index_settings(session: IndexedSession, filters: Filters) -> dict[str, Any]:

@@ -13,7 +13,12 @@ from rich.console import Console
 
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
-from prism_edge.app.render import PLAIN_EVERY_S, _print_ranking, reading_progress
+from prism_edge.app.render import (
+    PLAIN_EVERY_S,
+    _print_ranking,
+    reading_progress,
+    write_memory,
+)
 from prism_edge.core.events import StepDone
 from prism_edge.engine.tables import TableSession
 
@@ -76,10 +81,7 @@ def run_tables(
                 f"{m.wall_s:.1f} s" + (f"; logged as run {log.entry.id}" if log.entry.id else ""),
                 markup=False,
             )
-    if memory_out is not None:
-        from prism_edge.core.memory import dumps
-
-        memory_out.write_text(dumps(result.memory.data) + "\n", encoding="utf-8")
+    write_memory(memory_out, result.memory.data)
 
 
 def _drive(session: TableSession, console: Console, quiet: bool) -> None:

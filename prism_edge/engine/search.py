@@ -16,15 +16,16 @@ from pathlib import Path
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.events import Event, FileIndexed, Finished, RunResult
+from prism_edge.core.events import Event, FileIndexed, RunResult
 from prism_edge.core.schema import Schema
 from prism_edge.engine.index import CodeIndex, cache_folder, index_key
 from prism_edge.engine.runner import PrismRunner
+from prism_edge.engine.whole import WholeSession
 from prism_edge.methods.definitions import DefinitionSearch, ScoredDefinitions
 from prism_edge.text.inputs import Document
 
 
-class IndexedSession:
+class IndexedSession(WholeSession):
     """A code search by definitions over files: read into the index, then asked."""
 
     def __init__(
@@ -50,10 +51,6 @@ class IndexedSession:
         self.read_s = 0.0
         """Seconds the reading took (the index brought up to date, BM25 built)."""
 
-    @property
-    def result(self) -> RunResult:
-        return self.runner.result
-
     def read(self) -> Iterator[FileIndexed]:
         """Bring the index up to date with the inputs (one event per code file) and build
         BM25 over it."""
@@ -63,22 +60,10 @@ class IndexedSession:
         self.read_s = time.perf_counter() - start
         self.result.steps = self.index.change.changed + self.index.change.new
 
-    def events(self) -> Iterator[Event]:
-        """The reading's events, the answer to the config's question, then
-        :class:`Finished`."""
-        self.runner.suit()
-        start = time.perf_counter()
-        try:
-            yield from self.read()
-            yield from self._answer(self.runner, self.method)
-        finally:
-            self.runner.metrics.wall_s = time.perf_counter() - start
-        yield Finished(self.result)
-
-    def run(self) -> RunResult:
-        for _ in self.events():
-            pass
-        return self.result
+    def steps(self) -> Iterator[Event]:
+        """The reading's events, then the answer to the config's question."""
+        yield from self.read()
+        yield from self._answer(self.runner, self.method)
 
     def _answer(self, runner: PrismRunner, method: ScoredDefinitions) -> Iterator[Event]:
         if self.search is None:

@@ -13,20 +13,20 @@ record again too), so an interrupted question is asked again from the start.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.events import Event, Finished, RunResult
+from prism_edge.core.events import Event
 from prism_edge.core.schema import Schema
 from prism_edge.engine.runner import PrismRunner
+from prism_edge.engine.whole import WholeSession
 from prism_edge.methods.tables import TableFacts
 from prism_edge.text.inputs import Document
 from prism_edge.text.tables import records
 
 
-class TableSession:
+class TableSession(WholeSession):
     """A table question over documents: their records read into the method's database,
     then the answer."""
 
@@ -45,27 +45,12 @@ class TableSession:
         self.rows = 0
         """Records read so far."""
 
-    @property
-    def result(self) -> RunResult:
-        return self.runner.result
-
-    def events(self) -> Iterator[Event]:
-        """A :class:`StepDone` per batch of records, the answer, then :class:`Finished`."""
-        self.runner.suit()
-        start = time.perf_counter()
-        try:
-            for document in self.documents:
-                for batch in records(document.name, document.lines(), document.label):
-                    step = self.method.ingest(self.runner, self.result.steps, batch)
-                    self.rows += len(batch.rows)
-                    self.result.count(step)
-                    yield step
-            yield from self.runner.answer()
-        finally:
-            self.runner.metrics.wall_s = time.perf_counter() - start
-        yield Finished(self.result)
-
-    def run(self) -> RunResult:
-        for _ in self.events():
-            pass
-        return self.result
+    def steps(self) -> Iterator[Event]:
+        """A :class:`StepDone` per batch of records, then the answer."""
+        for document in self.documents:
+            for batch in records(document.name, document.lines(), document.label):
+                step = self.method.ingest(self.runner, self.result.steps, batch)
+                self.rows += len(batch.rows)
+                self.result.count(step)
+                yield step
+        yield from self.runner.answer()
