@@ -167,3 +167,18 @@ def test_astream_raises_the_runs_error(monkeypatch, tmp_path):
 
     with pytest.raises(Exception, match=r"missing\.txt"):
         asyncio.run(main())
+
+
+def test_a_text_summarized_takes_the_same_options_as_a_file(monkeypatch):
+    asked: list[dict[str, object]] = []
+
+    def open_backend(model=None, **options):  # type: ignore[no-untyped-def]
+        asked.append({"model": model, **options})
+        return ScriptedBackend(parameters=135_000_000)
+
+    monkeypatch.setattr(factory, "open_backend", open_backend)
+    text = EXAMPLE.read_text(encoding="utf-8")
+    answer = prism_edge.summarize(text, model="gemma3-270m", chunk_tokens=256)
+    assert asked[-1]["model"] == "gemma3-270m" and answer.chunk_tokens == 256
+    with pytest.raises(TypeError):
+        prism_edge.summarize(text, modle="gemma3-270m")  # a misspelt option is no option

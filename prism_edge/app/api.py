@@ -18,6 +18,7 @@ local model is closed when the call returns.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import threading
 from collections.abc import AsyncIterator, Callable, Generator, Sequence
@@ -164,7 +165,8 @@ def summarize(path_or_text: str | Path, **options: Any) -> Answer:
     """A summary of a file or a folder (a path), or of the text given itself."""
     if isinstance(path_or_text, Path) or _is_path(path_or_text):
         return run(Path(path_or_text), task="summarize", **options)
-    request = Request(["-"], TASKS["summarize"], None, stdin_text=str(path_or_text))
+    request = _request("-", **{k: v for k, v in options.items() if k != "task"})
+    request = dataclasses.replace(request, stdin_text=str(path_or_text))  # the text is the input
     return _answer(request, options.get("run_dir"), options.get("on_event"))
 
 
