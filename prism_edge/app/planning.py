@@ -22,7 +22,7 @@ from prism_edge.methods import AUTO, METHODS, Choice, Method
 from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.presets import Task
 from prism_edge.methods.tables import TableFacts
-from prism_edge.text.inputs import Collected, Filters, collect, with_text_tables
+from prism_edge.text.inputs import Collected, Filters, collect, shown, with_text_tables
 
 DEFAULT_CHUNK_TOKENS = 2048
 """A run's chunk size when neither it nor its method says another."""
@@ -144,7 +144,16 @@ class Planned:
             self.chunk_tokens,
             run_dir,
             self.method,
+            run_label(self.task.name, self.request.inputs),
         )
+
+
+def run_label(task: str, inputs: Sequence[str]) -> str:
+    """What a run is, in a saved state's words: its task and its inputs as given (the first
+    two, and how many more)."""
+    names = [shown("<stdin>" if i == "-" else i) for i in inputs]
+    more = f" +{len(names) - 2}" if len(names) > 2 else ""
+    return f"{task}: {', '.join(names[:2])}{more}"
 
 
 def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:

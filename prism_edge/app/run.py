@@ -347,9 +347,9 @@ def _run_session(
     engine = session.suit()  # the first time on this machine a writing method measures here
     if engine and not quiet:
         console.print(f"engine: {engine}", markup=False)
-    kept = None if resume else session.start_afresh()
-    if kept is not None and not quiet:
-        console.print(f"note: the previous run's state was kept as {kept}", markup=False)
+    over = None if resume else session.start_afresh()
+    if over is not None and not quiet:
+        console.print(f"note: {over}", markup=False)
     try:
         with log.recording(lambda: session.result) as done:
             _drive(session, console, quiet)

@@ -59,8 +59,10 @@ def drive_reading(session: IndexedSession, console: Console, quiet: bool) -> Non
                 console.print(f"progress: file {event.done}/{event.total}, {event.path}",
                               markup=False)  # fmt: skip
                 said = now
+    change = session.index.change
+    if change.not_kept:
+        console.print(f"warning: {change.not_kept}", markup=False)
     if not quiet:
-        change = session.index.change
         console.print(
             f"index: {change.line()}, read in {time.perf_counter() - start:.1f} s",
             markup=False,

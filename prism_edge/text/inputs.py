@@ -72,6 +72,22 @@ CODE_SUFFIXES = {
 TABLE_SUFFIXES = {".csv", ".tsv", *JSONL_SUFFIXES}
 
 
+def shown(path: Path | str) -> str:
+    """A path as text that can be printed, logged and stored: as it is when its name is
+    UTF-8, else with each byte that is not written as ``\\xNN`` (a name the system gave as
+    bytes that do not decode). The file is still opened by its own path."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return text
+
+
 class InputError(PrismError):
     hint = "check the path; use - to read standard input"
 
