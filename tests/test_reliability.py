@@ -348,3 +348,161 @@ def test_54_25_a_file_of_the_users_at_the_index_name_is_left_as_it_is(scoring, r
     assert out.exit_code == 0 and out.stdout.strip().endswith("numbers.py:1: clamp")
     assert "not an index of prism-edge's" in out.stderr
     assert theirs.read_text() == "my own notes\n"
+
+
+# -- 15: a link inside a git repository ---------------------------------------------------------
+
+
+def _git(folder: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(
+        ["git", "-C", str(folder), "-c", "user.email=t@t", "-c", "user.name=t", *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_54_15_a_link_to_a_folder_of_the_repository_hides_none_of_its_files(tmp_path):
+    from prism_edge.text.inputs import collect
+
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text("def add(a, b):\n    return a + b\n")
+    (root / "src" / "b.py").write_text("def sub(a, b):\n    return a - b\n")
+    (root / "lib").symlink_to("src")  # lib sorts before src
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "x")
+    names = [Path(d.name).relative_to(root).as_posix() for d in collect([str(root)]).documents]
+    assert names == ["src/a.py", "src/b.py"]
+
+
+def test_54_15_follow_links_reads_a_tracked_link_out_of_the_repository(tmp_path):
+    from prism_edge.text.inputs import collect
+
+    outside = tmp_path / "shared"
+    outside.mkdir()
+    (outside / "util.py").write_text("def util():\n    return 1\n")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "main.py").write_text("def main():\n    return 0\n")
+    (root / "vendor").symlink_to(outside)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "x")
+    plain = collect([str(root)])
+    assert [Path(d.name).name for d in plain.documents] == ["main.py"]
+    followed = collect([str(root)], follow_links=True)
+    assert [Path(d.name).name for d in followed.documents] == ["main.py", "util.py"]
+
+
+# -- 21: a file name that is not UTF-8 ----------------------------------------------------------
+
+
+def test_54_21_a_file_name_that_is_not_utf8_is_read_shown_and_logged(harness, tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    odd = os.fsencode(folder) + b"/caf\xe9.txt"
+    with open(odd, "wb") as handle:
+        handle.write(b"Mowgli lived with the wolves. Akela led the pack.\n" * 20)
+    (folder / "ok.txt").write_text("Baloo taught the law of the jungle.\n" * 20)
+    out = invoke("run", str(folder), "--chunk-tokens", "200")
+    assert out.exit_code == 0, out.output
+    shown = invoke("logs", "show", "1", "--json")
+    assert shown.exit_code == 0, shown.output
+    names = [i["name"] for i in json.loads(shown.stdout)["inputs"]]
+    assert names == [str(folder / "caf\\xe9.txt"), str(folder / "ok.txt")]
+
+
+def test_54_21_a_code_search_names_such_a_file_in_its_answer(scoring, tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/r\xe9sum\xe9.py", "wb") as handle:
+        handle.write(b'def clamp(v, lo, hi):\n    """Limit a number to a range."""\n    return v\n')
+    out = _search(folder, "limit a number to a range")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.strip() == f"{folder}/r\\xe9sum\\xe9.py:1: clamp"
+    again = _search(folder, "limit a number to a range")
+    assert "1 unchanged" in again.stderr  # its index entry is found again by its own path
+
+
+# -- 22: a large binary file --------------------------------------------------------------------
+
+
+def test_54_22_a_large_binary_file_is_never_read_whole(tmp_path):
+    import tracemalloc
+
+    from prism_edge.text.inputs import InputError, collect
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("Mowgli ran.\n")
+    big = folder / "disk.img"
+    with big.open("wb") as handle:  # sparse: 256 MB of NUL bytes that take no disk
+        handle.truncate(256 << 20)
+    tracemalloc.start()
+    try:
+        found = collect([str(folder)])
+        with pytest.raises(InputError, match="binary"):
+            collect([str(big)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [Path(d.name).name for d in found.documents] == ["notes.txt"]
+    assert peak < 16 << 20
+
+
+# -- 23: .gitignore lines git accepts -----------------------------------------------------------
+
+
+def test_54_23_gitignore_lines_git_accepts_do_not_fail_the_reading(tmp_path):
+    from prism_edge.text.inputs import collect
+
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    (folder / ".gitignore").write_text("[z-a]\nbin\\\n!\n*.log\n\\\n[\n")
+    (folder / "keep.txt").write_text("Mowgli ran.\n")
+    (folder / "debug.log").write_text("noise\n")
+    found = collect([str(folder)])
+    assert [Path(d.name).name for d in found.documents] == ["keep.txt"]
+
+
+# -- 24: UTF-16 text; standard input that is not UTF-8 ------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_54_24_text_with_a_byte_order_mark_is_text(tmp_path, encoding):
+    from prism_edge.text.inputs import collect
+
+    text = "Mowgli lived with the wolves. Akela led the pack.\n"
+    path = tmp_path / "notes.txt"
+    bom = {"utf-16-be": b"\xfe\xff"}.get(encoding, b"")
+    path.write_bytes(bom + text.encode(encoding))
+    (document,) = collect([str(path)]).documents
+    assert document.text == text
+    table = tmp_path / "people.csv"
+    table.write_bytes(bom + "name,age\nMowgli,10\n".encode(encoding))
+    (rows,) = collect([str(table)]).documents
+    assert rows.text == "name,age\nMowgli,10\n"
+
+
+def test_54_24_standard_input_that_is_not_utf8_is_read_with_a_warning(harness):
+    data = b"Mowgli lived with the wolves. Akela led the pack caf\xe9.\n" * 20
+    out = invoke("run", "-", "--chunk-tokens", "200", stdin=data)  # type: ignore[arg-type]
+    assert out.exit_code == 0, out.output
+    assert "<stdin> is not valid UTF-8" in out.stderr
+
+
+def test_54_21_a_folder_named_in_bytes_that_are_not_utf8_is_searched_and_asked(scoring, tmp_path):
+    folder = os.fsdecode(os.fsencode(tmp_path) + b"/src\xff")
+    os.mkdir(folder)
+    Path(folder, "a.py").write_text(
+        'def clamp(v, lo, hi):\n    """Limit a number to a range."""\n    return v\n'
+    )
+    out = _search(Path(folder), "limit a number to a range")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.strip().endswith("src\\xff/a.py:1: clamp")
+    asked = invoke("ask", "1", "limit a number to a range")
+    assert asked.exit_code == 0, asked.output
+    assert asked.stdout.strip().endswith("src\\xff/a.py:1: clamp")

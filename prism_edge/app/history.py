@@ -297,7 +297,12 @@ class History:
 
 def _encode(name: str, value: Any) -> Any:
     if name in _JSON:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a path in bytes that are not UTF-8: kept, escaped
+            return json.dumps(value)
+        return text
     if name == "parent":
         return None if value is None else str(value)
     return value
