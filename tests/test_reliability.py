@@ -506,3 +506,121 @@ def test_54_21_a_folder_named_in_bytes_that_are_not_utf8_is_searched_and_asked(s
     asked = invoke("ask", "1", "limit a number to a range")
     assert asked.exit_code == 0, asked.output
     assert asked.stdout.strip().endswith("src\\xff/a.py:1: clamp")
+
+
+# -- 14: ask on a code-search run ---------------------------------------------------------------
+
+
+def _many(root: Path, count: int) -> None:
+    (root / "pkg").mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (root / "pkg" / f"m{i}.py").write_text(
+            f'def helper{i}(x):\n    """Turn a value into text number {i}."""\n    return x\n'
+        )
+
+
+def test_54_14_ask_scores_the_runs_shortlist_not_every_definition(monkeypatch, tmp_path):
+    scored: list[str] = []
+
+    def scorer(prompt: Any, text: str) -> float:
+        scored.append(text)
+        return float("clamp" in prompt.of_kind("document"))
+
+    backend = ScriptedBackend(scorer=scorer, parameters=135_000_000)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    root = tmp_path / "repo"
+    _many(root, 30)
+    (root / "pkg" / "numbers.py").write_text(
+        'def clamp(v, lo, hi):\n    """Limit a number to a range."""\n    return v\n'
+    )
+    assert _search(root, "limit a number to a range").exit_code == 0
+    assert len(scored) == 8  # the run's shortlist
+    scored.clear()
+    asked = invoke("ask", "1", "limit a number to a range")
+    assert asked.exit_code == 0, asked.output
+    assert asked.stdout.strip().endswith("numbers.py:1: clamp")
+    assert len(scored) == 8  # the same shortlist, not the 31 definitions
+
+
+def test_54_14_ask_on_a_no_model_run_uses_no_model(monkeypatch, tmp_path):
+    backend = ScriptedBackend(scorer=lambda prompt, text: 0.0, parameters=135_000_000)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(ScriptedBackend, "score", _no_scores)
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name, doc in [
+        ("parse_date", "Parse a calendar date."),
+        ("send_mail", "Send an email."),
+        ("resize", "Resize a picture."),
+        ("hash_file", "Digest of a file."),
+        ("sleep_for", "Wait some seconds."),
+    ]:
+        (root / f"{name}.py").write_text(f'def {name}(x):\n    """{doc}"""\n    return x\n')
+    assert _search(root, "parse a calendar date", "--no-model").exit_code == 0
+    asked = invoke("ask", "1", "send an email")
+    assert asked.exit_code == 0, asked.output
+    assert asked.stdout.strip().endswith("send_mail.py:1: send_mail")
+
+
+def _no_scores(self: Any, prompt: Any, continuations: Any) -> Any:
+    raise AssertionError("the model scored where none is used")
+
+
+def test_54_14_ask_on_a_follow_links_run_keeps_the_linked_files(scoring, tmp_path):
+    outside = tmp_path / "shared"
+    outside.mkdir()
+    (outside / "texts.py").write_text(
+        'def shout(s):\n    """Upper-case a text."""\n    return s.upper()\n'
+    )
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "numbers.py").write_text(
+        'def clamp(v, lo, hi):\n    """Limit a number to a range."""\n    return v\n'
+    )
+    (root / "vendor").symlink_to(outside)
+    out = _search(root, "limit a number to a range", "--follow-links")
+    assert out.exit_code == 0 and "2 code files" in out.stderr
+    asked = invoke("ask", "1", "upper-case a text")
+    assert asked.exit_code == 0, asked.output
+    assert asked.stdout.strip().endswith("vendor/texts.py:1: shout")
+    again = _search(root, "limit a number to a range", "--follow-links")
+    assert "2 unchanged" in again.stderr and "removed" not in again.stderr
+
+
+# -- 20: a code search asked after it was closed ------------------------------------------------
+
+
+def test_54_20_a_closed_code_search_refuses_to_be_asked(monkeypatch, tmp_path):
+    import prism_edge
+
+    backend = ScriptedBackend(scorer=lambda prompt, text: 0.0, parameters=135_000_000)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "a.py").write_text("def clamp(v, lo, hi):\n    return v\n")
+    search = prism_edge.open_code_search(folder)
+    assert search.ask("limit a number").answer
+    search.close()
+    search.close()  # twice is fine
+    with pytest.raises(ValueError, match="closed"):
+        search.ask("limit a number")
+
+
+@pytest.mark.model
+def test_54_20_a_closed_local_model_refuses_every_call():
+    from prism_edge.backends import Sampling
+    from prism_edge.backends.llama_cpp import LlamaCppBackend
+    from prism_edge.core.errors import BackendError
+    from prism_edge.prompts import Part, Prompt
+
+    backend = LlamaCppBackend(n_ctx=512)
+    prompt = Prompt((Part("Hello"),))
+    assert backend.tokenize("Hello")
+    backend.close()
+    backend.close()
+    with pytest.raises(BackendError, match="closed"):
+        backend.score(prompt, ["there"])
+    with pytest.raises(BackendError, match="closed"):
+        backend.generate(prompt, Sampling(4), None)
+    with pytest.raises(BackendError, match="closed"):
+        backend.tokenize("a text it has not seen")

@@ -218,13 +218,18 @@ class CodeSearch:
                 f"score ({self._planned.choice.reason})"
             )
         self._session = self._planned.indexed_session()
+        self._closed = False
 
     def ask(self, description: str) -> Answer:
         """The definition ``description`` describes (the index is read by the first ask)."""
+        if self._closed:
+            raise ValueError("this code search is closed: open another to ask it more")
         return _answer_of(self._planned, self._session.ask(description))
 
     def close(self) -> None:
-        self._planned.backend.close()
+        if not self._closed:
+            self._closed = True
+            self._planned.backend.close()
 
     def __enter__(self) -> CodeSearch:
         return self

@@ -289,6 +289,7 @@ def run(
             model=model,
             server=None if server is None else split_credentials(server)[0],  # no credential
             server_model=server_model,
+            method_options=planned.method.settings(),  # what ask's answer step reads again
         )
         if parallel is not None:
             each = EachSettings(chunk_tokens, parallel, run_dir, resume, planned.fresh_method)
@@ -311,7 +312,8 @@ def run(
                 + " read whole into an index (parsed only where changed)"
             )
             run_indexed(indexed, log, plan, quiet=quiet, as_json=as_json,
-                        memory_out=memory_out, queries=more, filters=request.filters)  # fmt: skip
+                        memory_out=memory_out, queries=more, filters=request.filters,
+                        follow_links=follow_links)  # fmt: skip
             return
         if more is not None:
             raise ValueError("--queries needs code files read into an index, not text on stdin")
