@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from prism_edge.backends import factory
@@ -624,3 +625,126 @@ def test_54_20_a_closed_local_model_refuses_every_call():
         backend.generate(prompt, Sampling(4), None)
     with pytest.raises(BackendError, match="closed"):
         backend.tokenize("a text it has not seen")
+
+
+# -- 26: what servers send to the probes --------------------------------------------------------
+
+
+def _deep(depth: int = 100_000) -> bytes:
+    return b"[" * depth + b"]" * depth
+
+
+@pytest.mark.parametrize(
+    ("flavor", "path"),
+    [("llama.cpp", "/props"), ("openai", "/get_model_info"), ("openai", "/extras/tokenize")],
+)
+def test_54_26_deeply_nested_json_from_a_probe_is_no_reply(flavor, path):
+    from prism_edge.backends.server import ServerBackend
+    from tests.fake_server import FakeServer
+
+    fake = FakeServer(flavor)
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path == path:
+            return httpx.Response(200, content=_deep(), headers={"content-type": "json"})
+        return fake(request)
+
+    backend = ServerBackend("http://srv:8000", transport=httpx.MockTransport(handle), n_ctx=2048)
+    assert backend.flavor != flavor or flavor == "openai"  # the probe counted as not answered
+
+
+def test_54_26_deeply_nested_json_in_an_error_reply_is_quoted_in_one_line():
+    from prism_edge.backends.server import ServerBackend
+    from prism_edge.core.errors import BackendError
+    from prism_edge.prompts import Part, Prompt
+    from tests.fake_server import FakeServer
+
+    fake = FakeServer("vllm")
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/tokenize":
+            return httpx.Response(400, content=b'{"error": ' + _deep() + b"}")
+        return fake(request)
+
+    with pytest.raises(BackendError, match="refused /tokenize: HTTP 400") as caught:
+        backend = ServerBackend("http://srv:8000", transport=httpx.MockTransport(handle))
+        backend.count_tokens(Prompt((Part("Mowgli ran."),)))
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 600
+
+
+def test_54_26_deeply_nested_json_from_ollamas_version_probe_is_no_ollama():
+    from prism_edge.backends.ollama import answers_as_ollama
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=b'{"version": ' + _deep() + b"}")
+
+    assert answers_as_ollama("http://srv:11434", transport=httpx.MockTransport(handle)) is False
+
+
+class _Endless:
+    """A reply body that never ends (counted: how much of it was read)."""
+
+    def __init__(self, piece: bytes = b" " * 65536, pieces: int = 100_000) -> None:
+        self.piece, self.pieces, self.read = piece, pieces, 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for _ in range(self.pieces):
+            self.read += 1
+            yield self.piece
+
+
+def test_54_26_a_reply_larger_than_any_server_sends_is_cut_not_held(monkeypatch):
+    from prism_edge.backends import server as server_module
+    from prism_edge.backends.server import ServerBackend
+    from prism_edge.core.errors import BackendError
+    from tests.fake_server import FakeServer
+
+    fake = FakeServer("vllm")
+    endless = _Endless()
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/models":
+            return httpx.Response(200, stream=_Stream(endless))
+        return fake(request)
+
+    monkeypatch.setattr(server_module, "MAX_REPLY_BYTES", 1 << 20)
+    with pytest.raises(BackendError, match="larger than 1 MB"):
+        ServerBackend("http://srv:8000", transport=httpx.MockTransport(handle), n_ctx=2048)
+    assert endless.read <= 17  # 1 MB in pieces of 64 KB, and no more
+
+
+class _Stream(httpx.SyncByteStream):
+    def __init__(self, source: Any) -> None:
+        self.source = source
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        yield from self.source
+
+
+def test_54_26_a_server_that_drips_its_probe_replies_is_given_up_on(monkeypatch):
+    from prism_edge.backends import ollama
+    from prism_edge.backends import server as server_module
+    from prism_edge.backends.server import ServerBackend
+    from tests.fake_server import FakeServer
+
+    clock = [0.0]
+
+    def tick() -> float:  # every look at the clock is a second later: no real waiting
+        clock[0] += 1.0
+        return clock[0]
+
+    monkeypatch.setattr(server_module.time, "monotonic", tick)
+    fake = FakeServer("vllm")
+    drips: list[_Endless] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path in ("/props", "/api/version"):
+            drips.append(_Endless(b" ", 10_000))
+            return httpx.Response(200, stream=_Stream(drips[-1]))
+        return fake(request)
+
+    transport = httpx.MockTransport(handle)
+    assert ollama.answers_as_ollama("http://srv:8000", transport=transport) is False
+    backend = ServerBackend("http://srv:8000", transport=transport, n_ctx=2048)
+    assert backend.flavor == "vllm"
+    assert len(drips) == 2 and all(d.read < 1000 for d in drips)  # cut at the deadline
