@@ -748,3 +748,68 @@ def test_54_26_a_server_that_drips_its_probe_replies_is_given_up_on(monkeypatch)
     backend = ServerBackend("http://srv:8000", transport=transport, n_ctx=2048)
     assert backend.flavor == "vllm"
     assert len(drips) == 2 and all(d.read < 1000 for d in drips)  # cut at the deadline
+
+
+# -- 27: a memory nested deep in the history; a cancelled arun ----------------------------------
+
+
+def test_54_27_a_history_row_nested_600_deep_lists_as_damaged(tmp_path):
+    import sqlite3
+
+    from prism_edge.app.history import Entry, History
+
+    history = History()
+    for _ in range(2):
+        history.record(Entry("run", "summarize", "Sum.", "smol", status="done", answer="A."))
+    deep = '{"a": ' * 600 + "1" + "}" * 600
+    with sqlite3.connect(history.path) as db:
+        db.execute("UPDATE runs SET memory = ? WHERE id = 1", (deep,))
+    for args in (
+        ["logs", "--json"],
+        ["logs", "show", "1", "--json"],
+        ["logs", "show", "1", "--html", str(tmp_path / "r.html")],
+        ["logs", "show", "1"],
+    ):
+        out = invoke(*args)
+        assert out.exit_code == 0, (args, out.output)
+    listed = json.loads(invoke("logs", "--json").stdout)
+    assert [e["status"] for e in listed] == ["done", "damaged"]
+
+
+def test_54_27_a_cancelled_arun_stops_after_its_step_and_closes_the_model(monkeypatch, tmp_path):
+    import asyncio
+    import threading
+
+    import prism_edge
+    from tests.cli_harness import STORY, reviser
+
+    started, release = threading.Event(), threading.Event()
+    calls: list[int] = []
+    closed: list[int] = []
+
+    def responder(prompt: Any) -> str:
+        calls.append(1)
+        if len(calls) == 2:
+            started.set()
+            release.wait(10)
+        return reviser(prompt)
+
+    def open_backend(model=None, **options):  # type: ignore[no-untyped-def]
+        return ScriptedBackend(responder=responder, parameters=None)
+
+    monkeypatch.setattr(factory, "open_backend", open_backend)
+    monkeypatch.setattr(ScriptedBackend, "close", lambda self: closed.append(len(calls)))
+    story = tmp_path / "story.txt"
+    story.write_text(STORY * 4, encoding="utf-8")
+
+    async def main() -> None:
+        task = asyncio.create_task(prism_edge.arun(story, chunk_tokens=128, method="revisions"))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+        task.cancel()
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert closed and closed[0] <= 3  # closed after the step it was in, not at the end
+    assert len(calls) <= 3
