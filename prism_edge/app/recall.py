@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from prism_edge.core.schema import Schema, from_json_schema
 from prism_edge.engine.runner import Position, PrismRunner
 from prism_edge.engine.search import IndexedSession
 from prism_edge.methods.definitions import ASK_SHORTLIST, ScoredDefinitions
+from prism_edge.methods.tables import TableFacts
 from prism_edge.text.grounding import FUNCTION_WORDS
 from prism_edge.text.inputs import Filters, collect
 
@@ -72,6 +74,13 @@ def check(entry: Entry, question: str) -> None:
         raise RecallError(f"run {entry.id} ended without a memory ({entry.status})")
     if not entry.memory or not any(entry.memory.values()):
         raise RecallError(f"run {entry.id}'s memory is empty: there is nothing to answer from")
+    if entry.method == TableFacts.name:
+        inputs = " ".join(shlex.quote(str(i.get("name", "?"))) for i in entry.inputs)
+        raise RecallError(
+            f"run {entry.id} answered from its tables' records, which a run does not keep (only "
+            f"their facts): run again with this --query: prism-edge run {inputs} --task table-qa "
+            f"--query {shlex.quote(question)}"
+        )
     method = methods.METHODS.get(entry.method)
     searched = method is not None and method.asks_by_search
     missing = [] if searched else missing_names(question, entry.memory)

@@ -235,6 +235,7 @@ def run(
             chosen,
             query,
             model=model,
+            default_model=model is not None and not given(context, "model"),
             server=server,
             server_model=server_model,
             api_key=api_key,
