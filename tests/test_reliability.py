@@ -321,21 +321,28 @@ def test_54_25_a_misplaced_cache_folder_costs_a_warning_not_the_search(
     assert misplaced.read_text() == "the user's file\n"
 
 
-def test_54_25_a_full_disk_while_the_index_is_written_costs_a_warning_not_the_search(
-    scoring, repo, monkeypatch
+@pytest.mark.parametrize(
+    ("where", "code", "said"),
+    [
+        ("_write", "ENOSPC", "No space left on device"),
+        ("__init__", "EROFS", "Read-only file system"),
+    ],
+)
+def test_54_25_a_full_or_read_only_cache_costs_a_warning_not_the_search(
+    scoring, repo, monkeypatch, where, code, said
 ):
     import errno
 
     from prism_edge.engine import index as index_module
 
-    def full(self, line):  # type: ignore[no-untyped-def]
-        raise OSError(errno.ENOSPC, "No space left on device")
+    def refused(self, *args):  # type: ignore[no-untyped-def]
+        raise OSError(getattr(errno, code), said)
 
-    monkeypatch.setattr(index_module._Store, "_write", full)
+    monkeypatch.setattr(index_module._Store, where, refused)  # as root, chmod refuses nothing
     out = _search(repo, "upper-case a text")
     assert out.exit_code == 0, out.output
     assert out.stdout.strip().endswith("texts.py:1: shout")
-    assert "No space left on device" in out.stderr and "read in memory" in out.stderr
+    assert said in out.stderr and "read in memory" in out.stderr
 
 
 def test_54_25_a_file_of_the_users_at_the_index_name_is_left_as_it_is(scoring, repo, monkeypatch):

@@ -174,7 +174,11 @@ class Session:
     def start_afresh(self) -> str | None:
         """Before a new run (not ``--resume``): a note when it starts over a run of the same
         command that did not finish (its state is replaced at this run's first step), else
-        None. A finished one is replaced without a word: its answer was given."""
+        None. A finished one is replaced without a word: its answer was given. The run is this
+        process's from here (another process running the same command is refused now, not at
+        its first save)."""
+        if self.folder is not None:
+            self.folder.lock()
         previous = None if self.folder is None else self.folder.previous()
         if previous is None or previous.finished:
             return None
