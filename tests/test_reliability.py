@@ -207,6 +207,7 @@ def test_54_25_a_folder_or_a_dangling_link_named_state_does_not_break_runs(harne
         {"generation": None, "ops": [["set", ["counts", "steps"], 9], ["del"]]},
         {"generation": None, "ops": "set"},
         {"generation": None, "ops": [["set", [{"a": 1}], 1]]},
+        {"generation": None, "ops": [[["set"], ["counts", "steps"], 9]]},
     ],
 )
 def test_54_27_a_journal_line_of_the_wrong_shape_ends_the_journal_whole(

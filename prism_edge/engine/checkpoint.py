@@ -260,7 +260,9 @@ _ARITY = {"set": 3, "update": 3, "append": 3, "del": 2}
 def _target(state: dict[str, Any], op: Any) -> tuple[dict[str, Any], str]:
     """The object an operation changes and the key it changes there (a ``ValueError`` for an
     operation of another shape, or whose path does not lead through objects of ``state``)."""
-    if not isinstance(op, list) or not op or _ARITY.get(op[0]) != len(op):
+    if not isinstance(op, list) or not op or not isinstance(op[0], str):
+        raise ValueError(f"not a journal operation: {str(op)[:80]}")
+    if _ARITY.get(op[0]) != len(op):
         raise ValueError(f"not a journal operation: {str(op)[:80]}")
     name, path = op[0], op[1]
     if not isinstance(path, list) or not path or not all(isinstance(k, str) for k in path):
