@@ -132,6 +132,21 @@ def cases() -> list[Case]:
     return out
 
 
+_TITLES = frozenset("sir lady lord master mistress duke king queen prince".split())
+
+
+def _aliases(name: str) -> tuple[str, ...]:
+    """A cast name of several words as the play also writes it: without its last word
+    ("Sir Toby" for "Sir Toby Belch"), and each word that is no title ("Toby", "Belch";
+    "Launcelot" for "Launcelot Gobbo")."""
+    words = name.split()
+    if len(words) < 2:
+        return ()
+    out = [" ".join(words[:-1])] if words[0].casefold() in _TITLES else []
+    out += [w for w in words if w.casefold() not in _TITLES]
+    return tuple(dict.fromkeys(a for a in out if a != name))
+
+
 def _groups(parts: list[tuple[int, int]], length: int) -> list[tuple[int, int]]:
     if not parts:
         size = length / EQUAL_SPANS

@@ -29,6 +29,9 @@ _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`__?")
 _LITERAL = re.compile(r"``([^`]+)``")
 _EMPHASIS = re.compile(r"(?<![\w*])\*{1,2}([^*\n]+?)\*{1,2}(?![\w*])")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+_INLINE_DIRECTION = re.compile(
+    r"\[(?:to|aside|within|exit|exeunt|enter|re-enter)\b[^\]]{0,80}\]", re.I
+)
 _UNDERSCORES = re.compile(r"(?<!\w)_([^_\n]+?)_(?!\w)")
 
 
@@ -94,6 +97,8 @@ def sentences(found: Sequence[Block]) -> list[Sentence]:
             continue
         text = _LINE_NUMBER.sub("", block.text) if block.kind in {"verse", "speech"} else block.text
         flat = clean(" ".join(text.replace("\u00a0", " ").split()))
+        if block.kind != "direction":  # "[Aside.]", "[To Emilia.]": a direction is no speech
+            flat = " ".join(_INLINE_DIRECTION.sub(" ", flat).split())
         if block.kind == "direction":
             out.append(Sentence(flat.strip("[]_ "), block.start, index, "direction", first=True))
             continue

@@ -15,11 +15,13 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from prism_edge.text.grounding import FUNCTION_WORDS, names_of, whole_word
 from prism_edge.text.passages import Sentence, content_words, dialogue
@@ -406,6 +408,41 @@ class Named:
 
 
 _WORD_RE = re.compile(r"[A-Z][a-z'’]+(?:-[A-Z]?[a-z]+)*")
+_TOKEN = re.compile(r"\w+")
+
+
+def _WORDY(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+class Index:
+    """Where each word of a text is, read once: how often and where a name is written,
+    without a pass over the text for each name."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at: dict[str, list[int]] = {}
+        for m in _TOKEN.finditer(text):
+            self.at.setdefault(m.group(), []).append(m.start())
+
+    def hits(self, name: str) -> list[int]:
+        """Where ``name`` is written as whole words (:func:`whole_word`'s matches)."""
+        if _TOKEN.fullmatch(name):
+            return self.at.get(name, [])
+        first = _TOKEN.match(name)
+        if first is None or first.start() != 0:
+            return [m.start() for m in whole_word(name).finditer(self.text)]
+        text, end = self.text, len(name)
+        return [
+            at
+            for at in self.at.get(first.group(), [])
+            if text.startswith(name, at) and not (at + end < len(text) and _WORDY(text[at + end]))
+        ]
+
+
+def _spread(hits: Sequence[int], starts: Sequence[int]) -> int:
+    """In how many parts (``starts``: where each begins, in order) ``hits`` fall."""
+    return len({bisect.bisect_right(starts, h) for h in hits}) or 1
 
 
 def speakers_named(speakers: Mapping[str, int], text: str, top: int = 10) -> list[Named]:
@@ -419,7 +456,7 @@ def speakers_named(speakers: Mapping[str, int], text: str, top: int = 10) -> lis
         name = " ".join(w.capitalize() if w.isupper() else w for w in prefix.split())
         if " " not in name and len(name) <= 5:
             longer = [(c, w) for w, c in words.items() if w.startswith(name) and len(w) > len(name)]
-            if longer and max(longer)[0] >= 3 and max(longer)[0] >= words.get(name, 0):
+            if longer and max(longer)[0] >= 3:
                 name = max(longer)[1]
         merged[name] += n
     total = sum(merged.values())
@@ -431,17 +468,25 @@ def speakers_named(speakers: Mapping[str, int], text: str, top: int = 10) -> lis
     return kept[:top]
 
 
-def _adjective(name: str, text: str) -> bool:
-    """Whether the text writes ``name`` (one word) mostly as an adjective, right before a
-    word in lower case ("English language", "French army", "Christian world")."""
-    pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:\s+([a-z]\w*))?")
-    before = total = 0
-    for m in pattern.finditer(text):
-        total += 1
-        following = m.group(1)
-        if following and following not in FUNCTION_WORDS and not following.endswith("ly"):
+_FOLLOWING = re.compile(r"\s+([a-z]\w*)")
+
+
+def _adjective(name: str, text: str, hits: Sequence[int]) -> bool:
+    """Whether the text writes ``name`` (one word, at ``hits``) mostly as an adjective,
+    right before a word in lower case ("English language", "French army")."""
+    before = 0
+    for at in hits:
+        m = _FOLLOWING.match(text, at + len(name))
+        if m and m.group(1) not in FUNCTION_WORDS and not m.group(1).endswith("ly"):
             before += 1
-    return total > 0 and before > 0.5 * total
+    return bool(hits) and before > 0.5 * len(hits)
+
+
+def _titled_noun(text: str, hits: Sequence[int]) -> bool:
+    """Whether a capitalised word is mostly written after "the" ("the Pack", "the Law"): a
+    common noun the text honours with a capital, not someone's name."""
+    after_the = sum(text[max(0, at - 4) : at].casefold() == "the " for at in hits)
+    return after_the > 0.6 * len(hits)
 
 
 def names_ranked(
@@ -453,6 +498,8 @@ def names_ranked(
     said mostly inside a longer one), ranked by mentions times the log of the parts naming
     them."""
     del verse
+    index = Index(text)
+    starts = [a for a, _ in part_spans]
     candidates = [n for n in names_of(text, min_mentions=2) if plausible_name(n)]
     counts: dict[str, int] = {}
     spread: dict[str, int] = {}
@@ -460,15 +507,15 @@ def names_ranked(
         words = name.split()
         if all(not_a_name(w) for w in words) or (len(words) == 1 and not_a_name(name)):
             continue
-        hits = [m.start() for m in whole_word(name).finditer(text)]
+        hits = index.hits(name)
         if len(hits) < 2:
             continue
         if len(words) == 1:
-            lower = len(whole_word(name.lower()).findall(text))
-            if lower >= len(hits) or _adjective(name, text):
+            lower = len(index.hits(name.lower()))
+            if lower >= len(hits) or _adjective(name, text, hits) or _titled_noun(text, hits):
                 continue
         counts[name] = len(hits)
-        spread[name] = sum(any(a <= h < b for h in hits) for a, b in part_spans) or 1
+        spread[name] = _spread(hits, starts)
     inside: Counter[str] = Counter()
     for name, n in counts.items():
         words = name.split()
@@ -500,12 +547,16 @@ def terms_ranked(
     defines is kept only when it is a name."""
     defined: Counter[str] = Counter()
     for s in said:
+        if s.kind not in {"prose", "list"} or " " not in s.text:
+            continue
         for m in _DEFINITION.finditer(s.text):
             term = next(g for g in m.groups() if g)
             term = _trimmed(term)
             if term and not all(not_a_name(w) for w in term.split()):
                 defined[term] += 1
     names = [n for n in names_of(text, min_mentions=3) if plausible_name(n)][:300]
+    index = Index(text)
+    starts = [a for a, _ in part_spans]
     candidates = list(dict.fromkeys([*defined, *names]))
     counts: dict[str, int] = {}
     spread: dict[str, int] = {}
@@ -513,15 +564,15 @@ def terms_ranked(
         words = term.split()
         if (len(words) == 1 and not_a_name(term)) or len(term) < 2:
             continue
-        hits = [m.start() for m in whole_word(term).finditer(text)]
+        hits = index.hits(term)
         if len(hits) < 3:
             continue
         if term[:1].isupper() and term not in defined and len(words) == 1:
-            lower = len(whole_word(term.lower()).findall(text))
-            if lower >= len(hits) or _adjective(term, text):
+            lower = len(index.hits(term.lower()))
+            if lower >= len(hits) or _adjective(term, text, hits):
                 continue
         counts[term] = len(hits)
-        spread[term] = sum(any(a <= h < b for h in hits) for a, b in part_spans) or 1
+        spread[term] = _spread(hits, starts)
     ranked = sorted(
         counts,
         key=lambda t: -(counts[t] * (1 + math.log(spread[t])) * (2 if t in defined else 1)),
@@ -547,35 +598,72 @@ def _trimmed(term: str) -> str:
 
 
 _CLAUSE_CUT = re.compile(r"\s*(?:;|:|--|—|\(|\))\s*")
-MAX_CLAUSE_WORDS = 28
+MAX_CLAUSE_WORDS = 20
+
+
+_APPOSITION = re.compile(
+    r"['’]?s?,\s+(?:(?:my|the|a|an|his|her|our|your|thy|their|this|that)\s+)?"
+    r"((?:[\w'’-]+\s+){0,3}[\w'’-]+)"
+)
+_TITLE_BEFORE = re.compile(r"(\w+),?\s+(?:of\s+\w+,?\s+)?$")
+_POSSESSIVE = re.compile(r"['’]s\s+(?:\w+\s+)?(\w+)")
+
+
+WEAK_ROLES = frozenset(
+    [
+        "lord",
+        "lady",
+        "sir",
+        "master",
+        "mistress",
+        "man",
+        "woman",
+        "boy",
+        "girl",
+        "gentleman",
+        "gentlewoman",
+        "friend",
+    ]
+)
+"""Role words a speaker also says to anyone ("my lord", "sir", "good friend"): weaker
+evidence of who someone is than an office or a kinship."""
+
+
+def _role(word: str) -> float:
+    w = word.casefold()
+    if w not in ROLE_WORDS and not (w.endswith("s") and w[:-1] in ROLE_WORDS):
+        return 0.0
+    return 0.3 if w in WEAK_ROLES or w[:-1] in WEAK_ROLES else 1.0
+
+
+@lru_cache(maxsize=1024)
+def _named(name: str) -> re.Pattern[str]:
+    return whole_word(name)
 
 
 def _role_near(sentence: str, name: str) -> float:
     """How much ``sentence`` sets a role word (:data:`ROLE_WORDS`) beside ``name``: an
-    apposition ("Cassio, his lieutenant"; "the Moor, Othello"), a title ("Lieutenant Cassio",
-    "Duke of Milan"), or one within four words."""
-    n = re.escape(name)
-    roles = "|".join(sorted(ROLE_WORDS, key=len, reverse=True))
-    score = 0.0
-    if re.search(
-        rf"(?<!\w){n}['’]?s?,\s+(?:my|the|a|an|his|her|our|your|thy|their|this|that)\s+"
-        rf"(?:[\w'’-]+\s+){{0,3}}(?:{roles})s?\b",
-        sentence,
-        re.IGNORECASE,
-    ):
-        score += 3.0
-    if re.search(rf"\b(?:{roles})s?,?\s+(?:of\s+\w+,?\s+)?{n}(?!\w)", sentence, re.IGNORECASE):
-        score += 2.0
-    if re.search(rf"(?<!\w){n}['’]s\s+(?:\w+\s+)?(?:{roles})s?\b", sentence, re.IGNORECASE):
-        score += 1.0
-    near = re.search(
-        rf"(?<!\w){n}(?!\w)(?:\W+\w+){{0,4}}?\W+(?:{roles})s?\b|\b(?:{roles})s?(?:\W+\w+){{0,4}}?\W+{n}(?!\w)",
-        sentence,
-        re.IGNORECASE,
-    )
-    if near:
-        score += 1.0
-    return score
+    apposition ("Cassio, his lieutenant"; "Mr. Knightley, a sensible man"), a title before
+    it ("Lieutenant Cassio", "the Duke of Milan, Prospero"), a possessive ("Othello's
+    ancient"), or one within four words."""
+    best = 0.0
+    for m in _named(name).finditer(sentence):
+        score = 0.0
+        after = sentence[m.end() : m.end() + 90]
+        before = sentence[max(0, m.start() - 60) : m.start()]
+        a = _APPOSITION.match(after)
+        if a:
+            score += 3.0 * max((_role(w) for w in a.group(1).split()), default=0.0)
+        b = _TITLE_BEFORE.search(before)
+        if b:
+            score += 2.0 * _role(b.group(1))
+        p = _POSSESSIVE.match(after)
+        if p:
+            score += 1.0 * _role(p.group(1))
+        near = re.findall(r"\w+", before)[-4:] + re.findall(r"\w+", after)[:4]
+        score += max((_role(w) for w in near), default=0.0)
+        best = max(best, score)
+    return best
 
 
 @dataclass(frozen=True)
@@ -599,22 +687,21 @@ def describe(
     counts less in a story, a question or an exclamation less anywhere; then only the clause
     holding the name (cut at a semicolon, a colon or a dash; at commas to
     :data:`MAX_CLAUSE_WORDS` words). None when no sentence names it."""
-    pattern = whole_word(name)
     best: tuple[float, int, str] | None = None
     first = True
     for index, s in enumerate(said):
-        if s.kind == "direction" or name not in s.text or not pattern.search(s.text):
+        if s.kind == "direction" or name not in s.text or not _named(name).search(s.text):
             continue
         text = s.text
         words = len(text.split())
         if words < 4:
             continue
-        score = description_score(text, name) + 1.2 * _role_near(text, name)
+        score = 0.5 * description_score(text, name) + 2.5 * _role_near(text, name)
         if first:
             score += 0.8
             first = False
         if story and dialogue(text) and s.kind == "prose":
-            score -= 1.0
+            score -= 2.0
         if speaker_of is not None and speaker_of.get(s.speaker) == name:
             score -= 0.5
         if text.rstrip("\"'’”)").endswith(("?", "!")):

@@ -290,7 +290,11 @@ def _contents_marked(found: list[Block]) -> list[Block]:
             if labelled and j == i:
                 out[i] = Block(block.start, block.text, "contents")
                 j += 1
-            while j < len(found) and (_entry_lines(found[j]) or found[j].kind == "heading"):
+            while j < len(found) and (
+                _entry_lines(found[j])
+                or found[j].kind == "heading"
+                or (labelled and _short_lines(found[j]))
+            ):
                 if found[j].kind == "heading" and not _entry_lines(found[j]):
                     # a lone heading followed by text is a part, not an entry
                     nxt = found[j + 1] if j + 1 < len(found) else None
@@ -305,6 +309,14 @@ def _contents_marked(found: list[Block]) -> list[Block]:
                     out[i] = Block(block.start, block.text, "contents")
                 return out
     return out
+
+
+def _short_lines(block: Block) -> bool:
+    """A block of two or more short lines that end no sentence (a list of titles)."""
+    lines = [line.strip() for line in block.text.split("\n") if line.strip()]
+    return len(lines) >= 2 and all(
+        len(line.split()) <= 12 and not re.search(r"[.;,]$", line) for line in lines
+    )
 
 
 def _entry_lines(block: Block) -> int:
@@ -380,6 +392,10 @@ def front_matter(found: Sequence[Block], stop: int | None = None) -> FrontMatter
     for index, block in enumerate(found):
         if stop is not None and block.start >= stop and lines:
             break
+        if block.kind == "contents":
+            if lines:
+                break
+            continue
         if (
             block.kind in {"prose", "verse", "speech", "code", "list"}
             and block.text.count("\n") >= 4
@@ -545,6 +561,9 @@ def parts(found: Sequence[Block], length: int, body_start: int = 0, wanted: int 
         for b in found
         if b.kind == "heading" and b.heading is not None and b.start >= body_start
     ]
+    listed = _listed_heads(found, body_start)
+    if len(listed) >= 2:
+        heads = sorted([*heads, *listed], key=lambda p: p[0])
     by_family: dict[tuple[int, str], list[tuple[int, Heading]]] = {}
     marks: dict[str, int] = {}  # reStructuredText's levels: in the order they first appear
     for at, heading in heads:
@@ -587,6 +606,36 @@ def parts(found: Sequence[Block], length: int, body_start: int = 0, wanted: int 
             if at < a < end and _family_key(inner_of[a])[0] > heading.rank
         ]
         out.append(Part(heading.text, at, end, _label(heading), inner))
+    return out
+
+
+_ENTRY_TAIL = re.compile(r"(?:\.{2,}|\s{2,}|,)\s*[\dxivlc]+\s*$", re.IGNORECASE)
+
+
+def _entry(line: str) -> str:
+    return " ".join(_ENTRY_TAIL.sub("", line).strip(" *•.").split()).casefold()
+
+
+def _listed_heads(found: Sequence[Block], start: int) -> list[tuple[int, Heading]]:
+    """The body's lines that a contents list names, in the list's order ("Mowgli's
+    Brothers" listed, then standing alone as a heading later): the parts the text's own
+    contents announce."""
+    entries = []
+    for block in found:
+        if block.kind == "contents":
+            entries += [_entry(line) for line in block.text.split("\n") if _entry(line)]
+    entries = [e for e in entries if e not in {"contents", "table of contents"}]
+    if len(entries) < 2:
+        return []
+    wanted = set(entries)
+    out: list[tuple[int, Heading]] = []
+    for block in found:
+        if block.start < start or block.kind == "contents" or "\n" in block.text.strip():
+            continue
+        line = block.text.strip()
+        if _entry(line) in wanted and len(line) <= 100:
+            out.append((block.start, Heading("contents entry", -1, line)))
+            wanted.discard(_entry(line))
     return out
 
 

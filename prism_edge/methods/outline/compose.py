@@ -230,7 +230,9 @@ def outline(
         wanted = max(1, (ask_sentences or 1) - len(people))
     groups = _grouped(r.parts, wanted)
     names = [n.name for n in main]
-    told = _tell(r, groups, names, room, ask_sentences and wanted, choose)
+    shown = {d.name for d in people}
+    unseen = [n for n in names if n not in shown]
+    told = _tell(r, groups, names, room, ask_sentences and wanted, choose, unseen)
     o.parts = told
     return o
 
@@ -363,6 +365,7 @@ def _tell(
     room: int,
     sentences_wanted: int | None,
     choose: Chooser | None,
+    unseen: Sequence[str] = (),
 ) -> list[tuple[str, list[str]]]:
     """Each group's label and the sentences that carry it, fitted to ``room`` words."""
     said = r.sentences
@@ -399,6 +402,8 @@ def _tell(
             if narrative and r.kind == "story" and quoted_share(s.text) > 0.3:
                 continue
             score = _score(s, weights, top_names, lowered_names, r.kind)
+            if narrative:  # what happens is told with the people it happens to
+                score += 0.7 * min(2, sum(1 for u in unseen if u in s.text))
             if not narrative and s.first and seen_first < 3:
                 score *= 1.3
                 seen_first += 1
