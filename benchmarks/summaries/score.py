@@ -132,7 +132,9 @@ def cases() -> list[Case]:
     return out
 
 
-_TITLES = frozenset("sir lady lord master mistress duke king queen prince".split())
+_TITLES = frozenset(
+    ["sir", "lady", "lord", "master", "mistress", "duke", "king", "queen", "prince"]
+)
 
 
 def _aliases(name: str) -> tuple[str, ...]:

@@ -28,13 +28,15 @@ _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
 _YOU = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 _NARRATION = re.compile(r"\b(?:he|she|his|her|him|they|said|was|had)\b", re.IGNORECASE)
 _DONE = re.compile(
-    r"\b(?:was|were|has been|have been|had been|is now|are now)\s+\w+ed\b|\b(?:added|removed|changed|introduced|founded|released|announced)\b",
+    r"\b(?:was|were|has been|have been|had been|is now|are now)\s+\w+ed\b|"
+    r"\b(?:added|removed|changed|introduced|founded|released|announced)\b",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"\b(?:1[0-9]\d\d|20\d\d)\b")
 _CITATION = re.compile(
     r"\([A-Z][\w'-]+(?: and [A-Z][\w'-]+| et al\.)?,? (?:19|20)\d\d[a-z]?[;,)]|"
-    r"[A-Z][\w'-]+(?: and [A-Z][\w'-]+| et al\.)? \((?:19|20)\d\d[a-z]?\)|\[\d{1,3}(?:[,-]\d{1,3})*\]"
+    r"[A-Z][\w'-]+(?: and [A-Z][\w'-]+| et al\.)? \((?:19|20)\d\d[a-z]?\)|"
+    r"\[\d{1,3}(?:[,-]\d{1,3})*\]"
 )
 _ABSTRACT = re.compile(r"^\s*(?:abstract|summary)\s*[.:]?\s*$", re.IGNORECASE | re.M)
 _REFERENCES = re.compile(r"^\s*(?:\d+\.\s*)?(?:references|bibliography)\s*$", re.IGNORECASE | re.M)

@@ -666,6 +666,21 @@ def _role_near(sentence: str, name: str) -> float:
     return best
 
 
+_SUBJECT = re.compile(r"^\W*(?:the\s+|a\s+|an\s+)?\w")
+
+
+def _defines(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` opens with ``name`` (after an article) and says what it is
+    within a few words ("Debian GNU/Linux is a ...", "A package is ...")."""
+    m = re.match(
+        rf"^\W*(?:the\s+|a\s+|an\s+)?{re.escape(name)}(?!\w)(?:\s+[\w/.+-]+){{0,3}}?\s+"
+        r"(?:is|are|was|were|means|refers to|stands for|denotes)\b",
+        sentence,
+        re.IGNORECASE,
+    )
+    return m is not None
+
+
 @dataclass(frozen=True)
 class Described:
     """A main name and the words of the text that say what it is."""
@@ -697,6 +712,8 @@ def describe(
         if words < 4:
             continue
         score = 0.5 * description_score(text, name) + 2.5 * _role_near(text, name)
+        if not story and _SUBJECT.match(text) and _defines(text, name):
+            score += 3.0  # "Debian GNU/Linux is a particular distribution of ..."
         if first:
             score += 0.8
             first = False
@@ -722,6 +739,8 @@ def clause_of(sentence: str, name: str) -> str:
     pieces = [p for p in _CLAUSE_CUT.split(sentence) if p.strip()]
     holding = [p for p in pieces if whole_word(name).search(p)] or [sentence]
     clause = max(holding, key=lambda p: _role_near(p, name) + 0.01 * len(p.split()))
+    if len(clause.split()) - len(name.split()) < 4:  # the name alone says nothing
+        clause = sentence
     words = clause.split()
     if len(words) <= MAX_CLAUSE_WORDS:
         return clause.strip(" ,")

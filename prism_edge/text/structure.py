@@ -56,10 +56,11 @@ _KEYWORD_HEAD = re.compile(
     r"(?P<rest>.{0,80})$",
     re.IGNORECASE,
 )
+_ORDINAL = _ORDINALS.replace(" ", "|")
+_KEYWORDS = "|".join(KEYWORD_RANK)
 _ORDINAL_HEAD = re.compile(
-    rf"^(?:the[\s\u00a0]+)?(?:{_ORDINALS.replace(' ', '|')})[\s\u00a0]+"
-    rf"(?P<key>{'|'.join(KEYWORD_RANK)})\.?$|"
-    rf"^(?P<key2>{'|'.join(KEYWORD_RANK)})[\s\u00a0]+the[\s\u00a0]+(?:{_ORDINALS.replace(' ', '|')})\.?$",
+    rf"^(?:the[\s\u00a0]+)?(?:{_ORDINAL})[\s\u00a0]+(?P<key>{_KEYWORDS})\.?$|"
+    rf"^(?P<key2>{_KEYWORDS})[\s\u00a0]+the[\s\u00a0]+(?:{_ORDINAL})\.?$",
     re.IGNORECASE,
 )
 _NUMBERED_HEAD = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3})*)\.?[\s\u00a0]+(?P<title>\S.{1,90})$")
@@ -193,13 +194,13 @@ def _kind_of(lines: list[str]) -> tuple[BlockKind, Heading | None, str, int]:
     takes (a speech's words begin after them)."""
     first = lines[0].strip()
     if len(lines) <= 2:
-        if len(lines) == 2 and _UNDERLINE.match(lines[1]) and len(lines[1].strip()) >= 3:
-            if first and not _UNDERLINE.match(lines[0]):
-                mark = lines[1].strip()[0]
-                numbered = heading_of(first)
-                if numbered is not None and numbered.family == "numbered":
-                    return "heading", numbered, "", 0
-                return "heading", Heading(f"underline {mark}", 10, first), "", 0
+        underlined = len(lines) == 2 and _UNDERLINE.match(lines[1]) and len(lines[1].strip()) >= 3
+        if underlined and first and not _UNDERLINE.match(lines[0]):
+            mark = lines[1].strip()[0]
+            numbered = heading_of(first)
+            if numbered is not None and numbered.family == "numbered":
+                return "heading", numbered, "", 0
+            return "heading", Heading(f"underline {mark}", 10, first), "", 0
         heading = heading_of(first) if len(lines) == 1 else None
         if heading is None and len(lines) == 2:
             joined = heading_of(f"{first} {lines[1].strip()}")

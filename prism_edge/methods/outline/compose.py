@@ -326,11 +326,12 @@ class Group:
             return ""
         if len(self.parts) == 1:
             return first.label or first.title
-        a, b = (first.label or first.title), (last.label or last.title)
+        a, b = (first.label or first.title), (last.label or last.title or "")
         head = a.split()
         tail = b.split()
         if len(head) >= 2 and len(tail) >= 2 and head[0] == tail[0]:
-            noun = head[0] + ("s" if not head[0].endswith("s") else "")
+            word = head[0].capitalize() if head[0].isupper() else head[0]
+            noun = word + ("s" if not word.endswith("s") else "")
             return f"{noun} {head[1].rstrip('.')}-{tail[1].rstrip('.')}"
         number_a = re.match(r"^(\d+(?:\.\d+)*)\.?\s", a)
         number_b = re.match(r"^(\d+(?:\.\d+)*)\.?\s", b)

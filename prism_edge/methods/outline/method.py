@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
+from prism_edge.core.errors import PrismError
 from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
@@ -35,6 +36,10 @@ FIELD = "attributes"
 Chooser = Literal["program", "model"]
 OPENING_CHARS = 1200
 """Characters of a part's opening the model reads before the candidates."""
+
+
+class NothingToSummarize(PrismError):
+    hint = "a summary quotes the text's sentences: give it prose, verse or a play"
 
 
 class OutlineState(BaseModel):
@@ -67,7 +72,7 @@ class Outlined(Method):
         if choose not in ("program", "model"):
             raise MethodError(f"choose={choose!r}: program or model")
         self.config = config
-        self.kind: Kind | None = kind  # type: ignore[assignment]
+        self.kind: Kind | None = next((k for k in KINDS if k == kind), None)
         self.length = parse_length(length)
         self.choose = choose
         self.read: Read | None = None
@@ -107,6 +112,10 @@ class Outlined(Method):
         assert self.read is not None
         chooser = self._chooser(run) if self.choose == "model" else None
         o = outline(self.read, self.length, choose=chooser)
+        if not o.people and not o.parts:
+            raise NothingToSummarize(
+                "nothing to summarize: the text has no sentence a summary could quote"
+            )
         revisions = [_revision(d.name, [d.clause]) for d in o.people]
         revisions += [
             _revision(label or f"part {k + 1}", said) for k, (label, said) in enumerate(o.parts)
