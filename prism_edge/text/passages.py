@@ -114,6 +114,11 @@ _MID_THOUGHT = re.compile(
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
+_CITATION_LINE = re.compile(
+    r"doi:|https?://|\bR>\s|\bjournal of\b.*\d|\b(?:vol|pp)\.\s*\d|\d+\s*[–-]\s*\d+\.\s",
+    re.IGNORECASE,
+)
+"""A reference list's entry, a URL or a line of an R session: no sentence to quote."""
 MIN_WORDS = 8
 MAX_WORDS = 60
 
@@ -138,9 +143,10 @@ def quotable(sentence: Sentence, max_words: int = MAX_WORDS) -> bool:
     words = len(WORD.findall(text))
     if sentence.kind == "direction" or not MIN_WORDS <= words <= max_words:
         return False
-    if text.rstrip("\"'’”)").endswith("?"):
+    if text.rstrip("\"'’”)").endswith("?") or _CITATION_LINE.search(text):
         return False
-    return is_prose(text)
+    digits = sum(c.isdigit() for c in text)
+    return digits <= 0.12 * len(text) and is_prose(text)
 
 
 def content_words(text: str) -> list[str]:

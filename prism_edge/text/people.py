@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from prism_edge.text.grounding import FUNCTION_WORDS, names_of, whole_word
-from prism_edge.text.passages import Sentence, content_words, dialogue
+from prism_edge.text.passages import Sentence, content_words, dialogue, mid_thought
 from prism_edge.text.prose import NOT_NAMES, description_score, plausible_name
 
 ROLE_WORDS = frozenset(
@@ -539,7 +539,11 @@ _DEFINITION = re.compile("|".join(f"(?:{p.format(t=_TERM)})" for p in _DEFINES))
 
 
 def terms_ranked(
-    said: Sequence[Sentence], text: str, part_spans: Sequence[tuple[int, int]], top: int = 10
+    said: Sequence[Sentence],
+    text: str,
+    part_spans: Sequence[tuple[int, int]],
+    top: int = 10,
+    exclude: Iterable[str] = (),
 ) -> list[Named]:
     """An expository text's subjects: the names it writes mid-sentence and the terms its
     sentences define ("A package is ...", "Debian, a free operating system", "called
@@ -555,6 +559,7 @@ def terms_ranked(
             if term and not all(not_a_name(w) for w in term.split()):
                 defined[term] += 1
     names = [n for n in names_of(text, min_mentions=3) if plausible_name(n)][:300]
+    exclude = {w for e in exclude for w in e.split()}  # the author is no subject
     index = Index(text)
     starts = [a for a, _ in part_spans]
     candidates = list(dict.fromkeys([*defined, *names]))
@@ -605,6 +610,9 @@ _APPOSITION = re.compile(
     r"['’]?s?,\s+(?:(?:my|the|a|an|his|her|our|your|thy|their|this|that)\s+)?"
     r"((?:[\w'’-]+\s+){0,3}[\w'’-]+)"
 )
+_NOUN_APPOSITION = re.compile(
+    r"(?:,\s+|\s+)(?:the|a|an)\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+(?:\s+of\s+[\w'’-]+)?\s*[,.;]"
+)
 _TITLE_BEFORE = re.compile(r"(\w+),?\s+(?:of\s+\w+,?\s+)?$")
 _POSSESSIVE = re.compile(r"['’]s\s+(?:\w+\s+)?(\w+)")
 
@@ -654,6 +662,8 @@ def _role_near(sentence: str, name: str) -> float:
         a = _APPOSITION.match(after)
         if a:
             score += 3.0 * max((_role(w) for w in a.group(1).split()), default=0.0)
+        if _NOUN_APPOSITION.match(after):  # "Bagheera, the Black Panther", "Kaa the python"
+            score += 1.5
         b = _TITLE_BEFORE.search(before)
         if b:
             score += 2.0 * _role(b.group(1))
@@ -711,7 +721,7 @@ def describe(
         words = len(text.split())
         if words < 4:
             continue
-        score = 0.5 * description_score(text, name) + 2.5 * _role_near(text, name)
+        score = 0.5 * description_score(text, name) + 4.0 * _role_near(text, name)
         if not story and _SUBJECT.match(text) and _defines(text, name):
             score += 3.0  # "Debian GNU/Linux is a particular distribution of ..."
         if first:
@@ -723,6 +733,8 @@ def describe(
             score -= 0.5
         if text.rstrip("\"'’”)").endswith(("?", "!")):
             score -= 1.0
+        if mid_thought(text):
+            score -= 1.5
         if words > 40:
             score -= (words - 40) / 10
         if best is None or score > best[0]:
@@ -765,6 +777,41 @@ def clause_of(sentence: str, name: str) -> str:
 
 def _count(pieces: Iterable[str]) -> int:
     return sum(len(p.split()) for p in pieces)
+
+
+_CAST_HEAD = re.compile(
+    r"^\s*(?:dramatis\s+person\w*|persons\s+represented|the\s+persons(?:\s+of\s+the\s+play)?|"
+    r"characters(?:\s+in\s+the\s+play)?|cast(?:\s+of\s+characters)?)\s*[.:]?\s*$",
+    re.IGNORECASE | re.M,
+)
+_CAST_LINE = re.compile(
+    r"^\s*(?P<name>[A-Z][\w'’.]*(?:\s+[A-Z][\w'’.]*){0,3}),\s+(?P<what>\S.{2,90})$"
+)
+
+
+def cast_list(text: str) -> dict[str, str]:
+    """A play's list of characters, when its head has one (under "Dramatis Personae",
+    "Persons Represented", "Characters"): each name (as the play writes it in its speeches,
+    title case) with its line ("DUNCAN, King of Scotland")."""
+    head = _CAST_HEAD.search(text[: len(text) // 5 + 2000])
+    if head is None:
+        return {}
+    out: dict[str, str] = {}
+    blank = 0
+    for line in text[head.end() :].split("\n")[1:80]:
+        if not line.strip():
+            blank += 1
+            if blank >= 3 and out:
+                break
+            continue
+        blank = 0
+        m = _CAST_LINE.match(line)
+        if m:
+            name = " ".join(w.capitalize() if w.isupper() else w for w in m.group("name").split())
+            out.setdefault(name, " ".join(line.split()))
+        elif re.match(r"^\s*(?:act|scene)\b", line, re.IGNORECASE):
+            break
+    return out
 
 
 def mentions_in(said: Sequence[Sentence], names: Iterable[str]) -> dict[str, list[int]]:

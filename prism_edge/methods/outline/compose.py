@@ -38,6 +38,7 @@ from prism_edge.text.passages import (
 from prism_edge.text.people import (
     Described,
     Named,
+    cast_list,
     describe,
     names_ranked,
     speakers_named,
@@ -78,7 +79,7 @@ KIND_NOUNS = {
     "report": "a report",
     "treatise": "a treatise",
 }
-WORDS_PER_LINE = 30
+WORDS_PER_LINE = 24
 """Words a part's line takes, about (a label and one sentence): how many parts fit."""
 PEOPLE_SHARE = {"narrative": 0.36, "expository": 0.24}
 MAX_PEOPLE = 10
@@ -207,10 +208,15 @@ def outline(
     people: list[Described] = []
     used = len(["Who is who:"])
     taken: set[str] = set()
+    cast = cast_list(r.text) if r.kind == "play" else {}
     for named in main:
         if len(people) >= most_people:
             break
-        d = describe(named.name, said, story=narrative, speaker_of=speaker_of)
+        listed = cast.get(named.name)
+        if listed is not None:  # the play's own list of characters says who each is
+            d: Described | None = Described(named.name, listed, 10.0)
+        else:
+            d = describe(named.name, said, story=narrative, speaker_of=speaker_of)
         if d is None or d.clause in taken:
             continue
         cost = len(f"- {d.name}: {d.clause}".split())
@@ -293,7 +299,7 @@ def _main(r: Read, spans: Sequence[tuple[int, int]]) -> list[Named]:
         return speakers_named(speakers(r.blocks), r.text)
     if r.kind in NARRATIVE:
         return names_ranked(r.text, spans, verse=r.kind == "poem")
-    return terms_ranked(r.sentences, r.text, spans)
+    return terms_ranked(r.sentences, r.text, spans, exclude=[r.front.author or ""])
 
 
 def _speaker_names(r: Read) -> dict[str, str]:
@@ -515,5 +521,7 @@ def _score(
         score *= 0.5
     if s.words < 12:
         score *= 0.8
+    elif s.words > 32:  # a shorter sentence leaves room for another part
+        score *= 32 / s.words
     del names
     return score
