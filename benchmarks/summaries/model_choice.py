@@ -22,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import score as scoring  # noqa: E402
+import score as scoring
 
-from prism_edge.backends import factory  # noqa: E402
-from prism_edge.engine.runner import PrismRunner  # noqa: E402
-from prism_edge.methods.outline.method import Outlined  # noqa: E402
-from prism_edge.methods.presets import TASKS  # noqa: E402
-from prism_edge.text.passages import content_words  # noqa: E402
+from prism_edge.backends import factory
+from prism_edge.engine.runner import PrismRunner
+from prism_edge.methods.outline.method import Outlined
+from prism_edge.methods.presets import TASKS
+from prism_edge.text.passages import content_words
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 
@@ -42,10 +42,10 @@ def heading_words(case: scoring.Case, summary: str) -> float | None:
     titled = [p for p in ref["parts"] if p.get("title")]
     if not titled:
         return None
-    text_norm, offsets = scoring._normalized_with_offsets(case.text)  # noqa: SLF001
+    text_norm, offsets = scoring._normalized_with_offsets(case.text)
     hits = total = 0
     block = summary.split("Its parts:" if "Its parts:" in summary else "What happens:")[-1]
-    for sentence in scoring._sentences_of(block.split("\n\n")[0]):  # noqa: SLF001
+    for sentence in scoring._sentences_of(block.split("\n\n")[0]):
         at = scoring.locate(sentence, text_norm, offsets)
         part = next((p for p in titled if at is not None and p["start"] <= at < p["end"]), None)
         if part is None:
@@ -95,16 +95,17 @@ def main() -> None:
         lines.append(f"## {label}")
         lines.append("")
         lines.append(
-            "| way | entities | roles | parts | part lines sharing a word with the title | s in all |"
+            "| way | entities | roles | parts | part lines sharing a word with its title "
+            "| s in all |"
         )
         lines.append("|---|---|---|---|---|---|")
         for choose in ("program", "model"):
             mine = [r for r in rows if r["held_out"] == held and r["method"] == choose]
             lines.append(
-                f"| {choose} | {scoring._mean([r['entities'] for r in mine])} | "  # noqa: SLF001
-                f"{scoring._mean([r['roles'] for r in mine])} | "  # noqa: SLF001
-                f"{scoring._mean([r['parts'] for r in mine])} | "  # noqa: SLF001
-                f"{scoring._mean([r['headings'] for r in mine])} | "  # noqa: SLF001
+                f"| {choose} | {scoring._mean([r['entities'] for r in mine])} | "
+                f"{scoring._mean([r['roles'] for r in mine])} | "
+                f"{scoring._mean([r['parts'] for r in mine])} | "
+                f"{scoring._mean([r['headings'] for r in mine])} | "
                 f"{sum(float(r['seconds']) for r in mine):.1f} |"
             )
         lines.append("")
