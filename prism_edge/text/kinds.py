@@ -100,7 +100,7 @@ def signs(text: str, found: Sequence[Block], said: Sequence[Sentence]) -> Signs:
 
 def kind_of(s: Signs) -> Kind:
     """The kind the signs say, in the module's order."""
-    if s.speeches >= 20 and s.speech_share >= 0.3:
+    if s.speeches >= 10 and s.speech_share >= 0.3:
         return "play"
     if s.verse_share >= 0.6:
         return "poem"

@@ -206,7 +206,7 @@ def outline(
     main = _main(r, spans)
     speaker_of = _speaker_names(r) if r.kind == "play" else None
     people: list[Described] = []
-    used = len(["Who is who:"])
+    used = 3  # "Who is who:" or "Key terms:", and the blank line
     taken: set[str] = set()
     cast = cast_list(r.text) if r.kind == "play" else {}
     for named in main:
@@ -240,7 +240,26 @@ def outline(
     unseen = [n for n in names if n not in shown]
     told = _tell(r, groups, names, room, ask_sentences and wanted, choose, unseen)
     o.parts = told
+    if budget is not None:
+        _trim(o, budget)
     return o
+
+
+def _trim(o: Outline, budget: int) -> None:
+    """Within ``budget`` words, whatever the estimates: a part's second sentence goes
+    first, then the last person or term, then the longest part line."""
+    while len(o.render().split()) > budget:
+        seconds = [k for k, (_, said) in enumerate(o.parts) if len(said) > 1]
+        if seconds:
+            k = max(seconds, key=lambda i: len(o.parts[i][1][-1].split()))
+            o.parts[k] = (o.parts[k][0], o.parts[k][1][:-1])
+        elif o.people and len(o.people) >= len(o.parts) // 2:
+            o.people.pop()
+        elif o.parts:
+            k = max(range(len(o.parts)), key=lambda i: len(" ".join(o.parts[i][1]).split()))
+            del o.parts[k]
+        else:
+            break
 
 
 def _extent(cut: Sequence[Part], kind: Kind) -> str:
@@ -251,8 +270,8 @@ def _extent(cut: Sequence[Part], kind: Kind) -> str:
     first = (titled[0].title or "").split()[0].casefold().rstrip(".")
     noun = PART_NOUNS.get(first)
     if noun is None:
-        if re.fullmatch(r"[ivxlc]+|\d+", first):
-            noun = "poem" if kind == "poem" else "numbered part"
+        if re.fullmatch(r"[ivxlc]+", first):
+            noun = "poem" if kind == "poem" else "part"
         elif re.fullmatch(r"\d+(?:\.\d+)*", first):
             noun = "section"
         elif first == "the" and len((titled[0].title or "").split()) == 3:
