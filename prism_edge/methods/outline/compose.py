@@ -111,7 +111,7 @@ class Outline:
         narrative = self.kind in NARRATIVE
         if self.people:
             title = "Who is who:" if narrative else "Key terms:"
-            lines = [f"- {d.name}: {d.clause}" for d in self.people]
+            lines = [f"- {d.name}: {_balanced(d.clause)}" for d in self.people]
             people_block = "\n".join([title, *lines])
         else:
             people_block = ""
@@ -126,7 +126,18 @@ class Outline:
         return "\n\n".join(blocks_)
 
 
+def _balanced(text: str) -> str:
+    """``text`` without a quotation mark left open or closed by a cut (the quote began in
+    a sentence before)."""
+    if text.count('"') % 2:
+        text = text.strip('"').strip()
+    if text.count("“") != text.count("”"):
+        text = text.strip("“”").strip()
+    return text
+
+
 def _ended(sentence: str) -> str:
+    sentence = _balanced(sentence)
     return sentence if re.search(r"[.!?…][\"'’”)\]]*$", sentence) else sentence + "."
 
 
