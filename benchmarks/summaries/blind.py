@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lexrank_words import lexrank_summary  # noqa: E402
+from lexrank_words import lexrank_summary
 
-from prism_edge.methods.outline import outline  # noqa: E402
+from prism_edge.methods.outline import outline
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "summaries"
 SEED = 52
