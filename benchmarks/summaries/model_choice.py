@@ -60,6 +60,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None)
     parser.add_argument("--label", default="model-choice")
+    parser.add_argument(
+        "--split", choices=("held-out", "all"), default="held-out",
+        help="held-out: the texts auto's decision rests on (the model takes minutes a text)",
+    )  # fmt: skip
     args = parser.parse_args()
     backend = factory.open_backend(args.model, n_ctx=2048)
     task = TASKS["summarize"]
@@ -67,6 +71,8 @@ def main() -> None:
     rows = []
     try:
         for case in scoring.cases():
+            if args.split == "held-out" and not case.held_out:
+                continue
             for choose in ("program", "model"):
                 method = Outlined(config, choose=choose)  # type: ignore[arg-type]
                 method.take(case.text)
@@ -92,6 +98,8 @@ def main() -> None:
         "",
     ]
     for held, label in ((False, "texts that choose rules"), (True, "held-out texts")):
+        if not any(r["held_out"] == held for r in rows):
+            continue
         lines.append(f"## {label}")
         lines.append("")
         lines.append(

@@ -34,7 +34,7 @@ from prism_edge.text.structure import Part
 
 FIELD = "attributes"
 Chooser = Literal["program", "model"]
-OPENING_CHARS = 1200
+OPENING_CHARS = 800
 """Characters of a part's opening the model reads before the candidates."""
 
 
