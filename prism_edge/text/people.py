@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from prism_edge.text.grounding import FUNCTION_WORDS, names_of, whole_word
-from prism_edge.text.passages import Sentence, content_words, dialogue, mid_thought
+from prism_edge.text.passages import Sentence, dialogue, mid_thought
 from prism_edge.text.prose import NOT_NAMES, description_score, plausible_name
 
 ROLE_WORDS = frozenset(
@@ -489,15 +489,12 @@ def _titled_noun(text: str, hits: Sequence[int]) -> bool:
     return after_the > 0.6 * len(hits)
 
 
-def names_ranked(
-    text: str, part_spans: Sequence[tuple[int, int]], top: int = 12, verse: bool = False
-) -> list[Named]:
+def names_ranked(text: str, part_spans: Sequence[tuple[int, int]], top: int = 12) -> list[Named]:
     """A story's or poem's main names: runs of capitalised words written mid-sentence at
     least twice (:func:`names_of`), without what is no name (:func:`not_a_name`, a word the
     text writes in lower case at least as often, a word mostly used as an adjective, a name
     said mostly inside a longer one), ranked by mentions times the log of the parts naming
     them."""
-    del verse
     index = Index(text)
     starts = [a for a, _ in part_spans]
     candidates = [n for n in names_of(text, min_mentions=2) if plausible_name(n)]
@@ -812,16 +809,3 @@ def cast_list(text: str) -> dict[str, str]:
         elif re.match(r"^\s*(?:act|scene)\b", line, re.IGNORECASE):
             break
     return out
-
-
-def mentions_in(said: Sequence[Sentence], names: Iterable[str]) -> dict[str, list[int]]:
-    """For each name, the indexes of the sentences naming it."""
-    out: dict[str, list[int]] = {}
-    for name in names:
-        pattern = whole_word(name)
-        out[name] = [i for i, s in enumerate(said) if name in s.text and pattern.search(s.text)]
-    return out
-
-
-def content_of(sentence: str) -> list[str]:
-    return content_words(sentence)

@@ -328,7 +328,7 @@ def _main(r: Read, spans: Sequence[tuple[int, int]]) -> list[Named]:
     if r.kind == "play":
         return speakers_named(speakers(r.blocks), r.text)
     if r.kind in NARRATIVE:
-        return names_ranked(r.text, spans, verse=r.kind == "poem")
+        return names_ranked(r.text, spans)
     return terms_ranked(r.sentences, r.text, spans, exclude=[r.front.author or ""])
 
 
@@ -422,9 +422,8 @@ def _tell(
     for counts in words_in:
         df.update(counts.keys())
     n = max(1, len(groups))
-    lowered_names = {name.casefold() for name in names}
     ranked: list[list[tuple[float, Sentence]]] = []
-    for g, group in enumerate(groups):
+    for g in range(len(groups)):
         weights = {
             w: math.log1p(c) * math.log(1 + n / df[w]) for w, c in words_in[g].items() if c >= 2
         }
@@ -438,7 +437,7 @@ def _tell(
                 continue
             if narrative and r.kind == "story" and quoted_share(s.text) > 0.3:
                 continue
-            score = _score(s, weights, top_names, lowered_names, r.kind)
+            score = _score(s, weights, top_names, r.kind)
             if narrative:  # what happens is told with the people it happens to
                 score += 0.7 * min(2, sum(1 for u in unseen if u in s.text))
             if not narrative and s.first and seen_first < 3:
@@ -447,7 +446,6 @@ def _tell(
             candidates.append((score, s))
         candidates.sort(key=lambda p: -p[0])
         ranked.append(candidates)
-        del group
     chosen: list[list[Sentence]] = []
     for g, candidates in enumerate(ranked):
         if not candidates:
@@ -530,7 +528,6 @@ def _score(
     s: Sentence,
     weights: dict[str, float],
     top_names: Sequence[str],
-    names: set[str],
     kind: Kind,
 ) -> float:
     """How much ``s`` carries its part: the weight of its content words in the part (used
@@ -553,5 +550,4 @@ def _score(
         score *= 0.8
     elif s.words > 32:  # a shorter sentence leaves room for another part
         score *= 32 / s.words
-    del names
     return score
