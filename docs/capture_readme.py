@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CLI = str(Path(sys.executable).with_name("prism-edge"))
 SESSIONS = [
-    [["run", "examples/mowglis-brothers.txt", "--answer-tokens", "256"]],
+    [["run", "examples/mowglis-brothers.txt", "--length", "250w"]],
     [
         [
             "run",

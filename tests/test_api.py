@@ -37,10 +37,10 @@ def test_summarize_answers_what_run_answers(monkeypatch, tmp_path):
     out = invoke("run", str(EXAMPLE), "--no-log")
     assert out.exit_code == 0, out.output
     assert result.answer == out.stdout.rstrip("\n") and result.answer
-    assert result.method == "names" and "the program ranks alone" in result.reason
-    assert result.chunk_tokens == 512 and result.memory["attributes"]
+    assert result.method == "outline" and "the program ranks alone" in result.reason
+    assert result.memory["attributes"]
     text = prism_edge.summarize(EXAMPLE.read_text(encoding="utf-8"))  # the text itself
-    assert text.answer and "Who and what:" in text.answer
+    assert text.answer == result.answer
 
 
 def test_run_reports_progress_and_refuses_an_unknown_task(monkeypatch):
@@ -127,7 +127,7 @@ def test_stream_yields_the_events_then_the_answer_and_closes_early(monkeypatch):
     assert isinstance(answer, prism_edge.Answer)
     assert answer.answer == prism_edge.run(EXAMPLE).answer
     steps = [i for i in items if getattr(i, "kind", "") == "step"]
-    assert len(steps) == answer.result.steps > 1 and items[-2].kind == "finished"
+    assert len(steps) == answer.result.steps >= 1 and items[-2].kind == "finished"
     assert closed == [id(opened[0]), id(opened[1])]
     items_early = prism_edge.stream(EXAMPLE)
     assert next(items_early).kind == "step"  # a consumer that stops early

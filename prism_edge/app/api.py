@@ -30,6 +30,7 @@ from typing import Any
 from prism_edge.app.planning import Planned, Request, open_run
 from prism_edge.backends.factory import Engine
 from prism_edge.core.events import Event, RunResult
+from prism_edge.engine.reading import TextSession
 from prism_edge.engine.search import IndexedSession
 from prism_edge.engine.session import Session
 from prism_edge.engine.tables import TableSession
@@ -67,6 +68,8 @@ def run(
     answer_tokens: int = 512,
     method: str = AUTO,
     no_model: bool = False,
+    kind: str | None = None,
+    length: str | int | float | None = None,
     gpu_layers: int | None = None,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
@@ -166,6 +169,8 @@ def _request(inputs: str | Path | Sequence[str | Path], **options: Any) -> Reque
         answer_tokens=o["answer_tokens"],
         method=o["method"],
         no_model=o["no_model"],
+        kind=o["kind"],
+        length=o["length"],
         filters=Filters(tuple(o["include"]), tuple(o["exclude"])),
     )
 
@@ -273,8 +278,10 @@ def _events(request: Request, run_dir: str | Path | None) -> Generator[Event | A
     run ends, fails, or its consumer stops early."""
     planned = open_run(request)
     try:
-        session: TableSession | IndexedSession | Session
-        if planned.reads_tables:  # a table question: records straight into a database
+        session: TableSession | IndexedSession | TextSession | Session
+        if planned.reads_whole_text:  # a summary by outline: the text read whole
+            session = planned.text_session()
+        elif planned.reads_tables:  # a table question: records straight into a database
             session = planned.table_session()
         elif planned.indexed:  # files for a code search: read into their index, then asked
             session = planned.indexed_session()

@@ -32,8 +32,10 @@ from prism_edge.core.schema import (
     prompt_text,
     type_label,
 )
+from prism_edge.engine.reading import whole_text
 from prism_edge.grammar.revision import revision_grammar
 from prism_edge.methods import choose
+from prism_edge.methods.outline import read
 from prism_edge.methods.presets import TASKS, preset_grammars
 from prism_edge.text.chunking import iter_chunks
 from prism_edge.text.code import is_code
@@ -148,4 +150,11 @@ def _read_whole(method: str, documents: list[Document]) -> str:
     if method == "tables":
         tables = [d for d in with_text_tables(documents) if d.kind == "table"]
         return f"{len(tables)} tables read straight into a database, no chunks"
+    if method == "outline":
+        r = read(whole_text(documents))
+        texts = f"{len(documents)} text" + ("" if len(documents) == 1 else "s")
+        return (
+            f"{texts} ({len(r.text):,} characters) read whole, kind {r.kind} ({r.kind_reason}), "
+            "composed by the program, no chunks"
+        )
     return ""

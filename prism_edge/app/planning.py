@@ -17,6 +17,7 @@ from prism_edge.backends.catalog import ModelNotFound
 from prism_edge.backends.factory import Engine
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.schema import Schema
+from prism_edge.engine.reading import TextSession
 from prism_edge.engine.search import IndexedSession
 from prism_edge.engine.session import Session
 from prism_edge.engine.tables import TableSession
@@ -30,6 +31,7 @@ from prism_edge.methods import (
     Method,
 )
 from prism_edge.methods.definitions import ScoredDefinitions
+from prism_edge.methods.outline.method import Outlined
 from prism_edge.methods.presets import Task
 from prism_edge.methods.tables import TableFacts
 from prism_edge.text.inputs import Collected, Filters, collect, shown, with_text_tables
@@ -82,6 +84,10 @@ class Request:
     method: str = AUTO
     no_model: bool = False
     shortlist: int = 8
+    kind: str | None = None
+    """A summary's kind of text (``--kind``); None: read from the text."""
+    length: str | int | float | None = None
+    """A summary's length (``--length``: words, sentences or a share); None: the default."""
     settings: dict[str, Any] = field(default_factory=dict)
     """The config's other settings (memory encoding, add-only, style, sampling...); a
     ``grounded`` of None is decided by the task and the backend."""
@@ -111,7 +117,12 @@ class Planned:
 
     def fresh_method(self) -> Method:
         """Another method as this run's (``--parallel``: one a document)."""
-        return self.task.method_of(self.choice, self.config, shortlist=self.request.shortlist)
+        return self.task.method_of(
+            self.choice,
+            self.config,
+            shortlist=self.request.shortlist,
+            **_summary_options(self.request),
+        )
 
     @property
     def indexed(self) -> bool:
@@ -144,6 +155,18 @@ class Planned:
     def table_session(self) -> TableSession:
         assert isinstance(self.method, TableFacts)
         return TableSession(
+            self.backend, self.task.schema, self.config, self.method, self.collected.documents
+        )
+
+    @property
+    def reads_whole_text(self) -> bool:
+        """A summary by outline: its text read whole, never chunked
+        (:mod:`prism_edge.engine.reading`)."""
+        return isinstance(self.method, Outlined)
+
+    def text_session(self) -> TextSession:
+        assert isinstance(self.method, Outlined)
+        return TextSession(
             self.backend, self.task.schema, self.config, self.method, self.collected.documents
         )
 
@@ -201,6 +224,12 @@ def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
     if asked is not None:
         return asked
     return task.grounding == "extractive" and backend.supports_grammar
+
+
+def _summary_options(request: Request) -> dict[str, Any]:
+    """``--kind`` and ``--length`` when given (the summary by outline's own options)."""
+    given = {"kind": request.kind, "length": request.length}
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def open_run(
@@ -276,7 +305,12 @@ def open_run(
         **settings,
     )
     method, choice = task.method_for(
-        backend, config, request.method, request.no_model, shortlist=request.shortlist
+        backend,
+        config,
+        request.method,
+        request.no_model,
+        shortlist=request.shortlist,
+        **_summary_options(request),
     )
     chunk_tokens, reason = chunk_plan(choice.name, request.chunk_tokens)
     if chunk_tokens != asked_chunk and request.ctx is None:

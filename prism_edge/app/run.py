@@ -53,6 +53,8 @@ from prism_edge.app.common import (
 from prism_edge.app.history import (
     RunLog,
 )
+from prism_edge.app.outline import plan_of as outline_plan
+from prism_edge.app.outline import run_outlined
 from prism_edge.app.planning import Request, open_run
 from prism_edge.app.render import _drive, _print_result, write_memory
 from prism_edge.app.runs import state_folder
@@ -181,6 +183,21 @@ def run(
             "tokens. The plan line says so.",
         ),
     ] = False,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            help="summarize: the kind of text (play, poem, story, paper, manual, report, "
+            "treatise) the summary is shaped by; default: read from the text (the plan line "
+            "says which).",
+        ),
+    ] = None,
+    length: Annotated[
+        str | None,
+        typer.Option(
+            help="summarize: how long the summary is: 350w (words), 12 or 12s (sentences), "
+            "5% (a share of the text's sentences); default 350w.",
+        ),
+    ] = None,
     shortlist: Annotated[
         int,
         typer.Option(
@@ -251,6 +268,8 @@ def run(
             method=method.value,
             no_model=no_model,
             shortlist=shortlist,
+            kind=kind,
+            length=length,
             settings={
                 "encoding": memory.value,
                 "add_only": add_only,
@@ -318,6 +337,11 @@ def run(
             return
         if more is not None:
             raise ValueError("--queries needs code files read into an index, not text on stdin")
+        if planned.reads_whole_text and parallel is None:
+            text = planned.text_session()
+            plan = outline_plan(text, backend.name, backend.device, choice.reason)
+            run_outlined(text, log, plan, quiet=quiet, as_json=as_json, memory_out=memory_out)
+            return
         if planned.reads_tables and parallel is None:
             tables = planned.table_session()
             plan = plan_of(tables, backend.name, backend.device, choice.reason)
@@ -387,7 +411,7 @@ REVISION_OPTIONS = (
     "seed",
 )
 """Options only the model-written revisions read (a scored method never generates)."""
-METHOD_OPTIONS = ("shortlist",)
+METHOD_OPTIONS = ("shortlist", "kind", "length")
 """Options of ``run`` that are a method's own (:attr:`methods.Method.option_names`)."""
 
 

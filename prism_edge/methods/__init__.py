@@ -19,6 +19,7 @@ from prism_edge.core.schema import Schema
 from prism_edge.methods.base import Method, MethodError
 from prism_edge.methods.definitions import DefinitionsOptions, ScoredDefinitions
 from prism_edge.methods.names import NamesOptions, ScoredNames
+from prism_edge.methods.outline.method import Outlined
 from prism_edge.methods.tables import TableFacts
 from prism_edge.methods.written import WrittenRevisions
 
@@ -27,6 +28,7 @@ METHODS: dict[str, type[Method]] = {
     ScoredNames.name: ScoredNames,
     ScoredDefinitions.name: ScoredDefinitions,
     TableFacts.name: TableFacts,
+    Outlined.name: Outlined,
 }
 """Every method by its name (``--method``, the history, the checkpoint)."""
 AUTO = "auto"
@@ -45,6 +47,7 @@ MODEL_FREE: dict[str, dict[str, Any]] = {
     ScoredNames.name: {"scoring": "frequency"},
     ScoredDefinitions.name: {"formulation": "bm25"},
     TableFacts.name: {"chooser": "words"},
+    Outlined.name: {"choose": "program"},
 }
 """Each scored method with the model taken out (``--no-model``): names ranked by how often
 and how widely the input names them, definitions by BM25, table answers by word overlap. The
@@ -52,6 +55,8 @@ program's ranking every scored method is measured against."""
 MODEL_FREE_BELOW: dict[str, str] = {
     ScoredNames.name: "SmolLM2's scores added nothing to a summary on 11 texts, 4 held out: "
     "benchmarks/results/dev-set-issue43-smollm2",
+    Outlined.name: "SmolLM2's choice of each part's sentence did not beat the program's on "
+    "held-out texts: benchmarks/results/summaries-model-choice.md",
     TableFacts.name: "SmolLM2's scores lost to the words on 76 table questions (67 against 70), "
     "11 held out (10 against 11): benchmarks/results/table-questions-*",
 }
@@ -158,6 +163,8 @@ def make(name: str, schema: Schema, config: PrismConfig, **options: Any) -> Meth
         return ScoredDefinitions(config, DefinitionsOptions(**options))
     if name == TableFacts.name:
         return TableFacts(config, **options)
+    if name == Outlined.name:
+        return Outlined(config, **options)
     return WrittenRevisions(schema, config)
 
 
@@ -172,6 +179,7 @@ __all__ = [
     "Method",
     "MethodError",
     "NamesOptions",
+    "Outlined",
     "ScoredDefinitions",
     "ScoredNames",
     "TableFacts",

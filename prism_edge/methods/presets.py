@@ -12,7 +12,7 @@ from prism_edge.core.schema import Schema, from_source
 from prism_edge.grammar.revision import revision_grammar
 from prism_edge.methods import AUTO, Choice, Method, choose, make, own_options
 from prism_edge.methods.definitions import ScoredDefinitions
-from prism_edge.methods.names import ScoredNames
+from prism_edge.methods.outline.method import Outlined
 from prism_edge.methods.tables import TableFacts
 
 BOOK_SUMMARY = '''
@@ -177,7 +177,7 @@ TASKS: dict[str, Task] = {
         SUMMARY_EXAMPLE,
         answer_outline="attributes",
         grounding="extractive",
-        scored_method=ScoredNames.name,
+        scored_method=Outlined.name,
     ),
     "code-search": Task(
         "code-search",

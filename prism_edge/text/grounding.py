@@ -157,7 +157,8 @@ def names_of(text: str, min_mentions: int = 1) -> list[str]:
         shouted = len(word) > 4 and word.isupper()  # "LIMITED WARRANTY", not "IBM"
         if word[:1].isupper() and len(word) > 1 and not shouted and not _function_word(word):
             capitalised.append((m, word))
-            line_head = verse and _LINE_HEAD.search(text, 0, m.start()) is not None
+            head = max(0, text.rfind("\n", 0, m.start()))  # the line it is on, not the whole text
+            line_head = verse and _LINE_HEAD.search(text, head, m.start()) is not None
             if not line_head and not _sentence_start(text, m.start(), previous_end):
                 seen_mid[word] = seen_mid.get(word, 0) + 1
         previous_end = m.end()

@@ -98,8 +98,9 @@ def test_the_plan_line_says_which_method_and_why(monkeypatch, tmp_path):
     small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
     out = run_with(monkeypatch, small, str(story), "--run-dir", str(tmp_path / "a"))
     assert out.exit_code == 0, out.output
-    assert "method names (auto: a 135M model, the program ranks alone (" in out.stderr
-    assert "--method names uses the model)" in out.stderr
+    assert "method outline (auto: a 135M model, the program ranks alone (" in out.stderr
+    assert "--method outline uses the model)" in out.stderr
+    assert "(read from the text; --kind sets it)" in out.stderr
 
     def writer(prompt: Any) -> str:
         return "Mowgli." if "[ANSWER]" in prompt.text else "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"
@@ -114,9 +115,10 @@ def test_the_plan_line_says_which_method_and_why(monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--grounded"], "--grounded does not apply to --method names"),
+        (["--grounded"], "--grounded does not apply to --method outline"),
         (["--max-tokens", "64", "--style", "paper"], "--max-tokens, --style do not apply"),
-        (["--shortlist", "4"], "--shortlist does not apply to --method names"),
+        (["--shortlist", "4"], "--shortlist does not apply to --method outline"),
+        (["--method", "names", "--length", "9"], "--length does not apply to --method names"),
         (["--method", "revisions", "--shortlist", "4"], "--shortlist does not apply"),
         (["--parallel", "1"], "--parallel runs each input document on its own"),
         (["--parallel", "1", "--memory-out", "m.json"], "--memory-out writes one run's"),
@@ -211,7 +213,7 @@ def test_run_with_no_model_says_so_in_the_plan_and_scores_nothing(monkeypatch, t
     story.write_text(TALE, encoding="utf-8")
     out = invoke("run", str(story), "--task", "summarize", "--no-model", "--no-log")
     assert out.exit_code == 0, out.output
-    assert "method names (--no-model: the program ranks alone)" in out.stderr
+    assert "method outline (--no-model: the program ranks alone)" in out.stderr
     assert "Mowgli" in out.stdout
     assert backend.evaluated == 0  # no prompt evaluated: nothing scored
 

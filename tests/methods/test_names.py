@@ -233,7 +233,16 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     story = tmp_path / "story.txt"
     story.write_text("\n\n".join(CHUNKS), encoding="utf-8")
-    out = invoke("run", str(story), "--task", "summarize", "--run-dir", str(tmp_path / "r"))
+    out = invoke(
+        "run",
+        str(story),
+        "--task",
+        "summarize",
+        "--method",
+        "names",
+        "--run-dir",
+        str(tmp_path / "r"),
+    )
     assert out.exit_code == 0, out.output
     cast, *happens = out.stdout.strip().split("\n\n")
     lines = cast.splitlines()
@@ -278,9 +287,20 @@ def test_a_run_over_text_with_nothing_to_summarize_says_so(monkeypatch, tmp_path
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
     marks = tmp_path / "marks.txt"
     marks.write_text("!?.,;: " * 400, encoding="utf-8")
-    out = invoke("run", str(marks), "--run-dir", str(tmp_path / "r"))
+    out = invoke("run", str(marks), "--method", "names", "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 1 and out.stdout == ""
     assert "nothing to summarize by names" in out.stderr and "--method revisions" in out.stderr
+
+
+def test_the_outline_of_text_with_nothing_to_quote_says_so(monkeypatch, tmp_path):
+    from tests.cli_harness import invoke
+
+    monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: ScriptedBackend())
+    marks = tmp_path / "marks.txt"
+    marks.write_text("!?.,;: " * 400, encoding="utf-8")
+    out = invoke("run", str(marks), "--run-dir", str(tmp_path / "r"))
+    assert out.exit_code == 1 and out.stdout == ""
+    assert "nothing to summarize: the text has no sentence" in out.stderr
 
 
 def test_narration_is_told_apart_from_dialogue_exclamations_and_lists():
@@ -307,19 +327,22 @@ def test_run_reads_by_the_methods_measured_chunk_size_unless_one_is_given(monkey
     story.write_text("\n\n".join(CHUNKS * 40), encoding="utf-8")
     measured = ScoredNames.chunk_tokens
     assert measured is not None
-    out = invoke("run", str(story), "--run-dir", str(tmp_path / "a"))
+    names = ("--method", "names")
+    out = invoke("run", str(story), *names, "--run-dir", str(tmp_path / "a"))
     assert out.exit_code == 0, out.output
     assert f"chunks of up to {measured} tokens (measured best for names" in out.stderr
     # the context opened for the built-in chunk size shrinks to what this size needs
     assert fitted == [context_for(measured, 512)]
-    given = invoke("run", str(story), "--chunk-tokens", "300", "--run-dir", str(tmp_path / "b"))
+    given = invoke(
+        "run", str(story), *names, "--chunk-tokens", "300", "--run-dir", str(tmp_path / "b")
+    )
     assert "chunks of up to 300 tokens, " in given.stderr
     monkeypatch.setenv("PRISM_EDGE_CHUNK_TOKENS", "400")
-    env = invoke("run", str(story), "--run-dir", str(tmp_path / "c"))
+    env = invoke("run", str(story), *names, "--run-dir", str(tmp_path / "c"))
     assert "chunks of up to 400 tokens, " in env.stderr
     # a context given is kept whatever the chunk size
     monkeypatch.delenv("PRISM_EDGE_CHUNK_TOKENS")
-    kept = invoke("run", str(story), "--ctx", "8000", "--run-dir", str(tmp_path / "d"))
+    kept = invoke("run", str(story), *names, "--ctx", "8000", "--run-dir", str(tmp_path / "d"))
     assert kept.exit_code == 0, kept.output
     assert fitted == [context_for(measured, 512)]
 

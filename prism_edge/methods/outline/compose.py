@@ -1,0 +1,553 @@
+"""The summary of a long text by its outline, composed by the program from the text alone.
+
+    Othello, the Moor of Venice, by William Shakespeare: a play in 5 acts (about 26,000 words).
+
+    Who is who:
+    - Iago: ...the clause of the text that says who he is...
+
+    What happens:
+    Act I (Venice. A street; ...): Iago, Roderigo, Brabantio. IAGO: "..."
+    ...
+
+A story, a play or a poem is told as who is who, then what happens part by part; a report,
+a manual, a treatise or a paper as what it is about, its parts with their key point, then the
+terms it defines. Every sentence is the text's own; each part's sentence is the one that
+carries it (its centrality among the part's own words and names, narration or a claim rather
+than a fragment of dialogue, never a sentence that starts mid-thought when another will do).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from prism_edge.methods.outline.length import Length
+from prism_edge.text.kinds import KINDS, NARRATIVE, Kind, kind_of, signs
+from prism_edge.text.passages import (
+    Sentence,
+    content_words,
+    dialogue,
+    mid_thought,
+    quotable,
+    quoted_share,
+    sentences,
+)
+from prism_edge.text.people import (
+    Described,
+    Named,
+    cast_list,
+    describe,
+    names_ranked,
+    speakers_named,
+    terms_ranked,
+)
+from prism_edge.text.structure import (
+    Block,
+    FrontMatter,
+    Part,
+    blocks,
+    body_start,
+    front_matter,
+    parts,
+    speakers,
+)
+
+PART_NOUNS = {
+    "act": "act",
+    "chapter": "chapter",
+    "book": "book",
+    "part": "part",
+    "canto": "canto",
+    "letter": "letter",
+    "lecture": "lecture",
+    "scene": "scene",
+    "section": "section",
+    "volume": "volume",
+    "proposition": "proposition",
+    "stave": "stave",
+    "appendix": "appendix",
+}
+KIND_NOUNS = {
+    "play": "a play",
+    "poem": "a poem",
+    "story": "a story",
+    "paper": "a paper",
+    "manual": "a manual",
+    "report": "a report",
+    "treatise": "a treatise",
+}
+WORDS_PER_LINE = 24
+"""Words a part's line takes, about (a label and one sentence): how many parts fit."""
+PEOPLE_SHARE = {"narrative": 0.36, "expository": 0.24}
+MAX_PEOPLE = 10
+
+Chooser = Callable[[Part, Sequence[Sentence]], Sentence]
+"""Chooses, of a part's best candidate sentences (best first), the one that carries it."""
+
+
+@dataclass
+class Outline:
+    """What the summary says, before it is written out."""
+
+    kind: Kind
+    kind_reason: str
+    front: FrontMatter
+    extent: str
+    about: str | None
+    people: list[Described]
+    parts: list[tuple[str, list[str]]]
+    """Each part's label and its sentences, in order."""
+    words: int
+    part_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def render(self) -> str:
+        head = _headline(self)
+        blocks_ = [head]
+        if self.about:
+            blocks_[0] += "\n" + self.about
+        narrative = self.kind in NARRATIVE
+        if self.people:
+            title = "Who is who:" if narrative else "Key terms:"
+            lines = [f"- {d.name}: {_balanced(d.clause)}" for d in self.people]
+            people_block = "\n".join([title, *lines])
+        else:
+            people_block = ""
+        part_lines = []
+        for label, said in self.parts:
+            body = " ".join(_ended(s) for s in said)
+            part_lines.append(f"{label}: {body}" if label else body)
+        parts_title = "What happens:" if narrative else "Its parts:"
+        parts_block = "\n".join([parts_title, *part_lines]) if part_lines else ""
+        order = [people_block, parts_block] if narrative else [parts_block, people_block]
+        blocks_ += [b for b in order if b]
+        return "\n\n".join(blocks_)
+
+
+def _balanced(text: str) -> str:
+    """``text`` without a quotation mark left open or closed by a cut (the quote began in
+    a sentence before)."""
+    if text.count('"') % 2:
+        text = text.strip('"').strip()
+    if text.count("“") != text.count("”"):
+        text = text.strip("“”").strip()
+    return text
+
+
+def _ended(sentence: str) -> str:
+    sentence = _balanced(sentence)
+    return sentence if re.search(r"[.!?…][\"'’”)\]]*$", sentence) else sentence + "."
+
+
+def _headline(o: Outline) -> str:
+    front = o.front
+    title = front.title or "Untitled text"
+    if front.subtitle and front.subtitle.casefold() not in title.casefold():
+        title += f": {front.subtitle}"
+    by = f", by {front.author}" if front.author and front.author not in title else ""
+    return f"{title}{by}: {KIND_NOUNS[o.kind]}{o.extent} (about {o.words:,} words)."
+
+
+@dataclass(frozen=True)
+class Read:
+    """A text read for its outline: blocks, sentences, parts, kind (computed once)."""
+
+    text: str
+    blocks: list[Block]
+    sentences: list[Sentence]
+    parts: list[Part]
+    kind: Kind
+    kind_reason: str
+    front: FrontMatter
+
+
+def read(text: str, kind: Kind | None = None) -> Read:
+    """``text`` read: its blocks, sentences, kind (``kind`` when given), parts and front
+    matter."""
+    text = text.replace("\r\n", "\n")
+    found = blocks(text)
+    said = sentences(found)
+    start = body_start(found)
+    cut = parts(found, len(text), start)
+    if kind is None:
+        s = signs(text, found, said)
+        kind = kind_of(s)
+        reason = "read from the text"
+    else:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+        reason = "as asked"
+    first = cut[0].start if cut and cut[0].title else None
+    return Read(text, found, said, cut, kind, reason, front_matter(found, first))
+
+
+def outline(
+    text: str | Read,
+    length: Length | None = None,
+    kind: Kind | None = None,
+    choose: Chooser | None = None,
+) -> Outline:
+    """The outline of ``text`` within ``length`` (default :class:`Length`'s): what it is,
+    who or what it is about, its parts in order with the sentences that carry them."""
+    r = text if isinstance(text, Read) else read(text, kind)
+    length = length or Length()
+    narrative = r.kind in NARRATIVE
+    total_words = len(r.text.split())
+    said = r.sentences
+    ask_sentences = length.sentences_of(sum(quotable(s) for s in said))
+    budget = length.words if length.words is not None else None
+
+    spans = [(p.start, p.end) for p in r.parts]
+    extent = _extent(r.parts, r.kind)
+    o = Outline(r.kind, r.kind_reason, r.front, extent, None, [], [], total_words, spans)
+    about = None if narrative else _about(r)
+    o.about = about
+    head_words = len(o.render().split())
+
+    # who or what: the main names, each with the clause that says what it is
+    share = PEOPLE_SHARE["narrative" if narrative else "expository"]
+    if budget is not None:
+        people_room = int(max(0, budget - head_words) * share)
+        most_people = MAX_PEOPLE
+    else:
+        people_room = 10**6
+        most_people = max(1, round((ask_sentences or 1) * share))
+    main = _main(r, spans)
+    speaker_of = _speaker_names(r) if r.kind == "play" else None
+    people: list[Described] = []
+    used = 3  # "Who is who:" or "Key terms:", and the blank line
+    taken: set[str] = set()
+    cast = cast_list(r.text) if r.kind == "play" else {}
+    for named in main:
+        if len(people) >= most_people:
+            break
+        listed = cast.get(named.name)
+        if listed is not None:  # the play's own list of characters says who each is
+            d: Described | None = Described(named.name, listed, 10.0)
+        else:
+            d = describe(named.name, said, story=narrative, speaker_of=speaker_of)
+        if d is None or d.clause in taken:
+            continue
+        cost = len(f"- {d.name}: {d.clause}".split())
+        if used + cost > people_room:
+            continue
+        people.append(d)
+        taken.add(d.clause)
+        used += cost
+    o.people = people
+
+    # what happens / its parts: as many parts as the room holds, each told by its sentence
+    if budget is not None:
+        room = budget - head_words - (used if people else 0) - 2
+        wanted = max(1, room // WORDS_PER_LINE)
+    else:
+        room = 10**6
+        wanted = max(1, (ask_sentences or 1) - len(people))
+    groups = _grouped(r.parts, wanted)
+    names = [n.name for n in main]
+    shown = {d.name for d in people}
+    unseen = [n for n in names if n not in shown]
+    told = _tell(r, groups, names, room, ask_sentences and wanted, choose, unseen)
+    o.parts = told
+    if budget is not None:
+        _trim(o, budget)
+    return o
+
+
+def _trim(o: Outline, budget: int) -> None:
+    """Within ``budget`` words, whatever the estimates: a part's second sentence goes
+    first, then the last person or term, then the longest part line."""
+    while len(o.render().split()) > budget:
+        seconds = [k for k, (_, said) in enumerate(o.parts) if len(said) > 1]
+        if seconds:
+            k = max(seconds, key=lambda i: len(o.parts[i][1][-1].split()))
+            o.parts[k] = (o.parts[k][0], o.parts[k][1][:-1])
+        elif o.people and len(o.people) >= len(o.parts) // 2:
+            o.people.pop()
+        elif o.parts:
+            k = max(range(len(o.parts)), key=lambda i: len(" ".join(o.parts[i][1]).split()))
+            del o.parts[k]
+        else:
+            break
+
+
+def _extent(cut: Sequence[Part], kind: Kind) -> str:
+    """ " in 5 acts", " in 16 chapters", "" for equal spans."""
+    titled = [p for p in cut if p.title]
+    if len(titled) < 2:
+        return ""
+    first = (titled[0].title or "").split()[0].casefold().rstrip(".")
+    noun = PART_NOUNS.get(first)
+    if noun is None:
+        if re.fullmatch(r"[ivxlc]+", first):
+            noun = "poem" if kind == "poem" else "part"
+        elif re.fullmatch(r"\d+(?:\.\d+)*", first):
+            noun = "section"
+        elif first == "the" and len((titled[0].title or "").split()) == 3:
+            noun = (titled[0].title or "").split()[-1].casefold().rstrip(".")
+        else:
+            noun = "section"
+    plural = noun + ("es" if noun.endswith(("ch", "s", "x")) else "s")
+    extent = f" in {len(titled)} {plural}"
+    inner = sum(len(p.inner) for p in titled)
+    if kind == "play" and inner:
+        extent += f" and {inner} scenes"
+    return extent
+
+
+_ABOUT = re.compile(
+    r"^(?:this|the present|our)\s+(?:document|paper|manual|guide|book|tutorial|howto|article|"
+    r"report|reference|handbook|faq|text|chapter|work|essay|treatise|introduction|note|"
+    r"memo|vignette)\b|\b(?:describes|introduces|explains|presents|gives|answers|covers|"
+    r"shows|is about|is intended)\b",
+    re.IGNORECASE,
+)
+
+
+def _about(r: Read) -> str | None:
+    """What an expository text is about, in its own words: the first sentence of its
+    abstract, else the first sentence near its head that says what the text does ("This
+    document answers ...", "This paper describes ..."), else the first quotable sentence of
+    its body."""
+    limit = (r.parts[0].end if r.parts else len(r.text)) if len(r.parts) > 1 else len(r.text) // 5
+    head = [s for s in r.sentences if s.start < max(limit, 4000) and quotable(s, 55)]
+    abstract = re.search(r"^\s*abstract\s*[.:]?\s*$", r.text[: len(r.text) // 5], re.I | re.M)
+    if abstract:
+        after = [s for s in head if s.start >= abstract.end()]
+        if after:
+            return after[0].text
+    for s in head[:60]:
+        if _ABOUT.search(s.text) and not mid_thought(s.text):
+            return s.text
+    return head[0].text if head else None
+
+
+def _main(r: Read, spans: Sequence[tuple[int, int]]) -> list[Named]:
+    if r.kind == "play":
+        return speakers_named(speakers(r.blocks), r.text)
+    if r.kind in NARRATIVE:
+        return names_ranked(r.text, spans)
+    return terms_ranked(r.sentences, r.text, spans, exclude=[r.front.author or ""])
+
+
+def _speaker_names(r: Read) -> dict[str, str]:
+    """Each speaker prefix as written -> the name :func:`speakers_named` gives it."""
+    out = {}
+    for prefix in speakers(r.blocks):
+        named = speakers_named({prefix: 10}, r.text)
+        if named:
+            out[prefix] = named[0].name
+    return out
+
+
+@dataclass
+class Group:
+    """Consecutive parts told together (when there are more parts than lines)."""
+
+    parts: list[Part]
+
+    @property
+    def start(self) -> int:
+        return self.parts[0].start
+
+    @property
+    def end(self) -> int:
+        return self.parts[-1].end
+
+    def label(self) -> str:
+        first, last = self.parts[0], self.parts[-1]
+        if not first.title:
+            return ""
+        if len(self.parts) == 1:
+            return first.label or first.title
+        a, b = (first.label or first.title), (last.label or last.title or "")
+        head = a.split()
+        tail = b.split()
+        if len(head) >= 2 and len(tail) >= 2 and head[0] == tail[0]:
+            word = head[0].capitalize() if head[0].isupper() else head[0]
+            noun = word + ("s" if not word.endswith("s") else "")
+            return f"{noun} {head[1].rstrip('.')}-{tail[1].rstrip('.')}"
+        number_a = re.match(r"^(\d+(?:\.\d+)*)\.?\s", a)
+        number_b = re.match(r"^(\d+(?:\.\d+)*)\.?\s", b)
+        if number_a and number_b:
+            return f"{number_a.group(1)}-{number_b.group(1)}"
+        return f"{a} to {b}"
+
+
+def _grouped(cut: Sequence[Part], wanted: int) -> list[Group]:
+    """``cut`` as at most ``wanted`` groups of consecutive parts of about equal length."""
+    if len(cut) <= wanted:
+        return [Group([p]) for p in cut]
+    total = sum(p.end - p.start for p in cut)
+    groups: list[Group] = []
+    current: list[Part] = []
+    done = 0
+    for part in cut:
+        current.append(part)
+        done += part.end - part.start
+        if done >= total * (len(groups) + 1) / wanted and len(groups) < wanted - 1:
+            groups.append(Group(current))
+            current = []
+    if current:
+        groups.append(Group(current))
+    return groups
+
+
+def _tell(
+    r: Read,
+    groups: Sequence[Group],
+    names: Sequence[str],
+    room: int,
+    sentences_wanted: int | None,
+    choose: Chooser | None,
+    unseen: Sequence[str] = (),
+) -> list[tuple[str, list[str]]]:
+    """Each group's label and the sentences that carry it, fitted to ``room`` words."""
+    said = r.sentences
+    narrative = r.kind in NARRATIVE
+    # the words each group uses, and in how many groups each word is used
+    group_of: list[int] = []
+    at = 0
+    for s in said:
+        while at + 1 < len(groups) and s.start >= groups[at + 1].start:
+            at += 1
+        group_of.append(at if groups and groups[0].start <= s.start < groups[-1].end else -1)
+    words_in: list[Counter[str]] = [Counter() for _ in groups]
+    for s, g in zip(said, group_of, strict=True):
+        if g >= 0:
+            words_in[g].update(content_words(s.text))
+    df: Counter[str] = Counter()
+    for counts in words_in:
+        df.update(counts.keys())
+    n = max(1, len(groups))
+    ranked: list[list[tuple[float, Sentence]]] = []
+    for g in range(len(groups)):
+        weights = {
+            w: math.log1p(c) * math.log(1 + n / df[w]) for w, c in words_in[g].items() if c >= 2
+        }
+        top_names = [name for name in names if words_in[g].get(name.split()[-1].casefold(), 0) >= 2]
+        candidates: list[tuple[float, Sentence]] = []
+        seen_first = 0
+        for s, sg in zip(said, group_of, strict=True):
+            if sg != g:
+                continue
+            if not quotable(s, 45):
+                continue
+            if narrative and r.kind == "story" and quoted_share(s.text) > 0.3:
+                continue
+            score = _score(s, weights, top_names, r.kind)
+            if narrative:  # what happens is told with the people it happens to
+                score += 0.7 * min(2, sum(1 for u in unseen if u in s.text))
+            if not narrative and s.first and seen_first < 3:
+                score *= 1.3
+                seen_first += 1
+            candidates.append((score, s))
+        candidates.sort(key=lambda p: -p[0])
+        ranked.append(candidates)
+    chosen: list[list[Sentence]] = []
+    for g, candidates in enumerate(ranked):
+        if not candidates:
+            chosen.append([])
+            continue
+        pick = candidates[0][1]
+        if choose is not None and len(candidates) > 1:
+            pick = choose(groups[g].parts[0], [s for _, s in candidates[:3]])
+        chosen.append([pick])
+    labels = [_group_label(r, group) for group in groups]
+
+    def cost(g: int, extra: Sequence[Sentence] = ()) -> int:
+        said_words = sum(s.words for s in [*chosen[g], *extra])
+        return len(labels[g].split()) + said_words
+
+    # fit: drop the longest sentence's group line... no: swap for shorter candidates first
+    total = sum(cost(g) for g in range(len(groups)) if chosen[g])
+    for g in sorted(range(len(groups)), key=lambda k: -cost(k)):
+        if total <= room:
+            break
+        shorter = [s for _, s in ranked[g][:6] if s.words < chosen[g][0].words] if chosen[g] else []
+        if shorter:
+            before = cost(g)
+            chosen[g] = [shorter[0]]
+            total += cost(g) - before
+    while total > room and any(chosen):
+        g = max((k for k in range(len(groups)) if chosen[k]), key=cost)
+        total -= cost(g)
+        chosen[g] = []
+    # room left: a second sentence for the parts whose second best is strongest
+    if sentences_wanted is None:
+        seconds = sorted(
+            (
+                (-ranked[g][1][0] / max(1, ranked[g][0][0]), g)
+                for g in range(len(groups))
+                if chosen[g] and len(ranked[g]) > 1
+            ),
+        )
+        for _, g in seconds:
+            extra = next((s for _, s in ranked[g][1:4] if s not in chosen[g]), None)
+            if extra is None or total + extra.words > room:
+                continue
+            chosen[g].append(extra)
+            chosen[g].sort(key=lambda s: (s.start, said.index(s)))
+            total += extra.words
+    elif sum(len(c) for c in chosen) > sentences_wanted:
+        while sum(len(c) for c in chosen) > sentences_wanted:
+            g = min((k for k in range(len(groups)) if chosen[k]), key=lambda k: ranked[k][0][0])
+            chosen[g] = []
+    return [(labels[g], [_shown(s, r) for s in chosen[g]]) for g in range(len(groups)) if chosen[g]]
+
+
+def _shown(s: Sentence, r: Read) -> str:
+    if r.kind == "play" and s.speaker:
+        who = " ".join(w.capitalize() if w.isupper() else w for w in s.speaker.split())
+        return f"{who}: “{s.text}”"
+    return s.text
+
+
+def _group_label(r: Read, group: Group) -> str:
+    label = group.label()
+    if r.kind == "play":
+        settings = []
+        for part in group.parts:
+            for scene in part.inner:
+                m = re.match(r"^scene\s+[\dIVXLC]+\.?\s*(.*)$", scene, re.IGNORECASE)
+                where = m.group(1).strip(" .") if m else ""
+                place = where.split(".")[0].strip()
+                if place and place not in settings:
+                    settings.append(place)
+        if settings:
+            label += f" ({'; '.join(settings[:3])})"
+    return label
+
+
+_EXCLAIM = re.compile(r"!\s*$|!\W*$")
+
+
+def _score(
+    s: Sentence,
+    weights: dict[str, float],
+    top_names: Sequence[str],
+    kind: Kind,
+) -> float:
+    """How much ``s`` carries its part: the weight of its content words in the part (used
+    there often, seldom elsewhere) over the root of its length, plus the part's main names
+    it names; less for dialogue in a story, an exclamation, a sentence that starts
+    mid-thought, and one far from the usual length."""
+    words = content_words(s.text)
+    if not words:
+        return 0.0
+    central = sum(weights.get(w, 0.0) for w in set(words)) / math.sqrt(len(words))
+    named = sum(1 for n in top_names if n in s.text)
+    score = central + 0.8 * min(3, named)
+    if kind == "story" and dialogue(s.text):
+        score *= 0.6
+    if _EXCLAIM.search(s.text):
+        score *= 0.6
+    if mid_thought(s.text):
+        score *= 0.5
+    if s.words < 12:
+        score *= 0.8
+    elif s.words > 32:  # a shorter sentence leaves room for another part
+        score *= 32 / s.words
+    return score
