@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from prism_edge.app import ask, benchmark, defaults, inspect, logs, models, run, runs, schema
-from prism_edge.app.common import echo, err_console
+from prism_edge.app.common import ERROR, echo, err_console
 
 app = typer.Typer(
     name="prism-edge",
@@ -96,7 +96,7 @@ def _main_options(
         values = defaults.load()
     except defaults.ConfigError as exc:
         err_console().print(f"error: {exc} (hint: {exc.hint})", markup=False)
-        raise typer.Exit(1) from None
+        raise typer.Exit(ERROR) from None
     ctx.default_map = {**defaults.default_map(values), **(ctx.default_map or {})}
 
 
@@ -117,10 +117,6 @@ def main() -> None:
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
 
 
 if __name__ == "__main__":  # pragma: no cover

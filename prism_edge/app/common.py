@@ -19,7 +19,7 @@ from rich.console import Console
 
 from prism_edge import methods
 from prism_edge.backends import Backend
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.schema import (
     Schema,
     from_json_schema,
@@ -269,20 +269,52 @@ def err_console() -> Console:
     return SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
+ANSWERED = 0
+"""Exit status: an answer (a result) was printed."""
+NO_ANSWER = 1
+"""Exit status: the command ran and found no answer (nothing found, not in the table,
+nothing to summarize, a search of the history that matches no run), as grep's "no match"."""
+ERROR = 2
+"""Exit status: a usage or input error, or a model or server that failed (click's own
+usage errors exit 2 too)."""
+INTERRUPTED = 130
+"""Exit status: interrupted (Ctrl-C), as a shell reports a process ended by SIGINT."""
+
+
 @contextlib.contextmanager
 def reporting_errors(debug: bool) -> Iterator[None]:
-    """Known errors become one line on stderr and exit 1; ``--debug`` shows the traceback."""
+    """Known errors become one line on stderr and exit :data:`ERROR`; no answer (a
+    :class:`~prism_edge.core.errors.NoAnswer`) one line and :data:`NO_ANSWER`; Ctrl-C
+    :data:`INTERRUPTED`. ``--debug`` shows the traceback."""
     try:
         yield
     except BrokenPipeError:  # `prism-edge logs | head -1`: the reader has all it wanted
         quiet_broken_pipe()
+    except NoAnswer as exc:
+        if debug:
+            raise
+        hint = exc.hint
+        err_console().print(f"no answer: {exc}" + (f" (hint: {hint})" if hint else ""),
+                            markup=False)  # fmt: skip
+        raise typer.Exit(NO_ANSWER) from None
     except (PrismError, ValueError, OSError) as exc:
         if debug:
             raise
         hint = getattr(exc, "hint", "")
         message = f"error: {exc}" + (f" (hint: {hint})" if hint else "")
         err_console().print(message, markup=False)
-        raise typer.Exit(1) from None
+        raise typer.Exit(ERROR) from None
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        err_console().print("interrupted", markup=False)
+        raise typer.Exit(INTERRUPTED) from None
+
+
+def no_answer(found: bool) -> None:
+    """End a command whose result was printed: exit :data:`NO_ANSWER` when it found none."""
+    if not found:
+        raise typer.Exit(NO_ANSWER)
 
 
 def read_schema(schema_file: Path) -> Schema:
@@ -389,6 +421,32 @@ def writable_folder(option: str, path: Path) -> None:
 
 MAX_ID = 2**63 - 1
 """The largest id SQLite stores (a larger one is a usage error, not an OverflowError)."""
+LAST_RUN = 0
+"""``last`` as a run reference: the latest run in the history (ids start at 1)."""
+
+
+def run_ref(value: str) -> int:
+    """A run as the command line names it: its id in the history, or ``last``
+    (:data:`LAST_RUN`)."""
+    if isinstance(value, int):  # a default, or a value already parsed
+        return value
+    if value.strip().lower() == "last":
+        return LAST_RUN
+    try:
+        number = int(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a run id (a number) nor last") from None
+    if not 1 <= number <= MAX_ID:
+        raise typer.BadParameter(f"{value} is not a run id: ids count from 1")
+    return number
+
+
+def run_id_of(value: str) -> int:
+    """A run id (a number from 1), for commands that take several (``logs rm``)."""
+    number = run_ref(value)
+    if number == LAST_RUN:
+        raise typer.BadParameter("name the runs by their ids here")
+    return number
 
 
 def quiet_broken_pipe() -> None:

@@ -10,8 +10,17 @@ from typing import Annotated
 
 import typer
 
-from prism_edge.app.common import MAX_ID, echo, err_console, reporting_errors, writable_file
-from prism_edge.app.history import LOGS_ENV, History
+from prism_edge.app.common import (
+    echo,
+    err_console,
+    no_answer,
+    reporting_errors,
+    run_id_of,
+    run_ref,
+    writable_file,
+)
+from prism_edge.app.history import LOGS_ENV, Entry, History
+from prism_edge.app.output import JsonlOption, Output
 from prism_edge.core.memory import dumps
 
 logs_app = typer.Typer(
@@ -23,49 +32,77 @@ logs_app = typer.Typer(
 @logs_app.callback(invoke_without_command=True)
 def logs_list(
     ctx: typer.Context,
-    count: Annotated[int, typer.Option("-n", "--count", min=1, max=MAX_ID, help="How many.")] = 20,
+    count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20,
     search: Annotated[
         str | None,
         typer.Option(
             "--search",
             "-s",
-            help="Only runs whose question, answer, inputs, model or error hold TEXT.",
+            help="Only runs whose question, answer, inputs, model or error hold every word "
+            "of TEXT (full-text search; word* matches a prefix).",
             metavar="TEXT",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON array.")] = False,
+    as_jsonl: JsonlOption = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
-    """The latest runs, newest first (the default when no sub-command is given)."""
+    """The latest runs, newest first (the default when no sub-command is given).
+
+    Exit status: 0, or 1 when --search matches no run.
+    """
     if ctx.invoked_subcommand is not None:
         return
     with reporting_errors(debug):
-        entries = History().recent(count, search)
-        if as_json:
-            echo(json.dumps([e.to_dict() for e in entries], ensure_ascii=False, indent=2))
-            return
-        if not entries:
-            what = f"no run holds {search!r}" if search else "no runs recorded yet"
-            err_console().print(f"{what} ({History().path})", markup=False)
-            return
+        output = Output(as_json, as_jsonl)
+        history = History()
+        output.several()
+        entries = history.recent(count, search)
         for e in entries:
-            answer = " ".join((e.answer or e.error or "").split())
-            answer = answer if len(answer) <= 60 else answer[:59] + "…"
-            names = ", ".join(Path(i.get("name", "?")).name for i in e.inputs[:2]) + (
-                f" +{len(e.inputs) - 2}" if len(e.inputs) > 2 else ""
-            )
-            where = f"ask {e.parent}" if e.command == "ask" else names
-            where = where if len(where) <= 24 else "…" + where[-23:]
-            echo(
-                f"{e.id:>5}  {e.started[:19].replace('T', ' ')}  {e.status:<11} "
-                f"{e.task:<11} {where:<24}  {answer}"
-            )
+            output.add(e.to_dict(), listing_line(e))
+        output.close()
+        if not entries and output.text:
+            what = f"no run holds {search!r}" if search else "no runs recorded yet"
+            err_console().print(f"{what} ({history.path})", markup=False)
+        if search:
+            no_answer(bool(entries))
+
+
+def listing_line(e: Entry) -> str:
+    """One run as ``logs`` lists it: id, time, task, inputs, question and answer (a run that
+    did not end done: its status and error instead)."""
+    names = ", ".join(Path(i.get("name", "?")).name for i in e.inputs[:2]) + (
+        f" +{len(e.inputs) - 2}" if len(e.inputs) > 2 else ""
+    )
+    where = f"ask {e.parent}" if e.command == "ask" else names
+    said = e.answer if e.status == "done" else f"[{e.status}] {e.error or ''}"
+    question = " ".join(e.question.split())
+    return (
+        f"{e.id:>5}  {e.started[:16].replace('T', ' ')}  {e.task:<11} {_cut(where, 18):<18}  "
+        f"{_cut(question, 30):<30} -> {_cut(' '.join((said or '').split()), 28)}"
+    )
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@logs_app.command("path")
+def logs_path() -> None:
+    """The run history's file (PRISM_EDGE_LOGS moves it)."""
+    echo(str(History().path))
 
 
 @logs_app.command("show")
 def logs_show(
     run_id: Annotated[
-        int, typer.Argument(min=1, max=MAX_ID, help="The run's id (from prism-edge logs).")
+        int,
+        typer.Argument(
+            parser=run_ref,
+            metavar="RUN",
+            help="The run's id (from prism-edge logs), or last for the latest.",
+            show_default=False,
+        ),
     ],
     output: Annotated[
         Path | None,
@@ -84,7 +121,8 @@ def logs_show(
     """One run: its answer, memory and metrics."""
     with reporting_errors(debug):
         writable_file("--output", output)
-        entry = History().get(run_id)
+        history = History()
+        entry = history.get(history.resolve(run_id))
         if output is not None:
             if output.suffix.lower() in (".html", ".htm"):
                 from prism_edge.app.report import entry_html
@@ -125,7 +163,10 @@ def logs_rm(
     run_ids: Annotated[
         list[int],
         typer.Argument(
-            min=1, max=MAX_ID, help="The runs' ids (from prism-edge logs).", show_default=False
+            parser=run_id_of,
+            metavar="ID...",
+            help="The runs' ids (from prism-edge logs).",
+            show_default=False,
         ),
     ],
     debug: Annotated[bool, typer.Option()] = False,

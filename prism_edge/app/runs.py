@@ -11,12 +11,14 @@ folder a command is run from: a code search inside a repository leaves no excerp
 from __future__ import annotations
 
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from prism_edge.app.common import echo, err_console, reporting_errors
+from prism_edge.app.common import err_console, reporting_errors
+from prism_edge.app.output import JsonlOption, JsonOption, Output
 from prism_edge.core.paths import user_path
 from prism_edge.engine.checkpoint import read_state
 from prism_edge.engine.index import cache_folder
@@ -78,22 +80,38 @@ def _everything() -> list[tuple[Path, str, int, float, str]]:
 
 
 @runs_app.callback(invoke_without_command=True)
-def runs_list(ctx: typer.Context) -> None:
+def runs_list(
+    ctx: typer.Context,
+    as_json: JsonOption = False,
+    as_jsonl: JsonlOption = False,
+) -> None:
     """The saved run states, newest first, with their size and age."""
     if ctx.invoked_subcommand is not None:
         return
     with reporting_errors(False):
+        output = Output(as_json, as_jsonl)
+        output.several()
         saved = sorted(_everything(), key=lambda r: -r[3])
         where = f"{state_folder()} and {cache_folder()}"
-        if not saved:
-            err_console().print(f"no run states or indexes saved in {where}", markup=False)
-            return
         now = time.time()
-        for _, key, size, when, what in saved:
+        for folder, key, size, when, what in saved:
             hours = (now - when) / 3600
             age = f"{hours:.1f} h" if hours < 48 else f"{hours / 24:.0f} d"
-            echo(f"{key:<34} {size / 1024:>9.1f} KB  {age:>7} ago  {what}")
-        err_console().print(f"in {where}", markup=False)
+            payload = {
+                "key": key,
+                "kind": "index" if what.startswith("index") else "state",
+                "folder": str(folder),
+                "bytes": size,
+                "modified": datetime.fromtimestamp(when, timezone.utc).isoformat(
+                    timespec="seconds"
+                ),
+                "what": what,
+            }
+            output.add(payload, f"{key:<34} {size / 1024:>9.1f} KB  {age:>7} ago  {what}")
+        output.close()
+        if output.text:
+            said = f"in {where}" if saved else f"no run states or indexes saved in {where}"
+            err_console().print(said, markup=False)
 
 
 @runs_app.command("rm")

