@@ -23,6 +23,39 @@ def test_the_cli_reference_is_the_current_help():
     assert written == make.reference(), "docs/cli.md is stale: python docs/make_cli_reference.py"
 
 
+def _every_help(columns: str) -> dict[str, str]:
+    from typer.testing import CliRunner
+
+    from prism_edge.app.cli import app
+
+    spec = importlib.util.spec_from_file_location("make", ROOT / "docs" / "make_cli_reference.py")
+    assert spec is not None and spec.loader is not None
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    runner = CliRunner()
+    return {
+        " ".join(command): runner.invoke(
+            app, [*command, "--help"], env={"COLUMNS": columns, "NO_COLOR": "1"}
+        ).output
+        for command in make.commands()
+    }
+
+
+def test_help_says_what_a_user_needs_in_plain_words():
+    """Issue 55: no <bool> on every flag, no id ranges up to 9223372036854775807, no path cut
+    short at any width, no path of the repository (a pip-installed user has none)."""
+    helps = _every_help("60")
+    assert len(helps) >= 18 and all(text.startswith("Usage: ") for text in helps.values())
+    for command, text in helps.items():
+        for wrong in ("<bool>", "9223372036854775807", "…", "benchmarks/", "Traceback"):
+            assert wrong not in text, (command, wrong)
+    assert "hf:OWNER/REPO/FILE.gguf" in helps["run"].replace("\n", " ")  # whole, wrapped
+    for command, text in _every_help("80").items():  # each command's line in its listing
+        cut = [line for line in text.splitlines() if line.endswith("...") and "Usage" not in line]
+        assert not cut, (command, cut)
+    assert "Exit status: 0 an answer, 1 no answer" in " ".join(helps["run"].split())
+
+
 def test_the_readme_is_short_and_its_links_lead_somewhere():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) < 150
@@ -83,7 +116,7 @@ def test_every_command_in_the_docs_is_one_the_cli_takes():
     with pytest.raises(usage_error):  # the check can fail
         _parse(root, ["run", "a.txt", "--no-such-option"])
     with pytest.raises(usage_error):
-        _parse(root, ["logs", "show", "not-a-number"])
+        _parse(root, ["logs", "-n", "many"])
     with pytest.raises(usage_error):
         _parse(root, ["no-such-command"])
     commands = []

@@ -27,10 +27,9 @@ from prism_edge.backends import factory
 
 
 def ask(
-    run_id: Annotated[
-        int,
+    run: Annotated[
+        str,
         typer.Argument(
-            parser=run_ref,
             metavar="RUN",
             help="A recorded run: its id (prism-edge logs), or last for the latest.",
             show_default=False,
@@ -71,7 +70,7 @@ def ask(
     with reporting_errors(debug):
         output = Output(as_json, as_jsonl)
         history = History()
-        entry = history.get(history.resolve(run_id))
+        entry = history.get(history.resolve(run_ref(run)))
         recalled = prepare(entry, question, answer_tokens)  # refused here, before a model loads
         recorded = entry.settings
         if model and server:

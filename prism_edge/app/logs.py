@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from prism_edge.app.common import (
+    command_app,
     echo,
     err_console,
     no_answer,
@@ -23,7 +24,7 @@ from prism_edge.app.history import LOGS_ENV, Entry, History
 from prism_edge.app.output import JsonlOption, Output
 from prism_edge.core.memory import dumps
 
-logs_app = typer.Typer(
+logs_app = command_app(
     help="The run history: every run and ask, with its answer, memory and metrics "
     f"(SQLite in the user data folder; {LOGS_ENV} moves it, run --no-log keeps a run out)."
 )
@@ -87,18 +88,17 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-@logs_app.command("path")
+@logs_app.command("path", short_help="The run history's file.")
 def logs_path() -> None:
     """The run history's file (PRISM_EDGE_LOGS moves it)."""
     echo(str(History().path))
 
 
-@logs_app.command("show")
+@logs_app.command("show", short_help="One run in full: text, JSON or a page.")
 def logs_show(
-    run_id: Annotated[
-        int,
+    run: Annotated[
+        str,
         typer.Argument(
-            parser=run_ref,
             metavar="RUN",
             help="The run's id (from prism-edge logs), or last for the latest.",
             show_default=False,
@@ -122,7 +122,7 @@ def logs_show(
     with reporting_errors(debug):
         writable_file("--output", output)
         history = History()
-        entry = history.get(history.resolve(run_id))
+        entry = history.get(history.resolve(run_ref(run)))
         if output is not None:
             if output.suffix.lower() in (".html", ".htm"):
                 from prism_edge.app.report import entry_html
@@ -158,13 +158,13 @@ def logs_show(
         echo("\n".join(lines))
 
 
-@logs_app.command("rm")
+@logs_app.command("rm", short_help="Remove runs from the history.")
 def logs_rm(
     run_ids: Annotated[
         list[int],
         typer.Argument(
             parser=run_id_of,
-            metavar="ID...",
+            metavar="ID",
             help="The runs' ids (from prism-edge logs).",
             show_default=False,
         ),

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app import defaults
-from prism_edge.app.common import echo, err_console, no_answer, reporting_errors
+from prism_edge.app.common import command_app, echo, err_console, no_answer, reporting_errors
 
-models_app = typer.Typer(help="The model catalog and downloads.", no_args_is_help=False)
+models_app = command_app(help="The model catalog and downloads.", no_args_is_help=False)
 
 
 @models_app.callback(invoke_without_command=True)
@@ -84,7 +84,7 @@ def models_list(
         )
 
 
-@models_app.command("pull")
+@models_app.command("pull", short_help="Download a model now.")
 def models_pull(
     spec: Annotated[str, typer.Argument(help="A catalog name or hf:OWNER/REPO/FILE.gguf.")],
     models_dir: Annotated[Path | None, typer.Option(help="Download folder.")] = None,
@@ -97,7 +97,7 @@ def models_pull(
         echo(str(resolve_model(spec, models_dir)))
 
 
-@models_app.command("show")
+@models_app.command("show", short_help="One model: catalog, file, header.")
 def models_show(
     spec: Annotated[
         str,
@@ -163,7 +163,7 @@ def model_facts(spec: str) -> dict[str, Any]:
     return facts
 
 
-@models_app.command("rm")
+@models_app.command("rm", short_help="Delete downloaded models.")
 def models_rm(
     specs: Annotated[
         list[str],
@@ -191,7 +191,7 @@ def models_rm(
         no_answer(removed_any)
 
 
-@models_app.command("default")
+@models_app.command("default", short_help="Show or set the default model.")
 def models_default(
     name: Annotated[
         str | None,

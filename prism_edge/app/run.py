@@ -81,7 +81,11 @@ def run(
     context: typer.Context,
     inputs: Annotated[
         list[str] | None,
-        typer.Argument(help="Files, folders, or - for stdin (read when piped and none named)."),
+        typer.Argument(
+            metavar="INPUTS",
+            help="Files, folders, or - for stdin (read when piped and none named).",
+            show_default=False,
+        ),
     ] = None,
     task: Annotated[
         TaskName | None,
@@ -91,13 +95,16 @@ def run(
         Path | None,
         typer.Option(
             "--schema",
+            metavar="FILE",
             exists=True,
             dir_okay=False,
             readable=True,
             help="A schema: dataclass source (.py) or JSON Schema (.json).",
         ),
     ] = None,
-    query: Annotated[str | None, typer.Option(help="The question to answer.")] = None,
+    query: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="The question to answer.")
+    ] = None,
     memory: Annotated[
         MemoryChoice, typer.Option(help="Memory encoding.")
     ] = MemoryChoice.amendments,
@@ -111,35 +118,53 @@ def run(
             help="Store only what the text says: new keys are word spans of the chunk, strings "
             "its words (a summary: its names and sentences); a prose answer uses only the "
             "memory's words (small models). Default: grounded for summaries where the backend "
-            "takes grammars (the measured best: benchmarks/results/jungle-quality-*), free "
-            "otherwise.",
+            "takes grammars (measured best), free otherwise.",
         ),
     ] = None,
     chunk_tokens: ChunkTokensOption = None,
     model: ModelOption = None,
     ctx: CtxOption = None,
-    temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
-    seed: Annotated[int | None, typer.Option()] = None,
-    max_revisions: Annotated[int | None, typer.Option(min=1, help="Revisions per step.")] = None,
-    max_tokens: Annotated[int, typer.Option(min=16, help="Output tokens per revision step.")] = 512,
-    answer_tokens: Annotated[int, typer.Option(min=1, help="Output tokens of the answer.")] = 512,
+    temperature: Annotated[
+        float, typer.Option(min=0.0, metavar="T", help="Sampling temperature (0: greedy).")
+    ] = 0.0,
+    seed: Annotated[int | None, typer.Option(metavar="N", help="Sampling seed.")] = None,
+    max_revisions: Annotated[
+        int | None, typer.Option(min=1, metavar="N", help="Revisions per step.")
+    ] = None,
+    max_tokens: Annotated[
+        int, typer.Option(min=16, metavar="TOKENS", help="Output tokens per revision step.")
+    ] = 512,
+    answer_tokens: Annotated[
+        int, typer.Option(min=1, metavar="TOKENS", help="Output tokens of the answer.")
+    ] = 512,
     style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
     as_json: JsonOption = False,
     as_jsonl: JsonlOption = False,
-    memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    memory_out: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Write the final memory here (--queries: each question's, one JSON array).",
+        ),
+    ] = None,
     queries: Annotated[
         Path | None,
         typer.Option(
+            metavar="FILE",
             help="code-search: more questions, one a line, each answered after --query with "
-            "the index read and the model loaded once.",
+            "the index read and the model loaded once (each logged as a run).",
         ),
     ] = None,
     domain: Annotated[
-        str | None, typer.Option(help="--task auto: what the documents and questions are about.")
+        str | None,
+        typer.Option(
+            metavar="TEXT", help="--task auto: what the documents and questions are about."
+        ),
     ] = None,
     run_dir: Annotated[
         Path | None,
         typer.Option(
+            metavar="FOLDER",
             help="Where the state is saved after every chunk (each run in files of its own; "
             "default: the user's state folder, PRISM_EDGE_STATE; prism-edge runs lists them).",
             show_default=False,
@@ -163,7 +188,9 @@ def run(
     ] = GrammarFieldChoice.auto,
     retries: Annotated[
         int,
-        typer.Option(min=0, help="Retries of a failed server call.", rich_help_panel="Server"),
+        typer.Option(
+            min=0, metavar="N", help="Retries of a failed server call.", rich_help_panel="Server"
+        ),
     ] = 4,
     method: Annotated[
         MethodChoice,
@@ -171,8 +198,8 @@ def run(
             help="How each step revises the memory: the model scores each chunk's own "
             "definitions (definitions, code-search) or names (names, summarize), or writes "
             "revisions (revisions, any task); auto: the scored one on a model under 1B "
-            "parameters that can score (measured best: benchmarks/results/jungle-names-*, "
-            "definition-search-*), revisions on larger ones; the plan line says which and why."
+            "parameters that can score (measured best), revisions on larger ones; the plan "
+            "line says which and why (run --verbose: the measurement)."
         ),
     ] = AUTO_METHOD,
     no_model: Annotated[
@@ -188,6 +215,7 @@ def run(
         int,
         typer.Option(
             min=0,
+            metavar="N",
             help="code-search by definitions: score only BM25's best N definitions "
             "(0: all of them).",
         ),
@@ -196,8 +224,9 @@ def run(
         int | None,
         typer.Option(
             min=1,
-            help="Each input document on its own, N at once (N > 1 needs --server); one JSON "
-            "line per document as it finishes.",
+            metavar="N",
+            help="Each input document on its own, N at once (N > 1 needs --server); each "
+            "document's answer as it finishes (--jsonl: one JSON line each).",
             rich_help_panel="Server",
         ),
     ] = None,

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from prism_edge.app.common import err_console, reporting_errors
+from prism_edge.app.common import command_app, err_console, reporting_errors
 from prism_edge.app.output import JsonlOption, JsonOption, Output
 from prism_edge.core.paths import user_path
 from prism_edge.engine.checkpoint import read_state
@@ -25,7 +25,7 @@ from prism_edge.engine.index import cache_folder
 
 STATE_ENV = "PRISM_EDGE_STATE"
 
-runs_app = typer.Typer(
+runs_app = command_app(
     help="Saved run states (what --resume continues) and code-search indexes: list and remove."
 )
 
@@ -114,7 +114,7 @@ def runs_list(
             err_console().print(said, markup=False)
 
 
-@runs_app.command("rm")
+@runs_app.command("rm", short_help="Remove saved run states and indexes.")
 def runs_rm(
     keys: Annotated[list[str] | None, typer.Argument(help="Keys as `runs` lists them.")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every saved state.")] = False,

@@ -171,9 +171,12 @@ def hub_file(spec: str) -> tuple[str, str]:
 def downloaded(spec: str, models_dir: Path | None = None) -> Path | None:
     """Where a downloaded model (:func:`hub_file`) is on disk, in the models folder or the
     Hub cache, without touching the network; None when it is not downloaded."""
+    from huggingface_hub.utils import logging as hf_logging
+
     repo, filename = hub_file(spec)
     folder = models_dir if models_dir is not None else default_models_dir()
     local_dir = None if folder is None else folder / repo.replace("/", "--")
+    hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # no "could not check for update"
     return _on_disk(repo, filename, local_dir)
 
 

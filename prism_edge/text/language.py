@@ -27,16 +27,21 @@ LONG_WORDS = 40
 """A text of at least this many words is judged by the share of its markers; a shorter one
 (a question) by whether it has any."""
 ENGLISH_SHARE = 0.06
+UNSPACED_LETTERS = 12
+"""Letters in fewer than three words: a script written without spaces (Chinese, Japanese,
+Thai), not English."""
 
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def looks_english(text: str) -> bool | None:
     """Whether ``text`` looks English; None when it has too few words to tell (fewer than
-    three)."""
-    words = [w.casefold() for w in _WORD.findall(text[:SAMPLE_CHARS])]
+    three, and too few letters to be a script written without spaces)."""
+    sample = text[:SAMPLE_CHARS]
+    words = [w.casefold() for w in _WORD.findall(sample)]
     if len(words) < 3:
-        return None
+        letters = sum(ch.isalpha() for ch in sample)
+        return False if letters >= UNSPACED_LETTERS else None
     markers = sum(w in ENGLISH_MARKERS for w in words)
     if len(words) < LONG_WORDS:
         return markers > 0
