@@ -215,9 +215,11 @@ def test_logs_path_search_and_the_question_in_the_listing(tmp_path):
     assert invoke("logs", "path").stdout.strip() == os.environ["PRISM_EDGE_LOGS"]
     first = _logged("Who leads the wolves of the Seeonee pack?", "Akela leads them.")
     second = _logged("Where does the tiger hunt?", "Shere Khan hunts by the river.", "b.md")
-    listing = invoke("logs").stdout.splitlines()
-    assert "Where does the tiger hunt? " in listing[0] and "-> Shere Khan hunts" in listing[0]
-    assert "Who leads the wolves of the" in listing[1] and "a.txt" in listing[1]
+    listing = invoke("logs").stdout.splitlines()  # each run in two lines, newest first
+    assert listing[0].startswith(f"{second:>5}  ") and listing[0].endswith("b.md")
+    assert listing[1] == "       Where does the tiger hunt? -> Shere Khan hunts by the river."
+    assert "a.txt" in listing[2]
+    assert listing[3] == "       Who leads the wolves of the Seeonee pack? -> Akela leads them."
 
     def found(*words: str) -> list[int]:
         return [e.id for e in History().recent(10, " ".join(words))]

@@ -228,8 +228,8 @@ def test_17_damaged_history_rows_are_listed_as_damaged_and_the_others_as_usual(t
     listed = invoke("logs")
     assert listed.exit_code == 0, listed.output
     lines = listed.stdout.splitlines()
-    assert sum("damaged" in line for line in lines) == 8 and len(lines) == 9
-    assert "Mowgli ran." in lines[0]  # run 9, untouched
+    assert sum("damaged" in line for line in lines) == 8 and len(lines) == 10
+    assert "Mowgli ran." in lines[1]  # run 9, untouched (its question and answer: a line)
     for args in (["logs", "--json"], ["logs", "show", "3"], ["logs", "show", "3", "--json"],
                  ["logs", "show", "9"], ["logs", "show", "2", "--html", str(tmp_path / "r.html")],
                  ["ask", "4", "Who is Mowgli?"]):  # fmt: skip

@@ -34,7 +34,7 @@ def reply(prompt: Prompt) -> str:
 def test_each_document_has_its_own_memory_and_line(tmp_path: Path):
     backend = ScriptedBackend(responder=reply, n_ctx=4096)
     docs = [Document(f"d{i}.txt", f"Word{i} is here. " * 40) for i in range(3)]
-    lines: list[tuple[str, RunResult | None, str | None]] = []
+    lines: list[tuple[str, RunResult | None, object]] = []
     failed = run_each(
         backend,
         TASKS["summarize"].schema,

@@ -38,8 +38,9 @@ def test_two_runs_are_listed_with_their_answers(harness, tmp_path):
     )
     assert entries[0]["memory"]["attributes"] and entries[0]["calls"]
     assert entries[0]["inputs"][0]["sha256"] != entries[1]["inputs"][0]["sha256"]
-    table = invoke("logs", "-n", "1").stdout.splitlines()
-    assert len(table) == 1 and "b.txt" in table[0] and "Mowgli grows up" in table[0]
+    table = invoke("logs", "-n", "1").stdout.splitlines()  # a run in two lines
+    assert len(table) == 2 and "b.txt" in table[0] and "Mowgli grows up" in table[1]
+    assert table[1].strip().startswith("Summarize this text")  # the question, then the answer
     shown = invoke("logs", "show", str(entries[1]["id"])).stdout
     assert "answer:\nMowgli grows up among wolves." in shown and '"attributes"' in shown
 

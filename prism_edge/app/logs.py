@@ -69,19 +69,32 @@ def logs_list(
             no_answer(bool(entries))
 
 
+LISTING_WIDTH = 100
+"""Characters a run's lines in ``logs`` take at most (a README's code block, most terminals)."""
+
+
 def listing_line(e: Entry) -> str:
-    """One run as ``logs`` lists it: id, time, task, inputs, question and answer (a run that
-    did not end done: its status and error instead)."""
-    names = ", ".join(Path(i.get("name", "?")).name for i in e.inputs[:2]) + (
-        f" +{len(e.inputs) - 2}" if len(e.inputs) > 2 else ""
+    """One run as ``logs`` lists it, in two lines: its id, time, task and inputs (or status
+    and error, when it did not end done); then its question and answer."""
+    index = e.settings.get("index")
+    given = index.get("inputs") if isinstance(index, dict) else None
+    inputs = [str(i) for i in given] if isinstance(given, list) else None  # as named
+    inputs = inputs or [str(i.get("name", "?")) for i in e.inputs]  # else as read
+    names = ", ".join(Path(i).name for i in inputs[:2]) + (
+        f" +{len(inputs) - 2}" if len(inputs) > 2 else ""
     )
     where = f"ask {e.parent}" if e.command == "ask" else names
-    said = e.answer if e.status == "done" else f"[{e.status}] {e.error or ''}"
+    head = f"{e.id:>5}  {e.started[:16].replace('T', ' ')}  {e.task:<11} "
+    if e.status != "done":
+        where = f"[{e.status}] {' '.join((e.error or '').split())}"
+    said = " ".join((e.answer or "").split()) if e.status == "done" else ""
+    room = LISTING_WIDTH - 7  # the second line's indent
     question = " ".join(e.question.split())
-    return (
-        f"{e.id:>5}  {e.started[:16].replace('T', ' ')}  {e.task:<11} {_cut(where, 18):<18}  "
-        f"{_cut(question, 30):<30} -> {_cut(' '.join((said or '').split()), 28)}"
-    )
+    if said:  # the question first, the answer at least its first 30 characters
+        question = _cut(question, max(room - 4 - min(len(said), 30), 20))
+    tail = f"       {question}" + (f" -> {said}" if said else "")
+    first = _cut(head + where, LISTING_WIDTH)
+    return first + "\n" + _cut(tail, LISTING_WIDTH) if tail.strip() else first
 
 
 def _cut(text: str, width: int) -> str:

@@ -64,6 +64,7 @@ from prism_edge.app.tableqa import reading_of, run_tables
 from prism_edge.backends import Backend
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.server import split_credentials
+from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.events import BudgetExceeded, RunResult
 from prism_edge.core.schema import (
     Schema,
@@ -403,14 +404,23 @@ class EachShown:
         self.quiet = quiet
         self.found = False
 
-    def done(self, document: Document, result: RunResult | None, error: str | None) -> None:
-        self.log.each_document(document, result, error)
+    def done(
+        self,
+        document: Document,
+        result: RunResult | None,
+        error: PrismError | ValueError | OSError | None,
+    ) -> None:
+        said = None if error is None else str(error) or type(error).__name__
+        self.log.each_document(document, result, said)
         question = self.log.entry.question
         if result is None:
-            payload = {"document": document.name, "question": question, "error": error}
+            missing = isinstance(error, NoAnswer)
+            payload: dict[str, object] = {"document": document.name, "question": question}
+            payload.update({"found": False, "no_answer": said} if missing else {"error": said})
             if not self.output.text:
                 self.output.add(payload, None)
-            self.log.console.print(f"error: {document.name}: {error}", markup=False)
+            kind = "no answer" if missing else "error"
+            self.log.console.print(f"{kind}: {document.name}: {said}", markup=False)
             return
         self.found = self.found or result.found
         payload = {"document": document.name, **payload_of(result, question)}

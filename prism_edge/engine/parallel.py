@@ -22,7 +22,7 @@ from typing import Any
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.events import RunResult
 from prism_edge.core.schema import Schema
 from prism_edge.engine.session import Session
@@ -52,25 +52,26 @@ def run_each(
     documents: Sequence[Document],
     settings: EachSettings,
     *,
-    done: Callable[[Document, RunResult | None, str | None], Any],
+    done: Callable[[Document, RunResult | None, PrismError | ValueError | OSError | None], Any],
 ) -> int:
     """Run every document; as each finishes, ``done(document, result, error)``: its result, or
-    None and the error it failed with (one at a time). Returns how many failed."""
+    None and what it failed with (a :class:`NoAnswer` when it holds none), one at a time.
+    Returns how many failed (a document with no answer has not failed)."""
     lock = threading.Lock()
     failed = 0
 
     def one(index: int, document: Document) -> None:
         nonlocal failed
         result: RunResult | None = None
-        error: str | None = None
+        error: PrismError | ValueError | OSError | None = None
         try:
             # each document keeps its own cache slot (index - 1 modulo the server's slots)
             with backend.pinned(index - 1 if backend.slots > 1 else None):
                 result = _run_document(backend, schema, config, index, document, settings)
         except (PrismError, ValueError, OSError) as exc:
-            error = str(exc) or type(exc).__name__
+            error = exc
         with lock:
-            failed += error is not None
+            failed += error is not None and not isinstance(error, NoAnswer)
             done(document, result, error)
 
     with ThreadPoolExecutor(max_workers=settings.parallel) as pool:
