@@ -166,6 +166,25 @@ def test_every_command_that_prints_a_result_prints_json_too(small, tmp_path):
     assert shown["header"]["architecture"] == "llama" and shown["on_disk"] is True
 
 
+def test_parallel_says_which_document_has_no_answer_and_exits_by_all_of_them(small, tmp_path):
+    marks = tmp_path / "marks.txt"
+    marks.write_text("!?.,;: " * 400, encoding="utf-8")
+    both = invoke("run", str(EXAMPLE), str(marks), "--parallel", "1", "--jsonl",
+                  "--run-dir", str(tmp_path / "r"))  # fmt: skip
+    assert both.exit_code == 0, both.output  # one answered: an answer
+    lines = {Path(x["document"]).name: x for x in map(json.loads, both.stdout.splitlines())}
+    assert (
+        lines["marks.txt"]["found"] is False
+        and "nothing to summarize" in (lines["marks.txt"]["no_answer"])
+    )
+    assert lines["mowglis-brothers.txt"]["found"] and "error" not in lines["marks.txt"]
+    dots = tmp_path / "dots.txt"
+    dots.write_text("... " * 400, encoding="utf-8")
+    alone = invoke("run", str(marks), str(dots), "--parallel", "1",
+                   "--run-dir", str(tmp_path / "s"))  # fmt: skip
+    assert alone.exit_code == 1 and "no answer: " in alone.stderr
+
+
 # 3. the plan line and the language note -------------------------------------------------------
 
 
