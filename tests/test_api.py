@@ -118,6 +118,10 @@ def test_a_code_search_opened_once_answers_many_descriptions(monkeypatch, tmp_pa
         answers = [search.ask(q).answer for q in ("upper-case a text", "limit a number")]
     assert [a.rsplit(": ", 1)[1] for a in answers if a] == ["shout", "clamp"]
     assert len(opened) == 2  # one model for the one call, one for both questions
+    with pytest.raises(ValueError, match="closed"):  # never into a freed model
+        search.ask("limit a number")
+    with pytest.raises(ValueError, match="memory"):  # an option its method would ignore
+        prism_edge.open_code_search(folder, memory="in-place")
 
 
 def test_stream_yields_the_events_then_the_answer_and_closes_early(monkeypatch):

@@ -77,8 +77,9 @@ def test_a_code_search_exits_1_when_the_code_defines_nothing_and_2_over_no_code(
     """Issue 54, defect 19: a code search over inputs with no code "succeeded" with an empty
     answer, exit 0, logged; --no-model labelled BM25 scores log-probabilities."""
     found = code_folder(tmp_path, {"numbers.py": CLAMP})
-    ok = invoke("run", str(found), "--task", "code-search", "--query", "limit a number")
+    ok = invoke("run", str(found), "--task", "code-search", "--query", "limit a number", "-v")
     assert ok.exit_code == 0 and ok.stdout.strip().endswith("numbers.py:1: clamp")
+    assert "plan details: context " in ok.stderr and "why definitions: below 1B" in ok.stderr
     bm25 = invoke("run", str(found), "--task", "code-search", "--query", "limit a number",
                   "--no-model")  # fmt: skip
     assert bm25.exit_code == 0 and "BM25 score" in bm25.stderr

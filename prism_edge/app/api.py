@@ -352,12 +352,16 @@ class CodeSearch:
             CodeSearchOptions,
         )
         self._planned = open_run(request)
-        if not self._planned.indexed:
+        try:
+            _refuse_ignored(request, self._planned)
+            if not self._planned.indexed:
+                raise ValueError(
+                    "open_code_search needs a method that scores definitions: the model "
+                    f"cannot score ({self._planned.choice.reason})"
+                )
+        except ValueError:
             self._planned.backend.close()
-            raise ValueError(
-                "open_code_search needs a method that scores definitions: the model cannot "
-                f"score ({self._planned.choice.reason})"
-            )
+            raise
         self._session = self._planned.indexed_session()
         self._closed = False
 
@@ -475,12 +479,7 @@ def _events(request: Request) -> Generator[Event | Answer, None, None]:
     run ends, fails, or its consumer stops early."""
     planned = open_run(request)
     try:
-        ignored = ignored_options(request.given, planned.choice)
-        if ignored:
-            raise ValueError(
-                f"{', '.join(ignored)}: not an option of method {planned.choice.name} "
-                f"({planned.choice.reason})"
-            )
+        _refuse_ignored(request, planned)
         session: TableSession | IndexedSession | Session
         if planned.reads_tables:  # a table question: records straight into a database
             session = planned.table_session()
@@ -498,6 +497,16 @@ def _events(request: Request) -> Generator[Event | Answer, None, None]:
     finally:
         planned.backend.close()
     yield _answer_of(planned, result)
+
+
+def _refuse_ignored(request: Request, planned: Planned) -> None:
+    """An option the chosen method would ignore is an error, as on the command line."""
+    ignored = ignored_options(request.given, planned.choice)
+    if ignored:
+        raise ValueError(
+            f"{', '.join(ignored)}: not an option of method {planned.choice.name} "
+            f"({planned.choice.reason})"
+        )
 
 
 def _answer_of(planned: Planned, result: RunResult) -> Answer:

@@ -21,8 +21,9 @@ def plan_line(backend: Backend, choice: methods.Choice, reading: str, notes: lis
 
 
 def details_line(backend: Backend, choice: methods.Choice, settings: list[str]) -> str:
-    """``--verbose``: the settings a plan line leaves out and the evidence behind its method."""
-    parts = [*settings]
+    """``--verbose``: the context, the settings a plan line leaves out and the evidence behind
+    its method."""
+    parts = [f"context {backend.n_ctx:,} tokens", *settings]
     if not backend.prefix_reuse:
         parts.append("no prefix reuse (a recurrent or hybrid model)")
     if choice.evidence:

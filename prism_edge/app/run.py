@@ -525,7 +525,7 @@ def session_plan(
     lines = [plan_line(backend, choice, reading, notes or [])]
     if verbose:
         settings = [
-            f"context {backend.n_ctx:,} tokens, {plan.fixed_tokens:,} of them beside each chunk",
+            f"{plan.fixed_tokens:,} tokens of prompt beside each chunk",
             f"chunks of {chunk_tokens:,} tokens"
             + (f" ({chunk_reason.strip(' ()')})" if chunk_reason else " (as asked)"),
         ]
