@@ -254,10 +254,34 @@ def _on_disk(repo: str, filename: str, local_dir: Path | None) -> Path | None:
     return None
 
 
+CONNECT_S = 5.0
+"""Seconds to wait for the Hub to accept a connection before saying there is none."""
+
+
+def _reachable(url: str) -> bool:
+    """Whether the Hub (or its mirror, ``HF_ENDPOINT``) accepts a connection: a refused or
+    unreachable one is said at once, where huggingface-hub retries it for 23 s first. Any
+    answer counts, and proxies set in the environment are used as a download would."""
+    import httpx
+
+    try:
+        httpx.head(url, timeout=CONNECT_S, follow_redirects=False)
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol):
+        return False
+    except httpx.HTTPError:
+        return True  # it answered, if badly: the download says how
+    return True
+
+
 def _fetch(repo: str, filename: str, local_dir: Path | None) -> Path:
-    from huggingface_hub import hf_hub_download
+    from huggingface_hub import constants, hf_hub_download, hf_hub_url
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
+    offline = constants.HF_HUB_OFFLINE  # then nothing is asked of the network at all
+    if not offline and not _reachable(hf_hub_url(repo, filename)):
+        raise DownloadError(
+            f"cannot download {repo}/{filename}: no connection to the Hub and no local copy"
+        )
     try:
         return Path(hf_hub_download(repo, filename, local_dir=local_dir))
     except LocalEntryNotFoundError:  # offline (HF_HUB_OFFLINE) or no connection
