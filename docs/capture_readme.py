@@ -1,34 +1,35 @@
-"""Capture the README's example sessions: each command run as a user runs it, in a fresh
-temporary folder with its own history and config, its stdout and stderr printed as the README
-shows them (paste them in by hand).
+"""Capture the README's example sessions: each command run as a user runs it on a fresh
+clone (from the checkout's root, with a history, config, cache and state folder of its own),
+its stdout and stderr printed as the README shows them (paste them in by hand;
+``tests/test_readme.py`` checks that the stdout shown is what the commands print).
 
     python docs/capture_readme.py
 
-The code-search example reads ``src/filters.py``: Jinja2's filters, as benchmarks/data holds
-them. Runs one model process at a time, about a minute on two cores.
+The code-search example reads ``benchmarks/data/click/``: click's modules, as the checkout
+holds them. Runs one model process at a time (under the machine's llama.cpp lock), about a
+minute on two cores.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = str(Path(sys.executable).with_name("prism-edge"))
+CLI = [sys.executable, "-m", "prism_edge"]  # the checkout's own (PYTHONPATH), or the installed
 SESSIONS = [
     [["run", "examples/mowglis-brothers.txt", "--length", "250w"]],
     [
         [
             "run",
-            "src/",
+            "benchmarks/data/click/",
             "--task",
             "code-search",
             "--query",
-            "Find the function that rounds a number to a given precision",
+            "Find the function that wraps text to a width",
         ]
     ],
     [
@@ -55,12 +56,9 @@ def main() -> None:
             "PRISM_EDGE_STATE": f"{home}/state",
             "COLUMNS": "100",
             "PYTHONUNBUFFERED": "1",  # stdout and stderr in the order they were written
+            "PYTHONPATH": str(ROOT),
         }
-        for i, session in enumerate(SESSIONS):
-            work = Path(home) / f"work{i}"  # a fresh folder each, as a user's would be
-            (work / "src").mkdir(parents=True)
-            shutil.copytree(ROOT / "examples", work / "examples")
-            shutil.copy(ROOT / "benchmarks/data/jinja2_filters.py", work / "src/filters.py")
+        for session in SESSIONS:
             print("```console")
             print(
                 "$ prism-edge "
@@ -68,8 +66,8 @@ def main() -> None:
             )
             for command in session:
                 out = subprocess.run(
-                    [CLI, *command],
-                    cwd=work,
+                    [*CLI, *command],
+                    cwd=ROOT,
                     env=env,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,

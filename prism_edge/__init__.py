@@ -1,9 +1,12 @@
 """prism-edge: PRISM (Processing Incrementally with Structured Memory) on local models."""
 
+from typing import TYPE_CHECKING
+
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.errors import (
     BackendError,
     ContextOverflow,
+    NoAnswer,
     PrismError,
     RevisionError,
     SchemaError,
@@ -15,6 +18,26 @@ from prism_edge.core.schema import Schema, from_model, from_source
 from prism_edge.engine.runner import PrismRunner, run_prism
 from prism_edge.engine.session import Session
 
+if TYPE_CHECKING:  # imported when first used (below); their types are known to a checker
+    from prism_edge.app.api import (
+        Answer,
+        CodeSearch,
+        CodeSearchOptions,
+        Options,
+        RunOptions,
+        SummaryOptions,
+        TableOptions,
+        arun,
+        ask_table,
+        astream,
+        open_code_search,
+        run,
+        search_code,
+        stream,
+        summarize,
+        summarize_text,
+    )
+
 __version__ = "0.1.0"
 
 _ONE_CALL = (
@@ -23,11 +46,17 @@ _ONE_CALL = (
     "arun",
     "astream",
     "summarize",
+    "summarize_text",
     "search_code",
     "open_code_search",
     "CodeSearch",
     "ask_table",
     "Answer",
+    "Options",
+    "SummaryOptions",
+    "CodeSearchOptions",
+    "TableOptions",
+    "RunOptions",
 )
 """The one-call library (``prism_edge.app.api``), imported when first used: ``import
 prism_edge`` stays light."""
@@ -46,17 +75,23 @@ __all__ = [
     "BackendError",
     "CallMetrics",
     "CodeSearch",
+    "CodeSearchOptions",
     "ContextOverflow",
     "Memory",
+    "NoAnswer",
+    "Options",
     "PrismConfig",
     "PrismError",
     "PrismRunner",
     "RevisionError",
     "RunMetrics",
+    "RunOptions",
     "RunResult",
     "Schema",
     "SchemaError",
     "Session",
+    "SummaryOptions",
+    "TableOptions",
     "arun",
     "ask_table",
     "astream",
@@ -68,4 +103,5 @@ __all__ = [
     "search_code",
     "stream",
     "summarize",
+    "summarize_text",
 ]

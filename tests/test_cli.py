@@ -260,7 +260,7 @@ def test_errors_are_one_line(harness, tmp_path, story, args, message):
     files["good_schema"].write_text("class A:\n    x: dict[str, str]\n")
     argv = [a.format(**files) for a in args] + ["--run-dir", str(tmp_path / "run")]
     result = invoke(*argv)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert message in lines[0]
@@ -307,7 +307,7 @@ def test_budget_overflow_keeps_the_memory(monkeypatch, story, tmp_path):
         "--run-dir",
         str(tmp_path / "r"),
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "needs" in result.stderr and "the context holds 1200" in result.stderr
     assert json.loads(out.read_text())["attributes"]
 
@@ -349,13 +349,13 @@ def test_resume_continues_and_refuses_changes(harness, story, tmp_path):
     assert again["steps"] == full["steps"]
     # changed settings or inputs: refused with a clear message
     changed = invoke(*args[:-1], str(partial_dir), "--answer-tokens", "100", "--resume")
-    assert changed.exit_code == 1 and "settings changed since the checkpoint" in changed.stderr
+    assert changed.exit_code == 2 and "settings changed since the checkpoint" in changed.stderr
     cut = invoke(*args[:-1], str(partial_dir), "--chunk-tokens", "400", "--resume")
-    assert cut.exit_code == 1
+    assert cut.exit_code == 2
     assert "nothing to resume" in cut.stderr and "2 saved there" in cut.stderr
     story.write_text(STORY + "More text.", encoding="utf-8")
     edited = invoke(*args[:-1], str(partial_dir), "--resume")
-    assert edited.exit_code == 1 and "inputs changed" in edited.stderr
+    assert edited.exit_code == 2 and "inputs changed" in edited.stderr
 
 
 def test_inspect(harness, story):
@@ -474,7 +474,7 @@ def test_bench_table_json_and_sweep(harness, story, tmp_path):
     assert payload["sweep"][0]["decoded_tokens"] >= payload["sweep"][1]["decoded_tokens"]
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bad = invoke("bench", str(story), "--methods", "magic")
-    assert bad.exit_code == 1 and "unknown method 'magic'" in bad.stderr
+    assert bad.exit_code == 2 and "unknown method 'magic'" in bad.stderr
 
 
 def test_bench_quality_options(harness, story, tmp_path):
@@ -515,7 +515,7 @@ def test_bench_quality_options(harness, story, tmp_path):
     assert all(len(m["hits"]) == 1 for m in payload["methods"])
     needles.write_text("not json\n", encoding="utf-8")
     bad = invoke("bench", str(story), "--needles", str(needles))
-    assert bad.exit_code == 1 and "needles.jsonl:1: expected" in bad.stderr
+    assert bad.exit_code == 2 and "needles.jsonl:1: expected" in bad.stderr
 
 
 def text_reviser(text: str) -> str | None:
@@ -565,9 +565,10 @@ def test_server_runs_documents_in_parallel_and_resumes(fake_server, tmp_path, mo
     common = ("run", *docs, "--server", "http://fake:8080", "--run-dir", str(run_dir))
     common += ("--chunk-tokens", "64", "--parallel", "2")
     monkeypatch.setenv("FAKE_SERVER_DOWN_FOR", "Bagheera")
-    first = invoke(*common)
-    assert first.exit_code == 1, first.output
+    first = invoke(*common, "--jsonl")
+    assert first.exit_code == 2, first.output  # a document failed: an error
     lines = [json.loads(line) for line in first.stdout.splitlines()]
+    assert all(line["question"].startswith("Summarize this text") for line in lines)
     by_doc = {Path(line["document"]).name: line for line in lines}
     assert set(by_doc) == {"doc0.txt", "doc1.txt", "doc2.txt"}
     assert "HTTP 503" in by_doc["doc1.txt"]["error"]
@@ -578,11 +579,9 @@ def test_server_runs_documents_in_parallel_and_resumes(fake_server, tmp_path, mo
 
     monkeypatch.delenv("FAKE_SERVER_DOWN_FOR")
     before = len(fake_server.requests)
-    second = invoke(*common, "--resume")
+    second = invoke(*common, "--resume", "--json")
     assert second.exit_code == 0, second.output
-    resumed = {
-        Path(json.loads(x)["document"]).name: json.loads(x) for x in second.stdout.splitlines()
-    }
+    resumed = {Path(x["document"]).name: x for x in json.loads(second.stdout)}  # one array
     assert resumed["doc0.txt"] == by_doc["doc0.txt"]  # finished: reported from its state
     assert resumed["doc1.txt"]["answer"] == "Answer: Bagheera, Baloo, Here"
     asked = [
@@ -600,6 +599,10 @@ def test_each_document_keeps_its_own_server_slot(fake_server, tmp_path):
     args = ("run", *(p for _, p in docs), "--server", "http://fake:8080")
     out = invoke(*args, "--run-dir", str(tmp_path / "r"), "--chunk-tokens", "64", "--parallel", "1")
     assert out.exit_code == 0, out.output
+    # as text, each document's answer under its name, as head shows several files
+    assert [line for line in out.stdout.splitlines() if line.startswith("==> ")] == [
+        f"==> {path} <==" for _, path in docs
+    ]
     slots: dict[str, set[int]] = {}
     for path, body in fake_server.requests:
         if path == "/v1/chat/completions" and body["max_tokens"] > 1:
@@ -612,9 +615,9 @@ def test_each_document_keeps_its_own_server_slot(fake_server, tmp_path):
 
 def test_parallel_and_server_options_are_checked(harness, story):
     many = invoke("run", str(story), "--parallel", "2")
-    assert many.exit_code == 1 and "--parallel above 1 needs --server" in many.stderr
+    assert many.exit_code == 2 and "--parallel above 1 needs --server" in many.stderr
     both = invoke("run", str(story), "--server", "http://x", "-m", "m.gguf")
-    assert both.exit_code == 1 and "either --model or --server" in both.stderr
+    assert both.exit_code == 2 and "either --model or --server" in both.stderr
 
 
 def test_sweep_reuses_the_tables_run_at_the_same_chunk_size(harness, story, tmp_path):
@@ -686,7 +689,7 @@ def test_code_search_scores_definitions_where_the_model_can(monkeypatch, tmp_pat
     plain = ScriptedBackend(outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]", "clamp"])
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: plain)
     refused = invoke(*args, "--method", "definitions")
-    assert refused.exit_code == 1 and "needs a backend that scores continuations" in refused.stderr
+    assert refused.exit_code == 2 and "needs a backend that scores continuations" in refused.stderr
 
 
 def test_piped_text_is_read_when_no_input_is_named(harness, monkeypatch):
@@ -697,7 +700,7 @@ def test_piped_text_is_read_when_no_input_is_named(harness, monkeypatch):
         run_command, "piped_stdin", lambda: (_ for _ in ()).throw(ValueError("no input"))
     )
     alone = invoke("run", "--task", "summarize")
-    assert alone.exit_code == 1 and "no input" in alone.stderr
+    assert alone.exit_code == 2 and "no input" in alone.stderr
 
 
 def test_no_input_at_a_terminal_is_a_one_line_error(harness, monkeypatch):
@@ -752,8 +755,8 @@ def test_a_method_that_cannot_run_the_task_is_refused_before_a_model_loads(story
     opened: list[object] = []
     monkeypatch.setattr(factory, "open_backend", lambda *a, **kw: opened.append(1))
     wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
-    assert wrong.exit_code == 1 and "needs a schema with candidate_functions" in wrong.stderr
+    assert wrong.exit_code == 2 and "needs a schema with candidate_functions" in wrong.stderr
     flag = invoke("run", str(story), "--task", "summarize", "--method", "names",
                   "--shortlist", "3")  # fmt: skip
-    assert flag.exit_code == 1 and "--shortlist does not apply to --method names" in flag.stderr
+    assert flag.exit_code == 2 and "--shortlist does not apply to --method names" in flag.stderr
     assert opened == []

@@ -48,7 +48,7 @@ def test_a_default_task_gives_way_to_a_schema_and_a_default_model_to_a_server(
     assert out.exit_code == 0, out.output
     # typed on the line, both still clash
     clash = invoke(*args, "--task", "summarize", "--query", "q")
-    assert clash.exit_code == 1 and "either --task or --schema" in clash.stderr
+    assert clash.exit_code == 2 and "either --task or --schema" in clash.stderr
 
 
 def test_help_names_the_variables_and_the_file():
@@ -76,7 +76,7 @@ def test_help_names_the_variables_and_the_file():
 def test_a_bad_config_file_is_a_one_line_error(text, message, harness, story):
     path = _config(text)
     out = invoke("run", str(story))
-    assert out.exit_code == 1 and out.stderr.count("\n") == 1
+    assert out.exit_code == 2 and out.stderr.count("\n") == 1
     assert message in out.stderr and str(path) in out.stderr
 
 
@@ -94,7 +94,7 @@ def test_models_default_sets_shows_and_unsets(harness, tmp_path, monkeypatch):
     invoke("models", "default", str(gguf))
     assert defaults.load()["model"] == str(gguf.resolve())
     bad = invoke("models", "default", "no-such-model")
-    assert bad.exit_code == 1 and "unknown model 'no-such-model'" in bad.stderr
+    assert bad.exit_code == 2 and "unknown model 'no-such-model'" in bad.stderr
     assert defaults.load()["model"] == str(gguf.resolve())  # unchanged by the failure
     monkeypatch.setenv("PRISM_EDGE_MODEL", "qwen2.5-0.5b")
     assert invoke("models", "default").stdout.strip() == "qwen2.5-0.5b (from PRISM_EDGE_MODEL)"

@@ -149,7 +149,7 @@ def test_a_grounded_run_stores_and_answers_only_what_the_text_says(text_file, tm
     from prism_edge.methods.presets import TASKS
     from prism_edge.text.grounding import FUNCTION_WORDS, Grounding, names_of, words_of
 
-    text = text_file.read_text(encoding="utf-8")[:2500]
+    text = text_file.read_text(encoding="utf-8")[:1500]  # two chunks: a memory to revise
     small = tmp_path / "small.txt"
     small.write_text(text, encoding="utf-8")
     done = subprocess.run(

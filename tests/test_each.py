@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from prism_edge.backends.scripted import ScriptedBackend
+from prism_edge.core.events import RunResult
 from prism_edge.engine.parallel import EachSettings, folder_name, run_each
 from prism_edge.engine.runner import PrismConfig
 from prism_edge.methods.presets import TASKS
@@ -33,20 +34,22 @@ def reply(prompt: Prompt) -> str:
 def test_each_document_has_its_own_memory_and_line(tmp_path: Path):
     backend = ScriptedBackend(responder=reply, n_ctx=4096)
     docs = [Document(f"d{i}.txt", f"Word{i} is here. " * 40) for i in range(3)]
-    lines: list[str] = []
+    lines: list[tuple[str, RunResult | None, object]] = []
     failed = run_each(
         backend,
         TASKS["summarize"].schema,
         PrismConfig(question="q", max_tokens=64, answer_max_tokens=16),
         docs,
         EachSettings(64, 2, tmp_path),
-        emit=lines.append,
+        done=lambda document, result, error: lines.append((document.name, result, error)),
     )
     assert failed == 0
-    results = {json.loads(x)["document"]: json.loads(x) for x in lines}
+    results = {name: result for name, result, _ in lines}
     assert set(results) == {"d0.txt", "d1.txt", "d2.txt"}
     for i in range(3):
-        assert results[f"d{i}.txt"]["memory"] == {"attributes": {f"Word{i}": [f"Word{i}"]}}
+        result = results[f"d{i}.txt"]
+        assert result is not None
+        assert result.memory.data == {"attributes": {f"Word{i}": [f"Word{i}"]}}
         assert run_state(tmp_path / f"00{i + 1}-d{i}.txt").is_file()
 
 
@@ -61,10 +64,10 @@ def test_a_bug_is_not_reported_as_a_failed_document(tmp_path: Path):
             PrismConfig(question="q", max_tokens=64, answer_max_tokens=16),
             docs,
             EachSettings(64, 1, tmp_path),
-            emit=lines.append,
+            done=lambda document, result, error: lines.append(document.name),
         )
     except RuntimeError as exc:
         assert "a bug must not be swallowed" in str(exc)
     else:
         raise AssertionError("the bug was swallowed")
-    assert [json.loads(x)["document"] for x in lines] == ["ok.txt"]
+    assert lines == ["ok.txt"]

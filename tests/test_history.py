@@ -38,8 +38,9 @@ def test_two_runs_are_listed_with_their_answers(harness, tmp_path):
     )
     assert entries[0]["memory"]["attributes"] and entries[0]["calls"]
     assert entries[0]["inputs"][0]["sha256"] != entries[1]["inputs"][0]["sha256"]
-    table = invoke("logs", "-n", "1").stdout.splitlines()
-    assert len(table) == 1 and "b.txt" in table[0] and "Mowgli grows up" in table[0]
+    table = invoke("logs", "-n", "1").stdout.splitlines()  # a run in two lines
+    assert len(table) == 2 and "b.txt" in table[0] and "Mowgli grows up" in table[1]
+    assert table[1].strip().startswith("Summarize this text")  # the question, then the answer
     shown = invoke("logs", "show", str(entries[1]["id"])).stdout
     assert "answer:\nMowgli grows up among wolves." in shown and '"attributes"' in shown
 
@@ -55,7 +56,7 @@ def test_no_log_and_a_failed_run(harness, tmp_path, monkeypatch):
 
     monkeypatch.setattr(Session, "events", lambda self: broken(self, None))
     out = invoke("run", str(story), "--run-dir", str(tmp_path / "r"))
-    assert out.exit_code == 1 and "the disk is full" in out.stderr
+    assert out.exit_code == 2 and "the disk is full" in out.stderr
     (entry,) = History().recent()
     assert entry.status == "failed" and entry.error == "the disk is full"
 
@@ -70,7 +71,7 @@ def test_a_history_that_cannot_be_written_costs_a_warning_not_the_run(
     assert "warning: not logged: the run history" in out.stderr
     assert "cannot be written" in out.stderr
     logs = invoke("logs")
-    assert logs.exit_code == 1 and logs.stderr.startswith("error: the run history")
+    assert logs.exit_code == 2 and logs.stderr.startswith("error: the run history")
     assert "cannot be read" in logs.stderr
 
 
@@ -78,8 +79,8 @@ def test_a_corrupt_history_is_a_one_line_error(tmp_path, monkeypatch):
     bad = _write(tmp_path, "logs.db", "not a database " * 100)
     monkeypatch.setenv("PRISM_EDGE_LOGS", str(bad))
     out = invoke("logs")
-    assert out.exit_code == 1 and out.stderr.count("\n") == 1 and "cannot be read" in out.stderr
-    assert invoke("logs", "show", "99").exit_code == 1
+    assert out.exit_code == 2 and out.stderr.count("\n") == 1 and "cannot be read" in out.stderr
+    assert invoke("logs", "show", "99").exit_code == 2
 
 
 def test_ask_answers_from_the_memory_without_reading_the_input(harness, tmp_path):
@@ -110,7 +111,7 @@ def test_ask_refuses_what_the_memory_cannot_hold(harness, tmp_path):
     assert "never mentions 'parse_args', 'Bagheera'" in out.stderr and "new run" in out.stderr
     assert len(harness.backends) == opened  # refused before a model was loaded
     missing = invoke("ask", "4242", "Who is Akela?")
-    assert missing.exit_code == 1 and "no run 4242" in missing.stderr
+    assert missing.exit_code == 2 and "no run 4242" in missing.stderr
 
 
 def test_what_a_question_names():
@@ -292,7 +293,7 @@ def test_logs_search_and_remove(harness):
     assert "no run holds 'zebra'" in invoke("logs", "-s", "zebra").stderr
     missing = invoke("logs", "rm", str(first), "99")
     assert (
-        missing.exit_code == 1
+        missing.exit_code == 2
         and "no run 99" in missing.stderr
         and "nothing removed" in missing.stderr
     )
@@ -322,7 +323,7 @@ def test_ask_on_another_server_or_model(harness, tmp_path):
     assert harness.options[-1]["server"] == url
     assert harness.options[-1]["server_model"] == "qwen2.5:7b"
     both = invoke("ask", run_id, "Who?", "--server", url, "-m", "gemma3-270m")
-    assert both.exit_code == 1 and "either --model or --server" in both.stderr
+    assert both.exit_code == 2 and "either --model or --server" in both.stderr
 
 
 def test_bench_on_a_server_quietly(harness, tmp_path):

@@ -26,14 +26,21 @@ from tests.cli_harness import invoke
 EMBEDDED = embedded_model_path()
 
 
-def _ollama_store(home: Path, model: Path, name: str = "smol", tag: str = "latest") -> Path:
-    """ollama's layout: a manifest per name and tag naming its layers' blobs by digest."""
+def _ollama_store(
+    home: Path, model: Path, name: str = "smol", tag: str = "latest", link: bool = False
+) -> Path:
+    """ollama's layout: a manifest per name and tag naming its layers' blobs by digest (the
+    model's blob a link to the file with ``link``: the same file, so the probes this machine
+    keeps for it apply, and a run does not measure a copy again)."""
     root = home / ".ollama" / "models"
     digest = hashlib.sha256(model.read_bytes()).hexdigest()
     blobs = root / "blobs"
     blobs.mkdir(parents=True)
     blob = blobs / f"sha256-{digest}"
-    shutil.copyfile(model, blob)
+    if link:
+        blob.symlink_to(model)
+    else:
+        shutil.copyfile(model, blob)
     (blobs / "sha256-0123").write_text("{}", encoding="utf-8")
     manifest = root / "manifests" / "registry.ollama.ai" / "library" / name / tag
     manifest.parent.mkdir(parents=True)
@@ -134,7 +141,7 @@ def test_lm_studio_models_resolve_by_name(home):
 
 @pytest.mark.model
 def test_a_run_with_an_ollama_model(home, tmp_path):
-    _ollama_store(home, EMBEDDED)
+    _ollama_store(home, EMBEDDED, link=True)
     text = tmp_path / "note.txt"
     text.write_text("Mowgli lived with the wolves. Akela led the pack.\n", encoding="utf-8")
     args = (

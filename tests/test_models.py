@@ -100,14 +100,14 @@ def test_download_verify_and_reuse_offline(hub, tmp_path):
 def test_checksum_mismatch_deletes_the_file(hub, tmp_path):
     FakeHub.etag = "0" * 64
     done = pull("hf:owner/repo/bad.gguf", hub, tmp_path)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "checksum mismatch" in done.stderr and "Traceback" not in done.stderr
     assert not list(tmp_path.rglob("bad.gguf"))
 
 
 def test_offline_gives_a_clear_error(tmp_path):
     done = pull("hf:owner/repo/x.gguf", "http://127.0.0.1:9", tmp_path)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr.startswith("error: cannot download owner/repo/x.gguf")
     assert "hint:" in done.stderr and "Traceback" not in done.stderr
 

@@ -1,11 +1,15 @@
-"""docs/python-api.md: every Python block runs as written (on a scripted model: the answers
-themselves are checked against the command's in tests/test_api.py, on the embedded one)."""
+"""The Python examples of docs/python-api.md and the README run as written from a fresh clone's
+root (on a scripted model: the answers themselves are checked against the command's in
+tests/test_api.py, on the embedded one), and mypy (strict) finds nothing wrong in them."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,15 +19,24 @@ from prism_edge.backends.scripted import ScriptedBackend
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "python-api.md"
-BLOCKS = re.findall(r"```python\n(.*?)\n```", PAGE.read_text(encoding="utf-8"), flags=re.S)
+README = ROOT / "README.md"
 
 
-def test_the_page_has_its_examples():
-    assert len(BLOCKS) == 5
+def _blocks(page: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)\n```", page.read_text(encoding="utf-8"), flags=re.S)
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_each_block_runs(block, tmp_path, monkeypatch):
+BLOCKS = [(PAGE, block) for block in _blocks(PAGE)] + [(README, b) for b in _blocks(README)]
+
+
+def test_the_pages_have_their_examples():
+    assert len(_blocks(PAGE)) == 5 and len(_blocks(README)) == 1
+
+
+@pytest.mark.parametrize(
+    ("page", "block"), BLOCKS, ids=[f"{p.stem}-{i}" for i, (p, _) in enumerate(BLOCKS)]
+)
+def test_each_block_runs_from_a_fresh_clone(page, block, monkeypatch):
     opened: list[ScriptedBackend] = []
 
     def scorer(prompt, text: str) -> float:  # words of the candidate in the prompt
@@ -35,12 +48,42 @@ def test_each_block_runs(block, tmp_path, monkeypatch):
         return opened[-1]
 
     monkeypatch.setattr(factory, "open_backend", open_backend)
-    (tmp_path / "src").mkdir()
-    source = ROOT / "benchmarks" / "data" / "click" / "formatting.py"
-    (tmp_path / "src" / "formatting.py").write_text(source.read_text(encoding="utf-8"))
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
-    monkeypatch.chdir(tmp_path)  # as a user runs it: beside examples/ and src/
+    monkeypatch.chdir(ROOT)  # as a user runs it: in the clone, beside examples/ and benchmarks/
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(block, str(PAGE), "exec"), {"__name__": "__doc__"})
+        exec(compile(block, str(page), "exec"), {"__name__": "__doc__"})
     assert printed.getvalue().strip() and opened
+
+
+def test_the_examples_type_check_and_a_misspelt_option_does_not(tmp_path):
+    """The library is typed: mypy (strict) passes every example, and names a misspelt option
+    and a text given for a path before anything runs."""
+    pytest.importorskip("mypy")
+    files = []
+    for i, (page, block) in enumerate(BLOCKS):
+        files.append(tmp_path / f"{page.stem.replace('-', '_')}_{i}.py")
+        files[-1].write_text(block + "\n", encoding="utf-8")
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(
+        "import prism_edge\n\n"
+        'prism_edge.summarize("examples/mowglis-brothers.txt", modle="gemma3-270m")\n'
+        'prism_edge.search_code("src/", "a function", chunk_tokens="many")\n'
+        "prism_edge.summarize_text(3)\n",
+        encoding="utf-8",
+    )
+
+    def mypy(*paths: Path) -> subprocess.CompletedProcess[str]:
+        """mypy in a process of its own (it raises the recursion limit of the one it runs in)."""
+        return subprocess.run(
+            [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+             "--cache-dir", str(tmp_path / "cache"), "--strict", "--follow-imports", "silent",
+             *map(str, paths)],
+            env={**os.environ, "MYPYPATH": str(ROOT)},  # this checkout's package
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+
+    examples = mypy(*files)
+    assert examples.returncode == 0, examples.stdout + examples.stderr
+    out = mypy(wrong).stdout
+    assert 'Unexpected keyword argument "modle" for "summarize"; did you mean "model"?' in out
+    assert '"chunk_tokens"' in out and "summarize_text" in out and "wrong.py:5" in out

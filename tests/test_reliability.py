@@ -832,11 +832,11 @@ def test_54_28_models_default_refuses_a_model_that_is_not_on_this_machine(monkey
 
     monkeypatch.setattr(catalog, "on_disk", lambda entry: entry.name == "smollm2-135m")
     out = invoke("models", "default", "gemma3-270m")
-    assert out.exit_code == 1
+    assert out.exit_code == 2
     assert "not on this machine" in out.stderr and "pip install gemma3-270m" in out.stderr
     assert defaults.load() == {}
     out = invoke("models", "default", "qwen2.5-0.5b")
-    assert out.exit_code == 1 and "prism-edge models pull qwen2.5-0.5b" in out.stderr
+    assert out.exit_code == 2 and "prism-edge models pull qwen2.5-0.5b" in out.stderr
     assert invoke("models", "default", "smollm2-135m").exit_code == 0
 
 
@@ -878,7 +878,7 @@ def test_54_28_a_default_model_not_here_does_not_fail_runs_that_do_not_use_it(
     code.mkdir()
     (code / "a.py").write_text("def clamp(v, lo, hi):\n    return v\n")
     searched = invoke("run", str(code), "--task", "code-search", "--query", "limit a number")
-    assert searched.exit_code == 1 and "pip install gemma3-270m" in searched.stderr  # it scores
+    assert searched.exit_code == 2 and "pip install gemma3-270m" in searched.stderr  # it scores
 
 
 def test_54_28_ask_on_a_table_run_says_why_it_cannot(monkeypatch, tmp_path):
@@ -889,6 +889,6 @@ def test_54_28_ask_on_a_table_run_says_why_it_cannot(monkeypatch, tmp_path):
     out = invoke("run", str(table), "--task", "table-qa", "--query", "How old is Baloo?")
     assert out.exit_code == 0, out.output
     asked = invoke("ask", "1", "How old is Akela?")
-    assert asked.exit_code == 1
+    assert asked.exit_code == 2
     assert "table" in asked.stderr and "--method revisions" not in asked.stderr
     assert f"prism-edge run {table} --task table-qa --query" in asked.stderr

@@ -28,7 +28,7 @@ def test_runs_lists_saved_states_and_removes_them(harness, story, tmp_path):
     lines = listed.stdout.splitlines()
     assert len(lines) == 2 and all("KB" in line and "finished" in line for line in lines)
     key = lines[0].split()[0]
-    assert invoke("runs", "rm").exit_code == 1  # says which
+    assert invoke("runs", "rm").exit_code == 2  # says which
     assert invoke("runs", "rm", key).exit_code == 0
     assert len(invoke("runs").stdout.splitlines()) == 1
     assert invoke("runs", "rm", "--all").exit_code == 0

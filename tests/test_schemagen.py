@@ -128,7 +128,7 @@ def test_task_auto_generates_shows_saves_and_runs(monkeypatch, tmp_path):
     assert payload["memory"]["characters"]["Baloo"]["description"] == "a bear"
     assert "Stories about animals." in backend.calls[0].prompt.text
     missing = CliRunner().invoke(cli.app, ["run", str(story), "--task", "auto"])
-    assert missing.exit_code == 1 and "--task auto needs --query" in missing.stderr
+    assert missing.exit_code == 2 and "--task auto needs --query" in missing.stderr
 
 
 def test_schema_generate_command(monkeypatch, tmp_path: Path):

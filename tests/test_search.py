@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from prism_edge.app import render
+from prism_edge.app.history import History
 from prism_edge.backends import factory
 from prism_edge.backends.scripted import ScriptedBackend
 from prism_edge.engine import index as index_module
@@ -53,7 +54,7 @@ def test_the_answer_is_located_and_the_index_says_what_it_read(
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == f"{repo / 'pkg' / 'numbers.py'}:1: clamp"
     assert "index: 2 code files: 2 new, 2 definitions" in result.stderr
-    assert "code files read whole into an index" in result.stderr
+    assert "2 code files read into an index" in result.stderr
     again = search(repo, "upper-case a text")
     assert again.stdout.strip().endswith("texts.py:1: shout")
     assert "2 code files: 2 unchanged" in again.stderr
@@ -91,9 +92,35 @@ def test_more_questions_from_a_file_read_once_and_load_once(
     answers = result.stdout.strip().splitlines()
     assert [a.rsplit(": ", 1)[1] for a in answers] == ["clamp", "shout", "clamp"]
     assert len(parsed) == 2  # each file parsed once for the three questions
-    as_json = search(repo, "limit a number", "--queries", str(questions), "--json")
-    lines = as_json.stdout.strip().splitlines()
-    assert json.loads(lines[-1])["question"] == "limit a number to a range"
+
+
+def test_queries_print_one_json_document_or_json_lines_and_log_each_question(
+    scoring: ScriptedBackend, repo: Path, tmp_path: Path
+) -> None:
+    """Issue 54, defect 18: --queries with --json printed the first answer as a multi-line
+    object without its question and the rest as single lines; only the first question was
+    logged and --memory-out kept only the first."""
+    questions = tmp_path / "q.txt"
+    questions.write_text("upper-case a text\nlimit a number to a range\n")
+    asked = ["limit a number", "upper-case a text", "limit a number to a range"]
+    memory = tmp_path / "memory.json"
+    whole = search(repo, "limit a number", "--queries", str(questions), "--json",
+                   "--memory-out", str(memory))  # fmt: skip
+    assert whole.exit_code == 0, whole.output
+    answers = json.loads(whole.stdout)  # one JSON document: an array
+    assert [a["question"] for a in answers] == asked
+    assert [a["answer"].rsplit(": ", 1)[1] for a in answers] == ["clamp", "shout", "clamp"]
+    kept = json.loads(memory.read_text())
+    assert [k["question"] for k in kept] == asked and all(k["memory"] for k in kept)
+    lines = search(repo, "limit a number", "--queries", str(questions), "--jsonl")
+    objects = [json.loads(line) for line in lines.stdout.splitlines()]
+    assert [o["question"] for o in objects] == asked and len(objects) == 3
+    logged = History().recent(10)
+    assert [e.question for e in logged[:3]] == asked[::-1]  # each question a run of its own
+    assert all(e.answer and e.status == "done" for e in logged[:3])
+    assert [o["log_id"] for o in objects] == [e.id for e in logged[:3]][::-1]
+    both = search(repo, "x", "--json", "--jsonl")
+    assert both.exit_code == 2 and "either --json or --jsonl" in both.stderr
 
 
 def test_queries_are_refused_before_a_model_loads_where_they_cannot_apply(
@@ -104,9 +131,9 @@ def test_queries_are_refused_before_a_model_loads_where_they_cannot_apply(
     empty = tmp_path / "empty.txt"
     empty.write_text("\n# nothing\n")
     refused = search(repo, "x", "--queries", str(empty))
-    assert refused.exit_code == 1 and "no questions in it" in refused.stderr
+    assert refused.exit_code == 2 and "no questions in it" in refused.stderr
     summary = invoke("run", str(repo), "--task", "summarize", "--queries", str(empty))
-    assert summary.exit_code == 1 and "--queries" in summary.stderr
+    assert summary.exit_code == 2 and "--queries" in summary.stderr
     assert opened == []
 
 

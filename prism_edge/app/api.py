@@ -1,33 +1,41 @@
-"""The library in one call: ``prism_edge.summarize(path_or_text)``,
-``prism_edge.search_code(folder, description)`` (``prism_edge.open_code_search(folder)`` for
-many descriptions), ``prism_edge.ask_table(path, question)`` and
-the general ``prism_edge.run(inputs, task=..., query=...)``; ``stream`` yields its events as it
-goes, and ``arun``/``astream`` are the same for asyncio code.
+"""The library in one call: ``prism_edge.summarize(path)`` (``summarize_text(text)`` for a
+text itself), ``prism_edge.search_code(folder, description)`` (``open_code_search(folder)`` for
+many descriptions), ``prism_edge.ask_table(path, question)`` and the general
+``prism_edge.run(inputs, task=..., query=...)``; ``stream`` yields its events as it goes, and
+``arun``/``astream`` are the same for asyncio code.
 
 Each is ``prism-edge run``'s own path (:func:`prism_edge.app.planning.open_run`): the same
 method choice, chunk plan, context and defaults for the same inputs, so a call answers what
-the command answers. Nothing is printed and nothing is recorded in the run history; progress
-comes to ``on_event`` (every :class:`~prism_edge.core.events.Event` the run yields), and the
-local model is closed when the call returns.
+the command answers. The options are ``run``'s, by the same names and with the same defaults
+(:class:`Options`, declared once and typed: a misspelt one is a type error to mypy and a
+TypeError at run time). Nothing is printed and nothing is recorded in the run history;
+progress comes to ``on_event`` (every :class:`~prism_edge.core.events.Event` the run yields),
+and the local model is closed when the call returns.
 
     import prism_edge
     result = prism_edge.summarize("examples/mowglis-brothers.txt")
     print(result.answer)
+
+A path and a text are told apart by the call, never guessed: ``summarize`` reads a path,
+``summarize_text`` the text it is given.
+
+To add an option: declare it in :class:`Options` (or the task's own ``...Options``), give its
+default in :data:`DEFAULTS`, and pass it on in :func:`_request`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import inspect
+import sys
 import threading
 from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict, TypeVar
 
-from prism_edge.app.planning import Planned, Request, open_run
+from prism_edge.app.planning import Planned, Request, ignored_options, open_run
 from prism_edge.backends.factory import Engine
 from prism_edge.core.events import Event, RunResult
 from prism_edge.engine.reading import TextSession
@@ -37,6 +45,137 @@ from prism_edge.engine.tables import TableSession
 from prism_edge.methods import AUTO
 from prism_edge.methods.presets import TASKS
 from prism_edge.text.inputs import Filters
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+else:  # pragma: no cover - Python 3.10
+    from typing_extensions import Unpack
+
+Inputs = str | Path | Sequence[str | Path]
+"""A path (a file or folder; ``-`` for standard input), or several."""
+TaskName = Literal["summarize", "code-search", "table-qa"]
+GrammarField = Literal["auto", "grammar", "structured_outputs", "guided_grammar", "ebnf", "none"]
+
+
+class Options(TypedDict, total=False):
+    """The options every call takes: ``prism-edge run``'s, by the same names (``--no-model``
+    is ``no_model``), with the same defaults (:data:`DEFAULTS`)."""
+
+    # the model and where it runs
+    model: str | None
+    """A .gguf path, a catalog name, ``hf:OWNER/REPO/FILE.gguf``, ``ollama:NAME[:TAG]`` or
+    ``lmstudio:NAME`` (None: the embedded SmolLM2-135M)."""
+    server: str | None
+    """URL of an inference server to use instead of a local model (ollama, llama.cpp's
+    server, vLLM, SGLang)."""
+    server_model: str | None
+    """The model's name on the server (None: its first; on ollama its only one)."""
+    api_key: str | None
+    """The server's API key (never stored)."""
+    grammar_field: GrammarField
+    retries: int
+    """Retries of a failed server call."""
+    ctx: int | None
+    """Context size (None: what the run needs, from its budgets; on a server, the server's)."""
+    threads: int | None
+    gpu_layers: int | None
+    """Layers offloaded to a GPU: None every layer a GPU build can take, 0 none, -1 all."""
+    batch: int
+    flash_attn: bool | None
+    kv_type: Literal["f16", "q8_0"]
+    jump_forward: bool
+    # how the input is read and the memory revised
+    chunk_tokens: int | None
+    """Tokens per chunk (None: the size the method was measured to read best at)."""
+    answer_tokens: int
+    method: str
+    """``auto``, or a method: ``revisions``, ``names``, ``definitions``, ``tables``."""
+    no_model: bool
+    """The scored method's ranking without the model."""
+    memory: Literal["in-place", "amendments"]
+    add_only: bool
+    grounded: bool | None
+    style: Literal["compact", "paper"]
+    temperature: float
+    seed: int | None
+    max_revisions: int | None
+    max_tokens: int
+    include: Sequence[str]
+    """In a folder, read only the files matching these globs (as .gitignore lines)."""
+    exclude: Sequence[str]
+    follow_links: bool
+    keep_boilerplate: bool
+    # the run's state
+    run_dir: str | Path | None
+    """Where the state is saved after every step (None: nothing is saved)."""
+    resume: bool
+    """Continue the run saved in ``run_dir`` after its last completed step."""
+
+
+class SummaryOptions(Options, total=False):
+    """A summary's options (``run``'s, and those only a summary takes)."""
+
+    kind: str | None
+    """The kind of text (``story``, ``play``, ``poem``, ``report``, ...; None: decided from
+    the text)."""
+    length: str | int | float | None
+    """The summary's length: words (``200``, ``"200 words"``), sentences
+    (``"12 sentences"``) or a share of the text (``0.05``, ``"5%"``); None: 350 words."""
+
+
+class CodeSearchOptions(Options, total=False):
+    """A code search's options."""
+
+    shortlist: int
+    """Score only BM25's best ``shortlist`` definitions (0: all of them)."""
+
+
+class TableOptions(Options, total=False):
+    """A table question's options."""
+
+
+class RunOptions(SummaryOptions, CodeSearchOptions, TableOptions, total=False):
+    """Every task's options: what :func:`run` takes."""
+
+
+DEFAULTS: RunOptions = {
+    "model": None,
+    "server": None,
+    "server_model": None,
+    "api_key": None,
+    "grammar_field": "auto",
+    "retries": 4,
+    "ctx": None,
+    "threads": None,
+    "gpu_layers": None,
+    "batch": 512,
+    "flash_attn": None,
+    "kv_type": "f16",
+    "jump_forward": False,
+    "chunk_tokens": None,
+    "answer_tokens": 512,
+    "method": AUTO,
+    "no_model": False,
+    "memory": "amendments",
+    "add_only": False,
+    "grounded": None,
+    "style": "compact",
+    "temperature": 0.0,
+    "seed": None,
+    "max_revisions": None,
+    "max_tokens": 512,
+    "include": (),
+    "exclude": (),
+    "follow_links": False,
+    "keep_boilerplate": False,
+    "run_dir": None,
+    "resume": False,
+    "shortlist": 8,
+    "kind": None,
+    "length": None,
+}
+"""Each option's default: ``prism-edge run``'s (``tests/test_api.py`` holds them equal), but
+``run_dir``, whose None saves nothing (the command saves in the user's state folder)."""
 
 
 @dataclass(frozen=True)
@@ -51,40 +190,39 @@ class Answer:
     chunk_tokens: int
     result: RunResult
     """Everything the run kept: its metrics, counts and ranking."""
+    evidence: str = ""
+    """What the method's choice rests on (``run --verbose`` says it)."""
 
     @property
     def ranking(self) -> list[tuple[str, float]]:
         return self.result.ranking
 
+    @property
+    def found(self) -> bool:
+        """Whether the run answered: False when nothing was found (no definition, not in the
+        table); the command exits 1 then."""
+        return self.result.found
+
 
 def run(
-    inputs: str | Path | Sequence[str | Path],
+    inputs: Inputs,
     *,
-    task: str = "summarize",
+    task: TaskName = "summarize",
     query: str | None = None,
-    model: str | None = None,
-    server: str | None = None,
-    chunk_tokens: int | None = None,
-    answer_tokens: int = 512,
-    method: str = AUTO,
-    no_model: bool = False,
-    kind: str | None = None,
-    length: str | int | float | None = None,
-    gpu_layers: int | None = None,
-    include: Sequence[str] = (),
-    exclude: Sequence[str] = (),
-    run_dir: str | Path | None = None,
     on_event: Callable[[Event], None] | None = None,
+    **options: Unpack[RunOptions],
 ) -> Answer:
     """Read ``inputs`` (a path, or several) with ``task`` and answer ``query`` (a preset's
-    own question when None), as ``prism-edge run`` would with the same options; ``run_dir``
-    saves the run's state after every step (None: nothing is saved)."""
-    asked = {k: v for k, v in locals().items() if k not in ("inputs", "run_dir", "on_event")}
-    return _answer(_request(inputs, **asked), run_dir, on_event)
+    own question when None), as ``prism-edge run`` would with the same options."""
+    return _answer(_request(_paths(inputs), task, query, options, RunOptions), on_event)
 
 
 def stream(
-    inputs: str | Path | Sequence[str | Path], **options: Any
+    inputs: Inputs,
+    *,
+    task: TaskName = "summarize",
+    query: str | None = None,
+    **options: Unpack[RunOptions],
 ) -> Generator[Event | Answer, None, None]:
     """:func:`run` as it goes: every event (a step done, a file indexed, the answer written,
     ...), then the :class:`Answer`. Stopping early (``break``) closes the model.
@@ -95,15 +233,21 @@ def stream(
     """
     if "on_event" in options:
         raise ValueError("stream yields the events; on_event is run's")
-    return _events(_request(inputs, **options), options.get("run_dir"))
+    return _events(_request(_paths(inputs), task, query, options, RunOptions))
 
 
-async def arun(inputs: str | Path | Sequence[str | Path], **options: Any) -> Answer:
+async def arun(
+    inputs: Inputs,
+    *,
+    task: TaskName = "summarize",
+    query: str | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    **options: Unpack[RunOptions],
+) -> Answer:
     """:func:`run` for asyncio code: in a worker thread (llama.cpp releases the GIL while it
     computes), so the event loop goes on serving. Cancelled, the run stops after its current
     step and the model is closed before the cancellation goes on up."""
-    on_event = options.pop("on_event", None)
-    async with contextlib.aclosing(astream(inputs, **options)) as items:
+    async with contextlib.aclosing(astream(inputs, task=task, query=query, **options)) as items:
         async for item in items:
             if isinstance(item, Answer):
                 return item
@@ -113,16 +257,21 @@ async def arun(inputs: str | Path | Sequence[str | Path], **options: Any) -> Ans
 
 
 async def astream(
-    inputs: str | Path | Sequence[str | Path], **options: Any
+    inputs: Inputs,
+    *,
+    task: TaskName = "summarize",
+    query: str | None = None,
+    **options: Unpack[RunOptions],
 ) -> AsyncGenerator[Event | Answer, None]:
     """:func:`stream` for asyncio code: the run in a worker thread, its events as they come.
     Leaving the loop early stops the run after its current step and closes the model."""
+    request = _request(_paths(inputs), task, query, options, RunOptions)
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
     stop = threading.Event()
 
     def produce() -> None:
-        items = stream(inputs, **options)
+        items = _events(request)
         try:
             for item in items:
                 loop.call_soon_threadsafe(queue.put_nowait, ("item", item))
@@ -148,57 +297,55 @@ async def astream(
         await worker
 
 
-def _request(inputs: str | Path | Sequence[str | Path], **options: Any) -> Request:
-    """The request ``prism-edge run`` would make of :func:`run`'s options, its defaults for
-    those not given (a name it does not take is a TypeError, as in a call of it; ``run_dir``
-    and ``on_event`` are the caller's to use)."""
-    bound = inspect.signature(run).bind(inputs, **options)
-    bound.apply_defaults()
-    o = bound.arguments
-    if o["task"] not in TASKS:
-        raise ValueError(f"unknown task {o['task']!r}; choose from {', '.join(TASKS)}")
-    paths = [inputs] if isinstance(inputs, str | Path) else list(inputs)
-    return Request(
-        [str(p) for p in paths],
-        TASKS[o["task"]],
-        o["query"],
-        model=o["model"],
-        server=o["server"],
-        engine=Engine(gpu_layers=o["gpu_layers"]),
-        chunk_tokens=o["chunk_tokens"],
-        answer_tokens=o["answer_tokens"],
-        method=o["method"],
-        no_model=o["no_model"],
-        kind=o["kind"],
-        length=o["length"],
-        filters=Filters(tuple(o["include"]), tuple(o["exclude"])),
-    )
+def summarize(
+    path: str | Path | Sequence[str | Path],
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    **options: Unpack[SummaryOptions],
+) -> Answer:
+    """A summary of a file or a folder (or several): a path, never a text taken for one
+    (:func:`summarize_text` summarizes a text itself)."""
+    request = _request(_paths(path), "summarize", None, options, SummaryOptions)
+    return _answer(request, on_event)
 
 
-def summarize(path_or_text: str | Path, **options: Any) -> Answer:
-    """A summary of a file or a folder (a path), or of the text given itself."""
-    if isinstance(path_or_text, Path) or _is_path(path_or_text):
-        return run(Path(path_or_text), task="summarize", **options)
-    request = _request("-", **{k: v for k, v in options.items() if k != "task"})
-    request = dataclasses.replace(request, stdin_text=str(path_or_text))  # the text is the input
-    return _answer(request, options.get("run_dir"), options.get("on_event"))
+def summarize_text(
+    text: str,
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    **options: Unpack[SummaryOptions],
+) -> Answer:
+    """A summary of ``text`` itself (never read as a path)."""
+    if not isinstance(text, str):
+        raise TypeError(f"summarize_text takes the text as a str, not {type(text).__name__}")
+    request = _request(["-"], "summarize", None, options, SummaryOptions, stdin_text=text)
+    return _answer(request, on_event)
 
 
-def _is_path(value: str) -> bool:
-    """Whether ``value`` names a file or folder (a text is none: too long, or no such path)."""
-    if "\n" in value or len(value) > 4096:
-        return False
-    try:
-        return Path(value).exists()
-    except OSError:  # a name too long for the system
-        return False
-
-
-def search_code(folder: str | Path, description: str, **options: Any) -> Answer:
+def search_code(
+    folder: str | Path | Sequence[str | Path],
+    description: str,
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    **options: Unpack[CodeSearchOptions],
+) -> Answer:
     """The definition in a code base that ``description`` describes (where it is and its
     name, ``path:line: name``: ``answer``; the runners-up: ``ranking``). Its files are read
     into their index, parsed only where they changed since the last search over them."""
-    return run(folder, task="code-search", query=description, **options)
+    request = _request(_paths(folder), "code-search", description, options, CodeSearchOptions)
+    return _answer(request, on_event)
+
+
+def ask_table(
+    path: str | Path | Sequence[str | Path],
+    question: str,
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    **options: Unpack[TableOptions],
+) -> Answer:
+    """``question`` answered from a table (CSV, TSV, JSON lines, SQLite, Markdown); an
+    answer not in the table is said (``found`` is then False)."""
+    return _answer(_request(_paths(path), "table-qa", question, options, TableOptions), on_event)
 
 
 class CodeSearch:
@@ -211,33 +358,34 @@ class CodeSearch:
                 print(search.ask(description).answer)
     """
 
-    def __init__(self, folder: str | Path | Sequence[str | Path], **options: Any) -> None:
-        paths = [folder] if isinstance(folder, str | Path) else list(folder)
-        request = Request(
-            [str(p) for p in paths],
-            TASKS["code-search"],
+    def __init__(
+        self, folder: str | Path | Sequence[str | Path], **options: Unpack[CodeSearchOptions]
+    ) -> None:
+        request = _request(
+            _paths(folder),
+            "code-search",
             "a definition of this code base",  # each ask brings its own
-            model=options.get("model"),
-            server=options.get("server"),
-            engine=Engine(gpu_layers=options.get("gpu_layers")),
-            method=options.get("method", AUTO),
-            no_model=options.get("no_model", False),
-            filters=Filters(tuple(options.get("include", ())), tuple(options.get("exclude", ()))),
+            options,
+            CodeSearchOptions,
         )
         self._planned = open_run(request)
-        if not self._planned.indexed:
+        try:
+            _refuse_ignored(request, self._planned)
+            if not self._planned.indexed:
+                raise ValueError(
+                    "open_code_search needs a method that scores definitions: the model "
+                    f"cannot score ({self._planned.choice.reason})"
+                )
+        except ValueError:
             self._planned.backend.close()
-            raise ValueError(
-                "open_code_search needs a method that scores definitions: the model cannot "
-                f"score ({self._planned.choice.reason})"
-            )
+            raise
         self._session = self._planned.indexed_session()
         self._closed = False
 
     def ask(self, description: str) -> Answer:
         """The definition ``description`` describes (the index is read by the first ask)."""
         if self._closed:
-            raise ValueError("this code search is closed: open another to ask it more")
+            raise ValueError("this code search is closed: open another")
         return _answer_of(self._planned, self._session.ask(description))
 
     def close(self) -> None:
@@ -252,20 +400,92 @@ class CodeSearch:
         self.close()
 
 
-def open_code_search(folder: str | Path | Sequence[str | Path], **options: Any) -> CodeSearch:
+def open_code_search(
+    folder: str | Path | Sequence[str | Path], **options: Unpack[CodeSearchOptions]
+) -> CodeSearch:
     """A code base's index and the model, ready for many descriptions (:class:`CodeSearch`)."""
     return CodeSearch(folder, **options)
 
 
-def ask_table(path: str | Path, question: str, **options: Any) -> Answer:
-    """``question`` answered from a table (CSV, TSV, JSON lines, SQLite, Markdown)."""
-    return run(path, task="table-qa", query=question, **options)
+def _paths(inputs: Inputs) -> list[str]:
+    """The inputs as paths: a str or Path is one; an empty name is refused (it would be the
+    current folder), as is a text given where a path is due."""
+    paths = [inputs] if isinstance(inputs, str | Path) else list(inputs)
+    for path in paths:
+        if not isinstance(path, str | Path):
+            raise TypeError(f"a path is a str or a Path, not {type(path).__name__}")
+        if isinstance(path, str) and ("\n" in path or not path):
+            what = "an empty name" if not path else "a text with line breaks"
+            raise ValueError(f"{what} is no path (summarize_text summarizes a text)")
+    return [str(p) for p in paths]
 
 
-def _answer(
-    request: Request, run_dir: str | Path | None, on_event: Callable[[Event], None] | None
-) -> Answer:
-    for item in _events(request, run_dir):
+def _request(
+    inputs: list[str],
+    task: str,
+    query: str | None,
+    given: Any,
+    allowed: type,
+    stdin_text: str | None = None,
+) -> Request:
+    """The request ``prism-edge run`` would make of these options, :data:`DEFAULTS` for
+    those not given; an option the call does not take is a TypeError, as in any call."""
+    unknown = sorted(set(given) - set(allowed.__optional_keys__))  # type: ignore[attr-defined]
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {', '.join(map(repr, unknown))}")
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+    o: dict[str, Any] = {**DEFAULTS, **given}
+    if o["resume"] and o["run_dir"] is None:
+        raise ValueError("resume continues a run saved in run_dir: give its run_dir")
+    return Request(
+        inputs,
+        TASKS[task],
+        query,
+        model=o["model"],
+        server=o["server"],
+        server_model=o["server_model"],
+        api_key=o["api_key"],
+        grammar_field=o["grammar_field"],
+        retries=o["retries"],
+        engine=Engine(
+            threads=o["threads"],
+            batch=o["batch"],
+            flash_attn=o["flash_attn"],
+            kv_type=o["kv_type"],
+            jump_forward=o["jump_forward"],
+            gpu_layers=o["gpu_layers"],
+        ),
+        ctx=o["ctx"],
+        chunk_tokens=o["chunk_tokens"],
+        max_tokens=o["max_tokens"],
+        answer_tokens=o["answer_tokens"],
+        method=o["method"],
+        no_model=o["no_model"],
+        shortlist=o["shortlist"],
+        kind=o["kind"],
+        length=o["length"],
+        settings={
+            "encoding": o["memory"],
+            "add_only": o["add_only"],
+            "grounded": o["grounded"],
+            "style": o["style"],
+            "max_revisions": o["max_revisions"],
+            "temperature": o["temperature"],
+            "seed": o["seed"],
+        },
+        keep_boilerplate=o["keep_boilerplate"],
+        follow_links=o["follow_links"],
+        filters=Filters(tuple(o["include"]), tuple(o["exclude"])),
+        stdin_text=stdin_text,
+        given=tuple(given),
+        run_dir=None if o["run_dir"] is None else Path(o["run_dir"]),
+        resume=o["resume"],
+    )
+
+
+def _answer(request: Request, on_event: Callable[[Event], None] | None) -> Answer:
+    for item in _events(request):
         if isinstance(item, Answer):
             return item
         if on_event is not None:
@@ -273,11 +493,12 @@ def _answer(
     raise AssertionError("a run ends with its answer")  # pragma: no cover
 
 
-def _events(request: Request, run_dir: str | Path | None) -> Generator[Event | Answer, None, None]:
+def _events(request: Request) -> Generator[Event | Answer, None, None]:
     """Every event of the run as it happens, then the answer; the model is closed when the
     run ends, fails, or its consumer stops early."""
     planned = open_run(request)
     try:
+        _refuse_ignored(request, planned)
         session: TableSession | IndexedSession | TextSession | Session
         if planned.reads_whole_text:  # a summary by outline: the text read whole
             session = planned.text_session()
@@ -286,7 +507,11 @@ def _events(request: Request, run_dir: str | Path | None) -> Generator[Event | A
         elif planned.indexed:  # files for a code search: read into their index, then asked
             session = planned.indexed_session()
         else:
-            session = planned.session(None if run_dir is None else Path(run_dir))
+            session = planned.session(request.run_dir)
+            if request.resume:
+                session.resume()
+            elif request.run_dir is not None:
+                session.start_afresh()
             session.check_context()
         yield from session.events()
         result = session.result
@@ -295,9 +520,58 @@ def _events(request: Request, run_dir: str | Path | None) -> Generator[Event | A
     yield _answer_of(planned, result)
 
 
+def _refuse_ignored(request: Request, planned: Planned) -> None:
+    """An option the chosen method would ignore is an error, as on the command line."""
+    ignored = ignored_options(request.given, planned.choice)
+    if ignored:
+        raise ValueError(
+            f"{', '.join(ignored)}: not an option of method {planned.choice.name} "
+            f"({planned.choice.reason})"
+        )
+
+
 def _answer_of(planned: Planned, result: RunResult) -> Answer:
     """What a call answers: the result, and the method that ran with why (the plan's)."""
     choice = planned.choice
     return Answer(
-        result.answer, result.memory.data, choice.name, choice.reason, planned.chunk_tokens, result
+        result.answer,
+        result.memory.data,
+        choice.name,
+        choice.reason,
+        planned.chunk_tokens,
+        result,
+        choice.evidence,
     )
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _with_options(function: F, options: type) -> F:
+    """``function``'s signature as ``help()`` and an editor show it: its own parameters, then
+    each option of ``options`` by name with its default (their types are the TypedDict's)."""
+    signature = inspect.signature(function)
+    own = [p for p in signature.parameters.values() if p.kind != p.VAR_KEYWORD]
+    names: frozenset[str] = options.__optional_keys__  # type: ignore[attr-defined]
+    defaults: dict[str, Any] = dict(DEFAULTS)
+    extra = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+        for name, default in defaults.items()
+        if name in names
+    ]
+    function.__signature__ = signature.replace(parameters=[*own, *extra])  # type: ignore[attr-defined]
+    return function
+
+
+for _function, _options in (
+    (run, RunOptions),
+    (stream, RunOptions),
+    (arun, RunOptions),
+    (astream, RunOptions),
+    (summarize, SummaryOptions),
+    (summarize_text, SummaryOptions),
+    (search_code, CodeSearchOptions),
+    (ask_table, TableOptions),
+    (open_code_search, CodeSearchOptions),
+):
+    _with_options(_function, _options)

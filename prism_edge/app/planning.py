@@ -7,7 +7,7 @@ command makes for the same inputs, and cannot drift from it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,16 @@ from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.outline.method import Outlined
 from prism_edge.methods.presets import Task
 from prism_edge.methods.tables import TableFacts
-from prism_edge.text.inputs import Collected, Filters, collect, shown, with_text_tables
+from prism_edge.text.code import is_code
+from prism_edge.text.inputs import (
+    Collected,
+    Document,
+    Filters,
+    InputError,
+    collect,
+    shown,
+    with_text_tables,
+)
 
 DEFAULT_CHUNK_TOKENS = 2048
 """A run's chunk size when neither it nor its method says another."""
@@ -99,6 +108,12 @@ class Request:
     default_model: bool = False
     """``model`` is the user's default (their config, ``PRISM_EDGE_MODEL``), not asked for
     on the line: a run that uses no model goes on without it when it is not on this machine."""
+    given: tuple[str, ...] = ()
+    """The options the caller gave (not defaults): those the chosen method would ignore are
+    refused (:func:`ignored_options`)."""
+    run_dir: Path | None = None
+    """Where a library call saves the run's state (the command passes its own folder)."""
+    resume: bool = False
 
 
 @dataclass
@@ -218,6 +233,35 @@ def run_label(task: str, inputs: Sequence[str]) -> str:
     return f"{task}: {', '.join(names[:2])}{more}"
 
 
+REVISION_OPTIONS = (
+    "memory",
+    "add_only",
+    "grounded",
+    "max_revisions",
+    "max_tokens",
+    "style",
+    "temperature",
+    "seed",
+)
+"""Options only the model-written revisions read (a scored method never generates)."""
+METHOD_OPTIONS = ("shortlist", "kind", "length")
+"""Options of ``run`` that are a method's own (:attr:`methods.Method.option_names`)."""
+
+
+def ignored_options(given: Iterable[str], choice: Choice) -> list[str]:
+    """Of the options ``given`` (by their names), those the chosen method would ignore: a
+    flag that does nothing is an error, not a silent no-op (the command and the library
+    both refuse them)."""
+    method = METHODS[choice.name]
+    given = list(given)
+    ignored = [n for n in METHOD_OPTIONS if n in given and n not in method.option_names]
+    if "generate" not in method.needs:  # a scored method never generates
+        ignored += [name for name in REVISION_OPTIONS if name in given]
+    if choice.name == TableFacts.name and "chunk_tokens" in given:  # records, never chunks
+        ignored.append("chunk_tokens")
+    return ignored
+
+
 def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
     """``--grounded``/``--free`` as asked; by default grounded for a summary on a backend that
     takes grammars (free PRISM invents names on small models: benchmarks/results/)."""
@@ -230,6 +274,28 @@ def _summary_options(request: Request) -> dict[str, Any]:
     """``--kind`` and ``--length`` when given (the summary by outline's own options)."""
     given = {"kind": request.kind, "length": request.length}
     return {k: v for k, v in given.items() if v is not None}
+
+
+class NothingToRead(InputError):
+    """Inputs the task's own method cannot read at all (a code search over no code)."""
+
+    hint = "name the code (or table) to read; --method revisions reads any text"
+
+
+def check_readable(method: str, documents: list[Document]) -> None:
+    """Refuse, before any input is read into a memory, inputs that hold nothing ``method``
+    reads: a code search by definitions over files none of which is code, a table question
+    by the table method over inputs that hold no table (``--method revisions`` reads any
+    text)."""
+    names = ", ".join(d.name for d in documents[:3]) + (", ..." if len(documents) > 3 else "")
+    if method == ScoredDefinitions.name:
+        files = [d for d in documents if d.name != "<stdin>"]
+        if files and len(files) == len(documents) and not any(is_code(d.name) for d in files):
+            raise NothingToRead(
+                f"a code search reads code files, and none of these is one ({names})"
+            )
+    if method == TableFacts.name and not any(d.kind == "table" for d in documents):
+        raise NothingToRead(f"a table question reads tables, and these hold none ({names})")
 
 
 def open_run(
@@ -312,6 +378,11 @@ def open_run(
         shortlist=request.shortlist,
         **_summary_options(request),
     )
+    try:
+        check_readable(choice.name, collected.documents)
+    except NothingToRead:
+        backend.close()
+        raise
     chunk_tokens, reason = chunk_plan(choice.name, request.chunk_tokens)
     if chunk_tokens != asked_chunk and request.ctx is None:
         backend.fit(context_for(chunk_tokens, request.max_tokens))  # its KV cache: no larger

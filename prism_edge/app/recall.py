@@ -26,7 +26,7 @@ from prism_edge import methods
 from prism_edge.app.history import Entry
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.events import RunResult
 from prism_edge.core.memory import Memory
 from prism_edge.core.metrics import RunMetrics
@@ -47,6 +47,11 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 
 class RecallError(PrismError):
     hint = "start a new run with this --query: prism-edge run INPUTS --query ..."
+
+
+class Unanswerable(RecallError, NoAnswer):
+    """The run's memory holds nothing this question asks about (an empty memory, a name it
+    never mentions): no answer, said before any model loads."""
 
 
 def named_in(question: str) -> list[str]:
@@ -73,7 +78,7 @@ def check(entry: Entry, question: str) -> None:
     if entry.status != "done" and not entry.memory_state:
         raise RecallError(f"run {entry.id} ended without a memory ({entry.status})")
     if not entry.memory or not any(entry.memory.values()):
-        raise RecallError(f"run {entry.id}'s memory is empty: there is nothing to answer from")
+        raise Unanswerable(f"run {entry.id}'s memory is empty: there is nothing to answer from")
     if entry.method == TableFacts.name:
         inputs = " ".join(shlex.quote(str(i.get("name", "?"))) for i in entry.inputs)
         raise RecallError(
@@ -85,7 +90,7 @@ def check(entry: Entry, question: str) -> None:
     searched = method is not None and method.asks_by_search
     missing = [] if searched else missing_names(question, entry.memory)
     if missing:
-        raise RecallError(
+        raise Unanswerable(
             f"run {entry.id}'s memory ({entry.task}) never mentions "
             + ", ".join(repr(m) for m in missing)
             + ": its schema did not keep what this question needs"

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge import methods
-from prism_edge.app.common import echo
+from prism_edge.app.output import Output
 from prism_edge.core.events import (
     Answered,
     ChunkCut,
@@ -27,21 +27,33 @@ from prism_edge.core.metrics import RunMetrics
 from prism_edge.engine.session import Session
 
 
+def payload_of(result: RunResult, question: str, **extra: Any) -> dict[str, Any]:
+    """A result as ``--json`` and ``--jsonl`` print it: the question first, then the result,
+    then what the command adds (its log id, chunks, rows...)."""
+    return {"question": question, **result.to_dict(), **extra}
+
+
 def _print_result(
-    session: Session, as_json: bool, quiet: bool, console: Console, log_id: int | None = None
+    session: Session, output: Output, quiet: bool, console: Console, log_id: int | None = None
 ) -> None:
     result = session.result
-    if as_json:
-        payload: dict[str, Any] = {**result.to_dict(), "chunks": session.plan.count}
-        if log_id is not None:
-            payload["log_id"] = log_id
-        echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    extra: dict[str, Any] = {"chunks": session.plan.count}
+    if log_id is not None:
+        extra["log_id"] = log_id
+    output.one(payload_of(result, session.runner.config.question, **extra), result.answer or None)
+    if not output.text:
         return
-    echo(result.answer or "")
+    say_no_answer(result, console)
     if quiet:
         return
     _print_ranking(result, console)
     _print_done(result, console, log_id)
+
+
+def say_no_answer(result: RunResult, console: Console) -> None:
+    """On stderr, why a run found no answer when its answer (printed or not) does not say."""
+    if not result.found and not result.answer:
+        console.print(f"no answer: {result.no_answer or 'the run found none'}", markup=False)
 
 
 def _print_ranking(result: RunResult, console: Console) -> None:
@@ -50,39 +62,54 @@ def _print_ranking(result: RunResult, console: Console) -> None:
     if not result.ranking:
         return
     name, best = result.ranking[0]
-    meaning = methods.METHODS[result.method].score_meaning
+    meaning = result.score_meaning or methods.METHODS[result.method].score_meaning
+    following = "; ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4])
     console.print(
-        f"from: {name}, score {best:.2f} ({meaning}); next: "
-        + "; ".join(f"{n} {v:.2f}" for n, v in result.ranking[1:4]),
+        f"from: {name}, score {best:.2f} ({meaning})"
+        + (f"; next: {following}" if following else ""),
         markup=False,
     )
+
+
+def model_work(metrics: RunMetrics) -> str:
+    """What the model did, for a closing line: its tokens, cache hit, cost and time; or, when
+    the run made no model call, that and the time alone (never a line of zeros)."""
+    m = metrics
+    if not m.calls:
+        return f"no model call, {m.wall_s:.1f} s"
+    reused = (
+        f"{m.reused_tokens:,} reused ({m.cache_hit:.0%} cache hit), "
+        if m.reuse_known
+        else "reused unknown (not reported by the server), "
+    )
+    return (
+        f"{m.prompt_tokens:,} prompt tokens, {reused}{m.net_tokens:,} net, "
+        f"{m.decoded_tokens:,} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s"
+    )
+
+
+def logged(log_id: int | None) -> str:
+    return f"; logged as run {log_id}" if log_id is not None else ""
 
 
 def _print_done(
     result: RunResult, console: Console, log_id: int | None, memory_of: int | None = None
 ) -> None:
-    """The closing line: what the run did (or, for ``ask``, whose memory answered) and its
-    tokens, cost and time."""
-    m = result.metrics
-    reused = (
-        f"{m.reused_tokens} reused ({m.cache_hit:.0%} cache hit), "
-        if m.reuse_known
-        else "reused unknown (not reported by the server), "
-    )
-    did = (
-        f"done: answered from run {memory_of}'s memory; "
-        if memory_of is not None
-        else f"done: {result.steps} steps, {result.applied} revisions applied, "
-        f"{result.rejected} rejected"
-        + (f" ({result.reasked} re-asked)" if result.reasked else "")
-        + f", {result.duplicates} repeats and {result.cut} cut lines dropped; "
-    )
-    console.print(
-        did + f"{m.prompt_tokens} prompt tokens, {reused}{m.net_tokens} net, "
-        f"{m.decoded_tokens} decoded, cost index {m.cost_index:.4f}, {m.wall_s:.1f} s"
-        + (f"; logged as run {log_id}" if log_id is not None else ""),
-        markup=False,
-    )
+    """The closing line: what the run did (or, for ``ask``, whose memory answered) and what
+    the model did."""
+    if memory_of is not None:
+        did = f"answered from run {memory_of}'s memory"
+    else:
+        did = f"{result.steps:,} steps, {result.applied:,} revisions applied"
+        rejected = "rejected" + (f" ({result.reasked} re-asked)" if result.reasked else "")
+        for count, what in (
+            (result.rejected, rejected),
+            (result.duplicates, "repeats dropped"),
+            (result.cut, "cut lines dropped"),
+        ):
+            if count:
+                did += f", {count:,} {what}"
+    console.print(f"done: {did}; {model_work(result.metrics)}{logged(log_id)}", markup=False)
 
 
 def _drive(session: Session, console: Console, quiet: bool) -> None:
@@ -196,3 +223,10 @@ def write_memory(path: Path | None, data: dict[str, Any]) -> None:
     """``--memory-out``: the final memory as JSON, when a path is given."""
     if path is not None:
         path.write_text(dumps(data) + "\n", encoding="utf-8")
+
+
+def write_json(path: Path | None, value: Any) -> None:
+    """``--memory-out`` of several answers (``--queries``): each question with its memory,
+    one JSON array."""
+    if path is not None:
+        path.write_text(json.dumps(value, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

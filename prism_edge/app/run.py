@@ -15,6 +15,8 @@ from rich.console import Console
 from prism_edge import methods
 from prism_edge.app.common import (
     AUTO_METHOD,
+    ERROR,
+    INTERRUPTED,
     ApiKeyOption,
     BatchOption,
     ChunkTokensOption,
@@ -42,6 +44,7 @@ from prism_edge.app.common import (
     filters_of,
     given,
     gpu_layers_of,
+    no_answer,
     piped_stdin,
     reporting_errors,
     sharing_cores,
@@ -50,22 +53,21 @@ from prism_edge.app.common import (
     writable_file,
     writable_folder,
 )
-from prism_edge.app.history import (
-    RunLog,
-)
-from prism_edge.app.outline import plan_of as outline_plan
-from prism_edge.app.outline import run_outlined
-from prism_edge.app.planning import Request, open_run
-from prism_edge.app.render import _drive, _print_result, write_memory
+from prism_edge.app.history import RunLog
+from prism_edge.app.outline import outline_settings, run_outlined
+from prism_edge.app.outline import reading_of as outline_reading
+from prism_edge.app.output import JsonlOption, JsonOption, Output
+from prism_edge.app.plan import chunked, details_line, language_notes, plan_line
+from prism_edge.app.planning import Request, ignored_options, open_run
+from prism_edge.app.render import _drive, _print_result, model_work, payload_of, write_memory
 from prism_edge.app.runs import state_folder
 from prism_edge.app.search import read_queries, run_indexed
-from prism_edge.app.tableqa import plan_of, run_tables
+from prism_edge.app.tableqa import reading_of, run_tables
 from prism_edge.backends import Backend
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.server import split_credentials
-from prism_edge.core.events import (
-    BudgetExceeded,
-)
+from prism_edge.core.errors import NoAnswer, PrismError
+from prism_edge.core.events import BudgetExceeded, RunResult
 from prism_edge.core.schema import (
     Schema,
     from_source,
@@ -75,13 +77,18 @@ from prism_edge.engine.parallel import EachSettings, run_each
 from prism_edge.engine.session import Session
 from prism_edge.methods.schemagen import DEFAULT_DOMAIN, generate_schema
 from prism_edge.text.code import is_code
+from prism_edge.text.inputs import Document
 
 
 def run(
     context: typer.Context,
     inputs: Annotated[
         list[str] | None,
-        typer.Argument(help="Files, folders, or - for stdin (read when piped and none named)."),
+        typer.Argument(
+            metavar="INPUTS",
+            help="Files, folders, or - for stdin (read when piped and none named).",
+            show_default=False,
+        ),
     ] = None,
     task: Annotated[
         TaskName | None,
@@ -91,13 +98,16 @@ def run(
         Path | None,
         typer.Option(
             "--schema",
+            metavar="FILE",
             exists=True,
             dir_okay=False,
             readable=True,
             help="A schema: dataclass source (.py) or JSON Schema (.json).",
         ),
     ] = None,
-    query: Annotated[str | None, typer.Option(help="The question to answer.")] = None,
+    query: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="The question to answer.")
+    ] = None,
     memory: Annotated[
         MemoryChoice, typer.Option(help="Memory encoding.")
     ] = MemoryChoice.amendments,
@@ -111,34 +121,53 @@ def run(
             help="Store only what the text says: new keys are word spans of the chunk, strings "
             "its words (a summary: its names and sentences); a prose answer uses only the "
             "memory's words (small models). Default: grounded for summaries where the backend "
-            "takes grammars (the measured best: benchmarks/results/jungle-quality-*), free "
-            "otherwise.",
+            "takes grammars (measured best), free otherwise.",
         ),
     ] = None,
     chunk_tokens: ChunkTokensOption = None,
     model: ModelOption = None,
     ctx: CtxOption = None,
-    temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
-    seed: Annotated[int | None, typer.Option()] = None,
-    max_revisions: Annotated[int | None, typer.Option(min=1, help="Revisions per step.")] = None,
-    max_tokens: Annotated[int, typer.Option(min=16, help="Output tokens per revision step.")] = 512,
-    answer_tokens: Annotated[int, typer.Option(min=1, help="Output tokens of the answer.")] = 512,
+    temperature: Annotated[
+        float, typer.Option(min=0.0, metavar="T", help="Sampling temperature (0: greedy).")
+    ] = 0.0,
+    seed: Annotated[int | None, typer.Option(metavar="N", help="Sampling seed.")] = None,
+    max_revisions: Annotated[
+        int | None, typer.Option(min=1, metavar="N", help="Revisions per step.")
+    ] = None,
+    max_tokens: Annotated[
+        int, typer.Option(min=16, metavar="TOKENS", help="Output tokens per revision step.")
+    ] = 512,
+    answer_tokens: Annotated[
+        int, typer.Option(min=1, metavar="TOKENS", help="Output tokens of the answer.")
+    ] = 512,
     style: Annotated[StyleChoice, typer.Option(help="Prompt style.")] = StyleChoice.compact,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    memory_out: Annotated[Path | None, typer.Option(help="Write the final memory here.")] = None,
+    as_json: JsonOption = False,
+    as_jsonl: JsonlOption = False,
+    memory_out: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Write the final memory here (--queries: each question's, one JSON array).",
+        ),
+    ] = None,
     queries: Annotated[
         Path | None,
         typer.Option(
+            metavar="FILE",
             help="code-search: more questions, one a line, each answered after --query with "
-            "the index read and the model loaded once.",
+            "the index read and the model loaded once (each logged as a run).",
         ),
     ] = None,
     domain: Annotated[
-        str | None, typer.Option(help="--task auto: what the documents and questions are about.")
+        str | None,
+        typer.Option(
+            metavar="TEXT", help="--task auto: what the documents and questions are about."
+        ),
     ] = None,
     run_dir: Annotated[
         Path | None,
         typer.Option(
+            metavar="FOLDER",
             help="Where the state is saved after every chunk (each run in files of its own; "
             "default: the user's state folder, PRISM_EDGE_STATE; prism-edge runs lists them).",
             show_default=False,
@@ -162,7 +191,9 @@ def run(
     ] = GrammarFieldChoice.auto,
     retries: Annotated[
         int,
-        typer.Option(min=0, help="Retries of a failed server call.", rich_help_panel="Server"),
+        typer.Option(
+            min=0, metavar="N", help="Retries of a failed server call.", rich_help_panel="Server"
+        ),
     ] = 4,
     method: Annotated[
         MethodChoice,
@@ -170,8 +201,8 @@ def run(
             help="How each step revises the memory: the model scores each chunk's own "
             "definitions (definitions, code-search) or names (names, summarize), or writes "
             "revisions (revisions, any task); auto: the scored one on a model under 1B "
-            "parameters that can score (measured best: benchmarks/results/jungle-names-*, "
-            "definition-search-*), revisions on larger ones; the plan line says which and why."
+            "parameters that can score (measured best), revisions on larger ones; the plan "
+            "line says which and why (run --verbose: the measurement)."
         ),
     ] = AUTO_METHOD,
     no_model: Annotated[
@@ -202,6 +233,7 @@ def run(
         int,
         typer.Option(
             min=0,
+            metavar="N",
             help="code-search by definitions: score only BM25's best N definitions "
             "(0: all of them).",
         ),
@@ -210,8 +242,9 @@ def run(
         int | None,
         typer.Option(
             min=1,
-            help="Each input document on its own, N at once (N > 1 needs --server); one JSON "
-            "line per document as it finishes.",
+            metavar="N",
+            help="Each input document on its own, N at once (N > 1 needs --server); each "
+            "document's answer as it finishes (--jsonl: one JSON line each).",
             rich_help_panel="Server",
         ),
     ] = None,
@@ -229,11 +262,25 @@ def run(
         bool, typer.Option("--no-log", help="Keep this run out of the run history.")
     ] = False,
     quiet: QuietOption = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="Also the plan's details: context, settings, and what the method's choice "
+            "rests on.",
+        ),
+    ] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks.")] = False,
 ) -> None:
-    """Read INPUTS chunk by chunk, revise a structured memory, answer from it."""
+    """Read INPUTS chunk by chunk, revise a structured memory, answer from it.
+
+    Exit status: 0 an answer, 1 no answer (nothing found, not in the table, nothing to
+    summarize), 2 a usage or input error (or a model or server that failed), 130 interrupted.
+    """
     console = err_console()
     with reporting_errors(debug):
+        output = Output(as_json, as_jsonl)
         if schema_file is not None and not given(context, "task"):
             task = None  # a default task (env, config) gives way to a schema on the line
         if server is not None and not given(context, "model"):
@@ -313,64 +360,122 @@ def run(
         )
         if parallel is not None:
             each = EachSettings(chunk_tokens, parallel, run_dir, resume, planned.fresh_method)
-            note = None if quiet else lambda line: console.print(line, markup=False)
+            if not quiet:
+                console.print(
+                    plan_line(backend, choice, f"{len(collected.documents)} documents, "
+                              f"{parallel} at once", []),
+                    markup=False,
+                )  # fmt: skip
+            shown = EachShown(output, log, quiet)
             failed = run_each(
-                backend, chosen.schema, config, collected.documents, each, emit=typer.echo,
-                note=note, record=log.each_document,
-            )  # fmt: skip
+                backend, chosen.schema, config, collected.documents, each, done=shown.done
+            )
+            output.close()
             if failed:
-                raise typer.Exit(1)
+                raise typer.Exit(ERROR)
+            no_answer(shown.found)
             return
+        notes = language_notes(choice, collected.documents, config.question)
         if planned.indexed:
             indexed = planned.indexed_session()
             code = sum(1 for d in collected.documents if is_code(d.name))
-            plan = (
-                f"plan: model {backend.name}"
-                + (f" on {backend.device}" if backend.device else "")
-                + f", method {choice.name} ({choice.reason}), {code:,} code "
-                + ("file" if code == 1 else "files")
-                + " read whole into an index (parsed only where changed)"
+            reading = (
+                f"{code:,} code file{'s' if code != 1 else ''} read into an index (only "
+                "changed files parsed)"
             )
-            run_indexed(indexed, log, plan, quiet=quiet, as_json=as_json,
-                        memory_out=memory_out, queries=more, filters=request.filters,
-                        follow_links=follow_links)  # fmt: skip
+            plan = [plan_line(backend, choice, reading, notes)]
+            if verbose:
+                plan.append(details_line(backend, choice, []))
+            found = run_indexed(
+                indexed, log, plan, quiet=quiet, output=output, memory_out=memory_out,
+                queries=more, filters=request.filters, follow_links=follow_links,
+            )  # fmt: skip
+            no_answer(found)
             return
         if more is not None:
             raise ValueError("--queries needs code files read into an index, not text on stdin")
         if planned.reads_whole_text and parallel is None:
             text = planned.text_session()
-            plan = outline_plan(text, backend.name, backend.device, choice.reason)
-            run_outlined(text, log, plan, quiet=quiet, as_json=as_json, memory_out=memory_out)
+            plan = [plan_line(backend, choice, outline_reading(text), notes)]
+            if verbose:
+                plan.append(details_line(backend, choice, outline_settings()))
+            found = run_outlined(text, log, plan, quiet=quiet, output=output, memory_out=memory_out)
+            no_answer(found)
             return
         if planned.reads_tables and parallel is None:
             tables = planned.table_session()
-            plan = plan_of(tables, backend.name, backend.device, choice.reason)
-            run_tables(tables, log, plan, quiet=quiet, as_json=as_json, memory_out=memory_out)
+            plan = [plan_line(backend, choice, reading_of(tables), notes)]
+            if verbose:
+                plan.append(details_line(backend, choice, []))
+            found = run_tables(tables, log, plan, quiet=quiet, output=output, memory_out=memory_out)
+            no_answer(found)
             return
         session = planned.session(run_dir)
         if resume:
             session.resume()
         session.check_context()
-        plan = plan_line(
-            session, choice, memory.value, add_only, chunk_tokens, planned.chunk_reason
-        )
-        _run_session(session, log, plan, resume, quiet, as_json, memory_out)
+        plan = session_plan(
+            session, choice, memory.value, add_only, chunk_tokens, planned.chunk_reason, notes,
+            verbose,
+        )  # fmt: skip
+        _run_session(session, log, plan, resume, quiet, output, memory_out)
+        no_answer(session.result.found)
+
+
+class EachShown:
+    """``--parallel``: each document's answer as it finishes (text under a ``==> NAME <==``
+    heading, as ``head`` shows several files; a JSON line; or held for ``--json``'s array),
+    and its record in the history."""
+
+    def __init__(self, output: Output, log: RunLog, quiet: bool) -> None:
+        self.output = output
+        self.log = log
+        self.quiet = quiet
+        self.found = False
+
+    def done(
+        self,
+        document: Document,
+        result: RunResult | None,
+        error: PrismError | ValueError | OSError | None,
+    ) -> None:
+        said = None if error is None else str(error) or type(error).__name__
+        self.log.each_document(document, result, said)
+        question = self.log.entry.question
+        if result is None:
+            missing = isinstance(error, NoAnswer)
+            payload: dict[str, object] = {"document": document.name, "question": question}
+            payload.update({"found": False, "no_answer": said} if missing else {"error": said})
+            if not self.output.text:
+                self.output.add(payload, None)
+            kind = "no answer" if missing else "error"
+            self.log.console.print(f"{kind}: {document.name}: {said}", markup=False)
+            return
+        self.found = self.found or result.found
+        payload = {"document": document.name, **payload_of(result, question)}
+        self.output.add(payload, f"==> {document.name} <==\n{result.answer or ''}\n")
+        if self.output.text and not self.quiet:
+            self.log.console.print(
+                f"{document.name}: {result.steps} steps; {model_work(result.metrics)}",
+                markup=False,
+            )
 
 
 def _run_session(
     session: Session,
     log: RunLog,
-    plan: str,
+    plan: list[str],
     resume: bool,
     quiet: bool,
-    as_json: bool,
+    output: Output,
     memory_out: Path | None,
 ) -> None:
     """Drive a checked session with progress, record it, print its answer, then write the
     memory file (the answer is out before any side file)."""
     console = log.console
     if not quiet:
-        console.print(plan, markup=False)
+        for line in plan:
+            console.print(line, markup=False)
     engine = session.suit()  # the first time on this machine a writing method measures here
     if engine and not quiet:
         console.print(f"engine: {engine}", markup=False)
@@ -395,24 +500,9 @@ def _run_session(
             )
         else:
             console.print(f"interrupted after step {steps}", markup=False)
-        raise typer.Exit(130) from None
-    _print_result(session, as_json, quiet, console, log.entry.id)
+        raise typer.Exit(INTERRUPTED) from None
+    _print_result(session, output, quiet, console, log.entry.id)
     write_memory(memory_out, session.result.memory.data)
-
-
-REVISION_OPTIONS = (
-    "memory",
-    "add_only",
-    "grounded",
-    "max_revisions",
-    "max_tokens",
-    "style",
-    "temperature",
-    "seed",
-)
-"""Options only the model-written revisions read (a scored method never generates)."""
-METHOD_OPTIONS = ("shortlist", "kind", "length")
-"""Options of ``run`` that are a method's own (:attr:`methods.Method.option_names`)."""
 
 
 def check_outputs(
@@ -435,12 +525,8 @@ def check_outputs(
 
 def refuse_ignored(context: typer.Context, choice: methods.Choice) -> None:
     """A flag the chosen method would ignore is an error, not a silent no-op."""
-    method = methods.METHODS[choice.name]
-    ignored = [n for n in METHOD_OPTIONS if given(context, n) and n not in method.option_names]
-    if "generate" not in method.needs:  # a scored method never generates
-        ignored += [name for name in REVISION_OPTIONS if given(context, name)]
-    if choice.name == "tables" and given(context, "chunk_tokens"):  # records, never chunks
-        ignored.append("chunk_tokens")
+    names = [p.name for p in context.command.params if p.name and given(context, p.name)]
+    ignored = ignored_options(names, choice)
     if ignored:
         flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
         verb = "does" if len(ignored) == 1 else "do"
@@ -450,28 +536,32 @@ def refuse_ignored(context: typer.Context, choice: methods.Choice) -> None:
         )
 
 
-def plan_line(
+def session_plan(
     session: Session,
     choice: methods.Choice,
     memory: str,
     add_only: bool,
     chunk_tokens: int,
     chunk_reason: str = "",
-) -> str:
+    notes: list[str] | None = None,
+    verbose: bool = False,
+) -> list[str]:
+    """The plan of a run that reads chunks: its line, and with ``verbose`` its details."""
     backend, plan = session.backend, session.plan
-    written = choice.name == methods.WRITTEN
-    return (
-        f"plan: model {backend.name}"
-        + (f" on {backend.device}" if backend.device else "")
-        + f", n_ctx {backend.n_ctx}, method {choice.name} "
-        f"({choice.reason}), {plan.count} chunks of up to {chunk_tokens} tokens"
-        f"{chunk_reason}, {plan.total} input tokens, "
-        f"{plan.fixed_tokens} tokens beside each chunk"
-        + (f", memory {memory}" if written else "")
-        + (", add-only" if add_only and written else "")
-        + ("" if backend.prefix_reuse else ", no prefix reuse (recurrent or hybrid model)")
-        + (f", resuming after step {session.result.steps}" if session.resumed else "")
-    )
+    reading = chunked(plan.total, plan.count, chunk_tokens)
+    if session.resumed:
+        reading += f", resuming after step {session.result.steps}"
+    lines = [plan_line(backend, choice, reading, notes or [])]
+    if verbose:
+        settings = [
+            f"{plan.fixed_tokens:,} tokens of prompt beside each chunk",
+            f"chunks of {chunk_tokens:,} tokens"
+            + (f" ({chunk_reason.strip(' ()')})" if chunk_reason else " (as asked)"),
+        ]
+        if choice.name == methods.WRITTEN:
+            settings.append(f"memory {memory}" + (", add-only" if add_only else ""))
+        lines.append(details_line(backend, choice, settings))
+    return lines
 
 
 def _auto_schema(

@@ -19,12 +19,14 @@ import contextlib
 import stat
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from prism_edge.app.common import echo, err_console, reporting_errors
+from prism_edge.app.common import command_app, err_console, reporting_errors
+from prism_edge.app.output import JsonlOption, JsonOption, Output
 from prism_edge.core.paths import user_path
 from prism_edge.engine.checkpoint import own_state, state_files
 from prism_edge.engine.index import cache_folder, own_index
@@ -32,7 +34,7 @@ from prism_edge.text.inputs import shown
 
 STATE_ENV = "PRISM_EDGE_STATE"
 
-runs_app = typer.Typer(
+runs_app = command_app(
     help="Saved run states (what --resume continues) and code-search indexes: list and remove."
 )
 
@@ -127,28 +129,43 @@ def _everything() -> list[Saved]:
 
 
 @runs_app.callback(invoke_without_command=True)
-def runs_list(ctx: typer.Context) -> None:
+def runs_list(
+    ctx: typer.Context,
+    as_json: JsonOption = False,
+    as_jsonl: JsonlOption = False,
+) -> None:
     """The saved run states, newest first, with their size and age."""
     if ctx.invoked_subcommand is not None:
         return
     with reporting_errors(False):
+        output = Output(as_json, as_jsonl)
+        output.several()
         saved = sorted(_everything(), key=lambda r: -r.when)
         where = f"{state_folder()} and {cache_folder()}"
-        if not saved:
-            err_console().print(f"no run states or indexes saved in {where}", markup=False)
-            return
         now = time.time()
         for one in saved:
             hours = (now - one.when) / 3600
             age = f"{hours:.1f} h" if hours < 48 else f"{hours / 24:.0f} d"
-            echo(
-                f"{one.key:<34} {one.size / 1024:>9.1f} KB  {age:>7} ago  {one.what:<16}  "
-                f"{one.label}".rstrip()
-            )
-        err_console().print(f"in {where}", markup=False)
+            payload = {
+                "key": one.key,
+                "kind": "index" if one.what.startswith("index") else "state",
+                "folder": str(one.folder),
+                "bytes": one.size,
+                "modified": datetime.fromtimestamp(one.when, timezone.utc).isoformat(
+                    timespec="seconds"
+                ),
+                "what": one.what,
+                "label": one.label,
+            }
+            line = f"{one.key:<34} {one.size / 1024:>9.1f} KB  {age:>7} ago  {one.what:<16}  "
+            output.add(payload, f"{line}{one.label}".rstrip())
+        output.close()
+        if output.text:
+            said = f"in {where}" if saved else f"no run states or indexes saved in {where}"
+            err_console().print(said, markup=False)
 
 
-@runs_app.command("rm")
+@runs_app.command("rm", short_help="Remove saved run states and indexes.")
 def runs_rm(
     keys: Annotated[list[str] | None, typer.Argument(help="Keys as `runs` lists them.")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every saved state.")] = False,

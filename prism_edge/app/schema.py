@@ -13,6 +13,7 @@ from prism_edge.app.common import (
     OutputOption,
     ServerModelOption,
     ServerOption,
+    command_app,
     echo,
     err_console,
     given,
@@ -25,10 +26,10 @@ from prism_edge.methods.schemagen import DEFAULT_DOMAIN, generate_schema
 SCHEMA_CTX = 4096
 """Room for the few-shot prompt and the schema it writes (600 tokens at most)."""
 
-schema_app = typer.Typer(help="Memory schemas.", no_args_is_help=True)
+schema_app = command_app(help="Memory schemas.", no_args_is_help=True)
 
 
-@schema_app.command("generate")
+@schema_app.command("generate", short_help="Have the model write a schema.")
 def schema_generate(
     context: typer.Context,
     example_query: Annotated[str, typer.Option(help="A query of the kind users will ask.")],

@@ -5,7 +5,6 @@ question of ``--queries FILE`` with the model loaded once.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,12 +12,18 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from prism_edge.app.common import echo
+from prism_edge.app.common import INTERRUPTED
 from prism_edge.app.history import RunLog
+from prism_edge.app.output import Output
 from prism_edge.app.render import (
     PLAIN_EVERY_S,
     _print_ranking,
+    logged,
+    model_work,
+    payload_of,
     reading_progress,
+    say_no_answer,
+    write_json,
     write_memory,
 )
 from prism_edge.core.events import FileIndexed, RunResult
@@ -72,19 +77,21 @@ def drive_reading(session: IndexedSession, console: Console, quiet: bool) -> Non
 def run_indexed(
     session: IndexedSession,
     log: RunLog,
-    plan: str,
+    plan: list[str],
     *,
     quiet: bool,
-    as_json: bool,
+    output: Output,
     memory_out: Path | None,
     queries: list[str] | None,
     filters: Filters,
     follow_links: bool = False,
-) -> None:
-    """An indexed code search from its plan line to its answer (or answers) and record."""
+) -> bool:
+    """An indexed code search from its plan line to its answer (or the answers of every
+    question of ``--queries``, each logged as a run of its own); whether any was found."""
     console = log.console
     if not quiet:
-        console.print(plan, markup=False)
+        for line in plan:
+            console.print(line, markup=False)
     engine = session.runner.suit()
     if engine and not quiet:
         console.print(f"engine: {engine}", markup=False)
@@ -105,12 +112,26 @@ def run_indexed(
             "continues with the others",
             markup=False,
         )
-        raise typer.Exit(130) from None
-    _show(result, as_json, quiet, console, log.entry.id)
-    if queries:
-        for question in queries:
-            _show(session.ask(question), as_json, quiet, console, None, question)
-    write_memory(memory_out, result.memory.data)
+        raise typer.Exit(INTERRUPTED) from None
+    several = queries is not None
+    answers = [(session.config.question, result, log.entry.id)]
+    _show(session, answers[0], output, quiet, console, several)
+    for question in queries or []:
+        asked = log.for_question(question)
+        with asked.recording(lambda: None) as done:
+            start = time.perf_counter()
+            answered = session.ask(question)
+            answered.metrics.wall_s = time.perf_counter() - start
+            done(answered)
+        answers.append((question, answered, asked.entry.id))
+        _show(session, answers[-1], output, quiet, console, several)
+    output.close()
+    if several:
+        memories = [{"question": q, "memory": r.memory.data} for q, r, _ in answers]
+        write_json(memory_out, memories)
+    else:
+        write_memory(memory_out, result.memory.data)
+    return any(r.found for _, r, _ in answers)
 
 
 def index_settings(
@@ -129,30 +150,32 @@ def index_settings(
 
 
 def _show(
-    result: RunResult,
-    as_json: bool,
+    session: IndexedSession,
+    answer: tuple[str, RunResult, int | None],
+    output: Output,
     quiet: bool,
     console: Console,
-    log_id: int | None,
-    question: str | None = None,
+    several: bool,
 ) -> None:
-    if as_json:
-        payload: dict[str, Any] = result.to_dict()
-        if question is not None:
-            payload["question"] = question
-        if log_id is not None:
-            payload["log_id"] = log_id
-        echo(json.dumps(payload, ensure_ascii=False, indent=None if question else 2))
+    question, result, log_id = answer
+    payload = payload_of(result, question, **({} if log_id is None else {"log_id": log_id}))
+    if several and output.text and not quiet:
+        console.print(f"question: {question}", markup=False)
+    if several:
+        output.add(payload, result.answer or "")  # a line for each question, in their order
+    else:
+        output.one(payload, result.answer or None)
+    if not output.text:
         return
-    echo(result.answer or "")
+    say_no_answer(result, console)
     if quiet:
         return
     _print_ranking(result, console)
     m = result.metrics
     scored = sum(1 for call in m.calls if call.kind == "score")
-    console.print(
-        ("done: " if question is None else "")
-        + f"{scored} definitions scored by the model, {m.prompt_tokens} prompt tokens, "
-        f"{m.wall_s:.1f} s" + (f"; logged as run {log_id}" if log_id is not None else ""),
-        markup=False,
+    did = (
+        f"{scored:,} definitions scored by the model"
+        if scored
+        else f"BM25 ranked {session.index.change.definitions:,} definitions"
     )
+    console.print(f"done: {did}; {model_work(m)}{logged(log_id)}", markup=False)

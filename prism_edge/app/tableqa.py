@@ -4,48 +4,52 @@ answer, the query it came from, and the run recorded."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
-from prism_edge.app.common import echo
+from prism_edge.app.common import INTERRUPTED
 from prism_edge.app.history import RunLog
+from prism_edge.app.output import Output
+from prism_edge.app.plan import size_label
 from prism_edge.app.render import (
     PLAIN_EVERY_S,
     _print_ranking,
+    logged,
+    model_work,
+    payload_of,
     reading_progress,
+    say_no_answer,
     write_memory,
 )
 from prism_edge.core.events import StepDone
 from prism_edge.engine.tables import TableSession
 
 
-def plan_of(session: TableSession, backend_name: str, device: str | None, reason: str) -> str:
+def reading_of(session: TableSession) -> str:
+    """What a table run reads, for its plan line."""
     documents = session.documents
     size = sum(d.source.stat().st_size if d.source else len(d.held) for d in documents)
     tables = f"{len(documents)} table" + ("" if len(documents) == 1 else "s")
-    return (
-        f"plan: model {backend_name}" + (f" on {device}" if device else "")
-        + f", method tables ({reason}), {tables} ({size / 1e6:.1f} MB) read straight into a "
-        "database (no chunks, no tokens counted)"
-    )  # fmt: skip
+    return f"{tables} of {size_label(size)} read into a database"
 
 
 def run_tables(
     session: TableSession,
     log: RunLog,
-    plan: str,
+    plan: list[str],
     *,
     quiet: bool,
-    as_json: bool,
+    output: Output,
     memory_out: Path | None,
-) -> None:
+) -> bool:
+    """A table question from its plan line to its answer and record; whether it found one."""
     console = log.console
     if not quiet:
-        console.print(plan, markup=False)
+        for line in plan:
+            console.print(line, markup=False)
     try:
         with log.recording(lambda: session.result) as done:
             _drive(session, console, quiet)
@@ -56,32 +60,31 @@ def run_tables(
             "database is private): the same command reads them again",
             markup=False,
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(INTERRUPTED) from None
     result = session.result
-    if as_json:
-        payload = {
-            **result.to_dict(),
-            "query": session.method.query,
-            "queries": session.method.queries,  # the ranking's, in its order
-            "rows": session.rows,
-            "log_id": log.entry.id,
-        }
-        echo(json.dumps(payload, ensure_ascii=False, indent=2))
-    else:
-        echo(result.answer or "")
-        if not quiet:
-            _print_ranking(result, console)
-            if session.method.query:
-                console.print(f"query: {session.method.query}", markup=False)
-            m = result.metrics
-            scored = sum(1 for call in m.calls if call.kind == "score")
-            console.print(
-                f"done: {session.rows:,} records of {len(session.documents)} table(s) read, "
-                f"{scored} scores by the model, {m.prompt_tokens} prompt tokens, "
-                f"{m.wall_s:.1f} s" + (f"; logged as run {log.entry.id}" if log.entry.id else ""),
-                markup=False,
-            )
+    payload = payload_of(
+        result,
+        session.runner.config.question,
+        query=session.method.query,
+        queries=session.method.queries,  # the ranking's, in its order
+        rows=session.rows,
+        log_id=log.entry.id,
+    )
+    output.one(payload, result.answer or None)
+    if output.text:
+        say_no_answer(result, console)
+    if output.text and not quiet:
+        _print_ranking(result, console)
+        if session.method.query:
+            console.print(f"query: {session.method.query}", markup=False)
+        tables = len(session.documents)
+        console.print(
+            f"done: {session.rows:,} records of {tables} table{'s' if tables != 1 else ''} read; "
+            f"{model_work(result.metrics)}{logged(log.entry.id)}",
+            markup=False,
+        )
     write_memory(memory_out, result.memory.data)
+    return result.found
 
 
 def _drive(session: TableSession, console: Console, quiet: bool) -> None:

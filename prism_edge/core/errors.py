@@ -14,6 +14,12 @@ class PrismError(Exception):
     hint: str = ""
 
 
+class NoAnswer(PrismError):
+    """The input holds no answer to the question (nothing to summarize, nothing found): not a
+    failure of the program, and the command line's exit status 1 (as grep's "no match"), where
+    an error's is 2."""
+
+
 class SchemaError(PrismError):
     """A schema cannot be used; ``line`` is the 1-based source line when there is one."""
 

@@ -84,6 +84,17 @@ class RunResult:
     """The method that revised the memory (``prism_edge.methods``)."""
     ranking: list[tuple[str, float]] = field(default_factory=list)
     """A scored method's final candidates with their scores, best first (else empty)."""
+    score_meaning: str = ""
+    """What the ranking's scores are, when the method says (else its class's
+    :attr:`~prism_edge.methods.base.Method.score_meaning`)."""
+    no_answer: str | None = None
+    """Why the run found no answer (no definition in the code, not in the table), when it
+    found none; the answer then says so in words. None: answered."""
+
+    @property
+    def found(self) -> bool:
+        """Whether the run answered (the command line's exit status 0; 1 when not)."""
+        return self.no_answer is None and bool(self.answer)
 
     def count(self, step: StepDone) -> None:
         """Add a finished step's revisions to the counts."""
@@ -115,6 +126,11 @@ class RunResult:
         }
         if self.ranking:
             out["ranking"] = [[name, score] for name, score in self.ranking]
+            if self.score_meaning:
+                out["score_meaning"] = self.score_meaning
+        out["found"] = self.found
+        if self.no_answer is not None:
+            out["no_answer"] = self.no_answer
         return out
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import json
 import math
 import re
@@ -164,8 +165,13 @@ _STAR = "\u2063prism-star\u2063"
 _QUOTED_STAR = re.compile(r"""(?<=[.\[])(?:'\*'|"\*")(?=[.\[\]]|$)""")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_path(text: str) -> tuple[Segment, ...]:
-    """``$.'a'.'b c'[2]`` -> ``("a", "b c", 2)``; :class:`ValueError` when it is not one."""
+    """``$.'a'.'b c'[2]`` -> ``("a", "b c", 2)``; :class:`ValueError` when it is not one.
+
+    Remembered for the last few thousand paths: jsonpath-ng builds its parser's tables anew
+    for every path it reads (about 1 ms each), and a run's revisions name the same paths
+    again and again."""
     text = text.strip()
     if not text.startswith("$"):
         raise ValueError("a path must start with '$'")

@@ -6,14 +6,12 @@ Every document has its own run folder under the run directory (``NNN-name``), sa
 every step, so ``--resume`` finishes what an interruption left: finished documents are
 reported again from their state, the others continue after their last completed step.
 
-One JSON line per document goes out as each finishes: ``{"document", "answer", "memory",
-"metrics", "revisions", "steps"}``, or ``{"document", "error"}`` when it failed (the others
-go on).
+Each document is handed on as it finishes, with its result or the error it failed with (the
+others go on); the caller shows and records it.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -24,7 +22,7 @@ from typing import Any
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.events import RunResult
 from prism_edge.core.schema import Schema
 from prism_edge.engine.session import Session
@@ -54,34 +52,27 @@ def run_each(
     documents: Sequence[Document],
     settings: EachSettings,
     *,
-    emit: Callable[[str], Any],
-    note: Callable[[str], Any] | None = None,
-    record: Callable[[Document, RunResult | None, str | None], Any] | None = None,
+    done: Callable[[Document, RunResult | None, PrismError | ValueError | OSError | None], Any],
 ) -> int:
-    """Run every document; emit a JSON line as each finishes (and ``record`` it: the document,
-    its result or None, the error or None). Returns how many failed."""
+    """Run every document; as each finishes, ``done(document, result, error)``: its result, or
+    None and what it failed with (a :class:`NoAnswer` when it holds none), one at a time.
+    Returns how many failed (a document with no answer has not failed)."""
     lock = threading.Lock()
     failed = 0
 
     def one(index: int, document: Document) -> None:
         nonlocal failed
         result: RunResult | None = None
+        error: PrismError | ValueError | OSError | None = None
         try:
             # each document keeps its own cache slot (index - 1 modulo the server's slots)
             with backend.pinned(index - 1 if backend.slots > 1 else None):
                 result = _run_document(backend, schema, config, index, document, settings)
-            line = {"document": document.name, **result.to_dict()}
         except (PrismError, ValueError, OSError) as exc:
-            line = {"document": document.name, "error": str(exc)}
-        if record is not None:
-            record(document, result, line.get("error"))
+            error = exc
         with lock:
-            if "error" in line:
-                failed += 1
-            emit(json.dumps(line, ensure_ascii=False))
-            if note is not None:
-                status = line.get("error") or f"{line['steps']} steps"
-                note(f"{document.name}: {status}")
+            failed += error is not None and not isinstance(error, NoAnswer)
+            done(document, result, error)
 
     with ThreadPoolExecutor(max_workers=settings.parallel) as pool:
         for future in [pool.submit(one, i, d) for i, d in enumerate(documents, start=1)]:

@@ -182,9 +182,8 @@ class ScoredDefinitions(Method):
         """The program's answer: BM25 over every stored entry, the best first."""
         texts = {name: entry_text(name, entry) for name, entry in entries.items()}
         ranking = bm25_ranked(texts, self.config.question)[:ASK_SHORTLIST]
-        run.result.ranking = ranking
-        run.result.answer = ranking[0][0] if ranking else ""
-        yield Answered(run.result.answer, None)
+        run.result.score_meaning = BM25_MEANING
+        yield from _answered(run, ranking)
 
     def ask(self, run: Context) -> Iterator[Event]:
         """A new description, from the stored definitions alone: BM25's best of them, each
@@ -203,15 +202,12 @@ class ScoredDefinitions(Method):
 
     def _choose(self, run: Context, names: Sequence[str]) -> Iterator[Event]:
         entries = run.memory.data.get(FIELD, {})
-        answer = ""
+        ranking: list[tuple[str, float]] = []
         if names:
             texts = [entry_text(name, entries[name]) for name in names]
             scores = self.scores(run, texts, self.config.question, [])
             ranking = sorted(zip(names, scores, strict=True), key=lambda p: -p[1])
-            run.result.ranking = ranking
-            answer = ranking[0][0]
-        run.result.answer = answer
-        yield Answered(answer, None)
+        yield from _answered(run, ranking)
 
     def search(self, run: Context, index: DefinitionSearch) -> Iterator[Event]:
         """The question over a repository's index (:mod:`prism_edge.engine.index`): BM25's
@@ -232,9 +228,23 @@ class ScoredDefinitions(Method):
                 zip((located.key for located in found), scores, strict=True), key=lambda p: -p[1]
             )
         run.memory.revise(_add_located(located) for located in found)
-        run.result.ranking = ranking
-        run.result.answer = ranking[0][0] if ranking else ""
-        yield Answered(run.result.answer, None)
+        if self.options.formulation == "bm25":
+            run.result.score_meaning = BM25_MEANING
+        yield from _answered(run, ranking)
+
+
+BM25_MEANING = "BM25 score of its words against the description's"
+"""What the scores of a ranking without the model are (``--no-model``)."""
+NO_DEFINITION = "no definition found: the code read defines no function, class or method"
+
+
+def _answered(run: Context, ranking: list[tuple[str, float]]) -> Iterator[Event]:
+    """The ranking's best as the answer; with no candidate at all, no answer (said why)."""
+    run.result.ranking = ranking
+    run.result.answer = ranking[0][0] if ranking else ""
+    if not ranking:
+        run.result.no_answer = NO_DEFINITION
+    yield Answered(run.result.answer, None)
 
 
 class DefinitionSearch:

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer
 from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.metrics import CallMetrics, RunMetrics
 from prism_edge.core.revisions import Revision
@@ -90,7 +90,7 @@ class NamesState(BaseModel):
     lowered: dict[str, Count] = {}
 
 
-class NothingToSummarize(PrismError):
+class NothingToSummarize(NoAnswer):
     hint = "--method revisions lets the model write the memory instead"
 
 

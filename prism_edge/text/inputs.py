@@ -408,6 +408,8 @@ def _collect(
             text = stdin_text if stdin_text is not None else _stdin(out.warnings)
             out.documents.append(Document("<stdin>", text, "prose"))
             continue
+        if not spec:  # Path("") is the current folder: never read it unasked
+            raise InputError("an empty name is no file: name a file or folder, or - for stdin")
         path = Path(spec)
         if path.is_dir():
             found = 0

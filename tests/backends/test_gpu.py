@@ -46,7 +46,7 @@ def test_run_opens_the_model_offloaded_and_the_plan_says_where(monkeypatch, tmp_
     story.write_text("Then Mowgli ran to Akela at the rock. Later Mowgli spoke to Akela.\n")
     out = invoke("run", str(story), "--no-log", "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 0, out.output
-    assert f"on {device}, n_ctx" in out.stderr
+    assert f"on {device}, method " in out.stderr
     assert all(s["n_gpu_layers"] == (-1 if gpu else 0) for s in opened if "n_ctx" in s)
 
 

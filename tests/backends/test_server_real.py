@@ -152,7 +152,7 @@ def test_server_killed_mid_run_then_resumed(server: Server, tmp_path: Path) -> N
     assert state.exists(), "no checkpoint before the deadline"
     server.kill()
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     message = err.decode()
     assert "is unreachable" in message and "after 2 attempts" in message, message
     assert "--resume" in message
@@ -177,7 +177,7 @@ def test_scored_methods_are_refused_here_and_auto_says_why(server: Server, tmp_p
     refused = subprocess.run(
         [*command, "--method", "names"], capture_output=True, text=True, timeout=120
     )
-    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.returncode == 2 and refused.stdout == ""
     assert "needs a backend that scores continuations" in refused.stderr
     assert "use --method revisions" in refused.stderr
     auto = subprocess.run(

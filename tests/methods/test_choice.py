@@ -98,9 +98,18 @@ def test_the_plan_line_says_which_method_and_why(monkeypatch, tmp_path):
     small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
     out = run_with(monkeypatch, small, str(story), "--run-dir", str(tmp_path / "a"))
     assert out.exit_code == 0, out.output
-    assert "method outline (auto: a 135M model, the program ranks alone (" in out.stderr
-    assert "--method outline uses the model)" in out.stderr
-    assert "(read from the text; --kind sets it)" in out.stderr
+    (plan,) = [line for line in out.stderr.splitlines() if line.startswith("plan")]
+    assert plan.startswith("plan: model scripted, method outline (auto: on a 135M model the "
+                           "program ranks alone; --method outline adds the model), ")  # fmt: skip
+    assert "(read from the text)" in plan and plan.endswith(" in equal spans, 350 words")
+    assert len(plan) < 200
+    assert "benchmarks/" not in out.stderr and "held out" not in out.stderr  # --verbose's
+    # a model-free run's closing line says what it did, not a line of zeros
+    assert "; no model call, " in out.stderr and "0 prompt tokens" not in out.stderr
+    verbose = run_with(monkeypatch, small, str(story), "--run-dir", str(tmp_path / "v"), "-v")
+    (details,) = [line for line in verbose.stderr.splitlines() if line.startswith("plan detail")]
+    assert "context " in details and "why outline: SmolLM2's choice" in details
+    assert "--kind sets the kind of text" in details and "benchmarks/" not in details
 
     def writer(prompt: Any) -> str:
         return "Mowgli." if "[ANSWER]" in prompt.text else "[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"
@@ -131,7 +140,7 @@ def test_what_a_method_would_ignore_is_refused_before_any_compute(
     story.write_text(STORY, encoding="utf-8")
     backend = ScriptedBackend(scorer=scorer, parameters=135_000_000)
     out = run_with(monkeypatch, backend, str(story), "--run-dir", str(tmp_path / "r"), *args)
-    assert out.exit_code == 1 and message in out.stderr, out.stderr
+    assert out.exit_code == 2 and message in out.stderr, out.stderr
     assert backend.calls == [] and backend.evaluated == 0 and out.stdout == ""
 
 
@@ -171,7 +180,7 @@ def test_a_llama_cpp_server_refuses_scored_methods_naming_revisions(monkeypatch,
     story.write_text(STORY, encoding="utf-8")
     args = ["run", str(story), "--server", "http://llama", "--run-dir", str(tmp_path / "r")]
     refused = invoke(*args, "--method", "names")
-    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.exit_code == 2 and refused.stdout == ""
     assert "needs a backend that scores continuations" in refused.stderr
     assert "use --method revisions" in refused.stderr
 
@@ -200,7 +209,8 @@ def test_auto_leaves_the_model_out_where_it_did_not_earn_its_time(monkeypatch):
     small = ScriptedBackend(scorer=scorer, parameters=135_000_000)
     monkeypatch.setitem(methods.MODEL_FREE_BELOW, "definitions", "measured: it added nothing")
     choice = choose("auto", "definitions", small)
-    assert choice.model_free and "measured: it added nothing" in choice.reason
+    assert choice.model_free and "the program ranks alone" in choice.reason
+    assert choice.evidence == "measured: it added nothing"
     large = ScriptedBackend(scorer=scorer, parameters=8_000_000_000)
     assert choose("auto", "definitions", large).name == "revisions"  # 1B and up: written
     assert not choose("definitions", "definitions", small).model_free  # asked by name
@@ -227,4 +237,4 @@ def test_a_task_that_needs_a_query_is_refused_before_any_model_loads(monkeypatch
     story.write_text(STORY, encoding="utf-8")
     for task in ("code-search", "table-qa"):
         out = invoke("run", str(story), "--task", task)
-        assert out.exit_code == 1 and f"--task {task} needs --query" in out.stderr, out.output
+        assert out.exit_code == 2 and f"--task {task} needs --query" in out.stderr, out.output

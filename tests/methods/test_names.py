@@ -256,10 +256,10 @@ def test_run_summarizes_by_names_where_the_model_can_score(monkeypatch, tmp_path
     assert asked.exit_code == 0, asked.output
     kaa = entry.memory["attributes"]["Kaa"]
     assert asked.stdout.strip() == " ".join(kaa)  # the stored sentences, not a generated line
-    assert f"done: answered from run {entry.id}'s memory; 0 prompt tokens" in asked.stderr
+    assert f"done: answered from run {entry.id}'s memory; no model call" in asked.stderr
     wrong = invoke("run", str(story), "--task", "summarize", "--method", "definitions")
     assert (
-        wrong.exit_code == 1
+        wrong.exit_code == 2
         and "--method definitions needs a schema with candidate_functions" in wrong.stderr
     )
     plain = ScriptedBackend(scorer=scorer, outputs=["[OBJECTS FOR UPDATE]\n[OBJECTS FOR ADD]"] * 9)
@@ -328,18 +328,19 @@ def test_run_reads_by_the_methods_measured_chunk_size_unless_one_is_given(monkey
     measured = ScoredNames.chunk_tokens
     assert measured is not None
     names = ("--method", "names")
-    out = invoke("run", str(story), *names, "--run-dir", str(tmp_path / "a"))
+    out = invoke("run", str(story), *names, "--run-dir", str(tmp_path / "a"), "--verbose")
     assert out.exit_code == 0, out.output
-    assert f"chunks of up to {measured} tokens (measured best for names" in out.stderr
+    assert f"chunks of up to {measured} tokens (" in out.stderr
+    assert f"chunks of {measured} tokens (measured best for names" in out.stderr
     # the context opened for the built-in chunk size shrinks to what this size needs
     assert fitted == [context_for(measured, 512)]
     given = invoke(
         "run", str(story), *names, "--chunk-tokens", "300", "--run-dir", str(tmp_path / "b")
     )
-    assert "chunks of up to 300 tokens, " in given.stderr
+    assert "chunks of up to 300 tokens (" in given.stderr
     monkeypatch.setenv("PRISM_EDGE_CHUNK_TOKENS", "400")
     env = invoke("run", str(story), *names, "--run-dir", str(tmp_path / "c"))
-    assert "chunks of up to 400 tokens, " in env.stderr
+    assert "chunks of up to 400 tokens (" in env.stderr
     # a context given is kept whatever the chunk size
     monkeypatch.delenv("PRISM_EDGE_CHUNK_TOKENS")
     kept = invoke("run", str(story), *names, "--ctx", "8000", "--run-dir", str(tmp_path / "d"))

@@ -215,13 +215,13 @@ def test_length_and_kind_in_the_cli_and_the_library(monkeypatch, tmp_path):
     path.write_text(story(), encoding="utf-8")
     out = invoke("run", str(path), "--length", "80w", "--kind", "report", "--no-log")
     assert out.exit_code == 0, out.output
-    assert "kind report (as asked" in out.stderr and "length 80 words" in out.stderr
+    assert "a report (as asked)" in out.stderr and ", 80 words" in out.stderr
     assert len(out.stdout.split()) <= 80 and "a report" in out.stdout
     answer = prism_edge.summarize(path, length="80w", kind="report", run_dir=None)
     assert answer.answer == out.stdout.rstrip("\n")
-    text = prism_edge.summarize(story(), length=3)
+    text = prism_edge.summarize_text(story(), length=3)
     assert text.method == "outline" and text.answer
     bad = invoke("run", str(path), "--length", "lots", "--no-log")
-    assert bad.exit_code == 1 and "--length 'lots'" in bad.stderr
+    assert bad.exit_code == 2 and "--length 'lots'" in bad.stderr
     wrong = invoke("run", str(path), "--kind", "novel", "--no-log")
-    assert wrong.exit_code == 1 and "--kind 'novel'" in wrong.stderr
+    assert wrong.exit_code == 2 and "--kind 'novel'" in wrong.stderr

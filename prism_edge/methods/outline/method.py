@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
-from prism_edge.core.errors import PrismError
+from prism_edge.core.errors import NoAnswer
 from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
@@ -38,7 +38,7 @@ OPENING_CHARS = 800
 """Characters of a part's opening the model reads before the candidates."""
 
 
-class NothingToSummarize(PrismError):
+class NothingToSummarize(NoAnswer):
     hint = "a summary quotes the text's sentences: give it prose, verse or a play"
 
 

@@ -154,6 +154,8 @@ class TableFacts(Method):
             self.store = None
         run.result.ranking = ranking
         run.result.answer = answer
+        if answer.startswith(NOT_IN_TABLE):  # said in words; no answer all the same
+            run.result.no_answer = answer
         yield Answered(answer, None)
 
     def ask(self, run: Context) -> Iterator[Event]:
