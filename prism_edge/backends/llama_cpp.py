@@ -177,7 +177,7 @@ class LlamaCppBackend(Backend):
 
         Without ``n_ctx`` the context is min(8192, training context). ``flash_attn`` and
         ``kv_type`` (``f16``, ``q8_0``; a quantized V cache needs flash attention in llama.cpp)
-        are the attention settings ``benchmarks/depth_rates.py`` measures; ``flash_attn=None``
+        are the attention settings ``benchmarks/speed/depth_rates.py`` measures; ``flash_attn=None``
         opens with flash attention and lets :meth:`suit` choose for the run
         (:mod:`~prism_edge.backends.attention`).
         """
@@ -236,8 +236,8 @@ class LlamaCppBackend(Backend):
         text ends where the loop began, keeping the piece once (finish reason ``loop``); a
         revision line is closed at once by the shortest completion its grammar allows, reported
         in ``Completion.looped_lines`` for the applier, and the output ends with that line (the
-        lines a model writes after one it looped in loop again: ``benchmarks/loop_stop.py``).
-        Off, the loop runs to the budget."""
+        lines a model writes after one it looped in loop again:
+        ``benchmarks/decoding/loop_stop.py``). Off, the loop runs to the budget."""
         self._last_forced = 0
         self._last_looped: list[int] = []
         """The output lines the last generation closed early because they fell into a loop."""
