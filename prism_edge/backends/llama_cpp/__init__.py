@@ -5,17 +5,21 @@ that reach into the decoder and the loader.
 """
 
 from prism_edge.backends.llama_cpp.backend import (
-    EMBEDDED_FILE,
-    EMBEDDED_PACKAGE,
-    KV_BYTES,
-    KV_TYPES,
-    PLAIN_UBATCH,
     REPEAT_WINDOW,
     SCAN,
     SCORE_SEQUENCES,
     TOP_K,
     LlamaCppBackend,
     LlamaTokenizer,
+)
+from prism_edge.backends.llama_cpp.backend import _in_json_string as _in_json_string
+from prism_edge.backends.llama_cpp.backend import _LineGuard as _LineGuard
+from prism_edge.backends.llama_cpp.loading import (
+    EMBEDDED_FILE,
+    EMBEDDED_PACKAGE,
+    KV_BYTES,
+    KV_TYPES,
+    PLAIN_UBATCH,
     check_gguf,
     embedded_model_path,
     gpu_offload_supported,
@@ -23,9 +27,7 @@ from prism_edge.backends.llama_cpp.backend import (
     offloaded_layers,
     physical_cores,
 )
-from prism_edge.backends.llama_cpp.backend import _in_json_string as _in_json_string
-from prism_edge.backends.llama_cpp.backend import _LineGuard as _LineGuard
-from prism_edge.backends.llama_cpp.backend import _load as _load
+from prism_edge.backends.llama_cpp.loading import _load as _load
 
 __all__ = [
     "EMBEDDED_FILE",
