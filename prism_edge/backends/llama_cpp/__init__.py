@@ -10,7 +10,6 @@ from prism_edge.backends.llama_cpp.backend import (
     SCORE_SEQUENCES,
     TOP_K,
     LlamaCppBackend,
-    LlamaTokenizer,
 )
 from prism_edge.backends.llama_cpp.backend import _in_json_string as _in_json_string
 from prism_edge.backends.llama_cpp.backend import _LineGuard as _LineGuard
@@ -28,6 +27,7 @@ from prism_edge.backends.llama_cpp.loading import (
     physical_cores,
 )
 from prism_edge.backends.llama_cpp.loading import _load as _load
+from prism_edge.backends.llama_cpp.tokenizing import LlamaTokenizer
 
 __all__ = [
     "EMBEDDED_FILE",

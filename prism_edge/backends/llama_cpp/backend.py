@@ -13,7 +13,6 @@ from the model state before each call, the same comparison llama.cpp makes.
 from __future__ import annotations
 
 import statistics
-import string
 import time
 from collections.abc import Container, Sequence
 from functools import lru_cache
@@ -31,11 +30,11 @@ from prism_edge.backends import (
     native,
     reused_prefix,
 )
+from prism_edge.backends.llama_cpp import tokenizing
 from prism_edge.backends.llama_cpp.loading import (
     KV_TYPES,
     _Closed,
     _context_length,
-    _load,
     check_gguf,
     context_settings,
     embedded_model_path,
@@ -51,29 +50,8 @@ from prism_edge.core.footprint import Footprint
 from prism_edge.core.metrics import SpeedProfile
 from prism_edge.prompts import Prompt
 
-_SENTINEL = "\x00PRISM-USER-MESSAGE\x00"
-
-
 SCORE_SEQUENCES = 32
 """Candidates scored side by side in one llama.cpp call (each its own sequence)."""
-
-
-class LlamaTokenizer:
-    """A model's tokenizer alone (vocab-only load: no weights, no context), for planning."""
-
-    def __init__(self, model_path: str | Path | None = None) -> None:
-        path = Path(model_path) if model_path is not None else embedded_model_path()
-        check_gguf(path)
-        self.name = path.name
-        self.parameters = model_parameters(path)
-        """The size the header states: ``inspect`` chooses the method by it, as ``run``."""
-        self.can_score = True  # a local model scores continuations
-        self._vocab = _load(path, vocab_only=True)
-
-    def tokenize(self, text: str) -> list[int]:
-        if not text:
-            return []
-        return list(self._vocab.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
 
 class LlamaCppBackend(Backend):
@@ -181,7 +159,7 @@ class LlamaCppBackend(Backend):
         self._numeral_tokens: frozenset[int] | None = None
         self.grammar_fallbacks = 0
         """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
-        self._wrap_before, self._wrap_after = self._chat_wrapping()
+        self._wrap_before, self._wrap_after = tokenizing.chat_wrapping(self.llama)
 
     # --- model facts ------------------------------------------------------------------------
 
@@ -189,40 +167,13 @@ class LlamaCppBackend(Backend):
     def architecture(self) -> str:
         return str(self.llama.metadata.get("general.architecture", "unknown"))
 
-    def _chat_wrapping(self) -> tuple[list[int], list[int]]:
-        """Tokens of the chat template before and after the user message (stable each call)."""
-        template = self.llama.metadata.get("tokenizer.chat_template")
-        bos_id, eos_id = self.llama.token_bos(), self.llama.token_eos()
-        if template:
-            from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
-            bos = self._piece(bos_id)
-            eos = self._piece(eos_id)
-            formatter = Jinja2ChatFormatter(template, eos_token=eos, bos_token=bos)
-            text = formatter(messages=[{"role": "user", "content": _SENTINEL}]).prompt
-            before, _, after = text.partition(_SENTINEL)
-        else:  # a base model: the prompt is the text
-            before, after = "", ""
-        head = self._tokenize(before, special=True)
-        add_bos = str(self.llama.metadata.get("tokenizer.ggml.add_bos_token", "true")) == "true"
-        if add_bos and bos_id >= 0 and (not head or head[0] != bos_id):
-            head = [bos_id, *head]
-        return head, self._tokenize(after, special=True)
-
     def _piece_bytes(self, token: int) -> bytes:
         return bytes(self.llama.detokenize([token]))
-
-    def _piece(self, token: int) -> str:
-        if token < 0:
-            return ""
-        return self.llama._model.token_get_text(token)  # type: ignore[no-any-return]
 
     # --- tokens -----------------------------------------------------------------------------
 
     def _tokenize(self, text: str, *, special: bool) -> list[int]:
-        if not text:
-            return []
-        return list(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special))
+        return tokenizing.tokenize(self.llama, text, special=special)
 
     def _plain_tokens(self, text: str) -> tuple[int, ...]:
         return tuple(self._tokenize(text, special=False))
@@ -751,11 +702,7 @@ class LlamaCppBackend(Backend):
         """The tokens that spell only digits (after one leading space): one token to the loop
         detector, so a model counting ``1. 2. 3. ...`` is seen looping."""
         if self._numeral_tokens is None:
-            self._numeral_tokens = frozenset(
-                token
-                for token in range(self.llama.n_vocab())
-                if self._pieces(token).removeprefix(b" ").isdigit()
-            )
+            self._numeral_tokens = tokenizing.numeral_tokens(self.llama.n_vocab(), self._pieces)
         return self._numeral_tokens
 
     def _single_byte(self, byte: int) -> int | None:
@@ -770,17 +717,9 @@ class LlamaCppBackend(Backend):
         the bytes of non-ASCII characters: what a line's completion is spelled with (see
         :class:`_LineGuard`)."""
         if self._steps is None:
-            wanted = "\n\"}]'),:; " + string.ascii_lowercase + string.digits
-            wanted += string.ascii_uppercase + ".-_!?(/{[$"
-            wanted += "".join(c for c in string.punctuation if c not in wanted)
-            by_piece: dict[bytes, int] = {}
-            for token in range(self.llama.n_vocab()):
-                piece = self._pieces(token)
-                if len(piece) == 1 and piece not in by_piece:
-                    by_piece[piece] = token
-            chars = [c.encode() for c in wanted] + [bytes([b]) for b in range(0x80, 0x100)]
-            self._steps = [by_piece[c] for c in chars if c in by_piece]
-            self._byte_tokens = {piece[0]: token for piece, token in by_piece.items()}
+            self._steps, self._byte_tokens = tokenizing.completion_steps(
+                self.llama.n_vocab(), self._pieces
+            )
         return self._steps
 
     def _token_bytes(self, token: int) -> bytes:
