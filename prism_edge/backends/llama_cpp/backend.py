@@ -28,9 +28,8 @@ from prism_edge.backends import (
     attention,
     cpu_share,
     native,
-    reused_prefix,
 )
-from prism_edge.backends.llama_cpp import tokenizing
+from prism_edge.backends.llama_cpp import evaluation, tokenizing
 from prism_edge.backends.llama_cpp.loading import (
     KV_TYPES,
     _Closed,
@@ -193,7 +192,7 @@ class LlamaCppBackend(Backend):
 
     def cached_tokens(self) -> list[int]:
         """The tokens whose KV activations the context holds now."""
-        return [int(t) for t in self.llama._input_ids]
+        return evaluation.cached_tokens(self.llama)
 
     def close(self) -> None:
         """Free the model and its context now, not when the collector gets to them; every
@@ -208,8 +207,7 @@ class LlamaCppBackend(Backend):
 
     def reset_cache(self) -> None:
         """Forget the KV cache (for measuring what reuse saves)."""
-        self.llama.reset()
-        self.llama._ctx.kv_cache_clear()
+        evaluation.reset(self.llama)
 
     def footprint(self) -> Footprint:
         """The GGUF file's size and the KV cache's: every layer's keys and values for the whole
@@ -489,51 +487,15 @@ class LlamaCppBackend(Backend):
     def _prefill_head(self, tokens: list[int]) -> int:
         """Evaluate ``tokens`` (no logits needed), reusing the longest cached prefix; return
         how many were reused."""
-        llama = self.llama
-        cached = self.cached_tokens() if self.prefix_reuse else []
-        reused = 0
-        for a, b in zip(cached, tokens):  # noqa: B905 -- stops at the shorter on purpose
-            if a != b:
-                break
-            reused += 1
-        if reused == 0:
-            llama.reset()
-        llama.n_tokens = reused
-        llama._ctx.kv_cache_seq_rm(-1, reused, -1)
-        if tokens[reused:]:
-            llama.eval(tokens[reused:])
-        return reused
+        return evaluation.prefill_head(self.llama, tokens, reuse=self.prefix_reuse)
 
     def _eval_all_logits(self, tokens: list[int]) -> list[Any]:
-        """Evaluate ``tokens`` after the cached ones, keeping the logits of every one (what
-        ``Llama.eval`` does, with logits requested for the whole batch)."""
-        import numpy as np
-
-        llama = self.llama
-        llama._ctx.kv_cache_seq_rm(-1, llama.n_tokens, -1)
-        rows: list[Any] = []
-        for i in range(0, len(tokens), llama.n_batch):
-            batch = tokens[i : i + llama.n_batch]
-            n_past = llama.n_tokens
-            llama._batch.set_batch(batch=batch, n_past=n_past, logits_all=True)
-            llama._ctx.decode(llama._batch)
-            logits = np.ctypeslib.as_array(
-                llama._ctx.get_logits(), shape=(len(batch), llama.n_vocab())
-            )
-            rows.extend(row.copy() for row in logits)
-            llama.input_ids[n_past : n_past + len(batch)] = batch
-            llama.n_tokens += len(batch)
-        return rows
+        """Evaluate ``tokens`` after the cached ones, keeping the logits of every one."""
+        return evaluation.eval_all_logits(self.llama, tokens)
 
     def _prefill(self, tokens: list[int]) -> int:
         """Evaluate the prompt, reusing the longest cached prefix; return the reused count."""
-        llama = self.llama
-        reused = reused_prefix(self.cached_tokens(), tokens) if self.prefix_reuse else 0
-        if reused == 0:
-            llama.reset()
-        llama.n_tokens = reused
-        llama.eval(tokens[reused:])  # drops the KV cells past the reused prefix first
-        return reused
+        return evaluation.prefill(self.llama, tokens, reuse=self.prefix_reuse)
 
     def _decode(
         self,
