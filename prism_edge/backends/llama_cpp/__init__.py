@@ -7,7 +7,6 @@ that reach into the decoder and the loader.
 from prism_edge.backends.llama_cpp.backend import (
     REPEAT_WINDOW,
     SCAN,
-    SCORE_SEQUENCES,
     TOP_K,
     LlamaCppBackend,
 )
@@ -27,6 +26,7 @@ from prism_edge.backends.llama_cpp.loading import (
     physical_cores,
 )
 from prism_edge.backends.llama_cpp.loading import _load as _load
+from prism_edge.backends.llama_cpp.scoring import SCORE_SEQUENCES
 from prism_edge.backends.llama_cpp.tokenizing import LlamaTokenizer
 
 __all__ = [
