@@ -4,14 +4,9 @@ Names with a leading underscore are the package's own; the few re-exported here 
 that reach into the decoder and the loader.
 """
 
-from prism_edge.backends.llama_cpp.backend import (
-    REPEAT_WINDOW,
-    SCAN,
-    TOP_K,
-    LlamaCppBackend,
-)
-from prism_edge.backends.llama_cpp.backend import _in_json_string as _in_json_string
-from prism_edge.backends.llama_cpp.backend import _LineGuard as _LineGuard
+from prism_edge.backends.llama_cpp.backend import LlamaCppBackend
+from prism_edge.backends.llama_cpp.decoding import _in_json_string as _in_json_string
+from prism_edge.backends.llama_cpp.line_guard import _LineGuard as _LineGuard
 from prism_edge.backends.llama_cpp.loading import (
     EMBEDDED_FILE,
     EMBEDDED_PACKAGE,
@@ -26,6 +21,7 @@ from prism_edge.backends.llama_cpp.loading import (
     physical_cores,
 )
 from prism_edge.backends.llama_cpp.loading import _load as _load
+from prism_edge.backends.llama_cpp.sampling import REPEAT_WINDOW, SCAN, TOP_K
 from prism_edge.backends.llama_cpp.scoring import SCORE_SEQUENCES
 from prism_edge.backends.llama_cpp.tokenizing import LlamaTokenizer
 

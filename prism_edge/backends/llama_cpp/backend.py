@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,6 +30,7 @@ from prism_edge.backends import (
     native,
 )
 from prism_edge.backends.llama_cpp import evaluation, scoring, tokenizing
+from prism_edge.backends.llama_cpp.decoding import Decoder
 from prism_edge.backends.llama_cpp.loading import (
     KV_TYPES,
     _Closed,
@@ -44,7 +45,6 @@ from prism_edge.backends.llama_cpp.loading import (
     physical_cores,
 )
 from prism_edge.backends.llama_cpp.scoring import SCORE_SEQUENCES
-from prism_edge.backends.loops import loop_start
 from prism_edge.core.errors import BackendError, ContextOverflow
 from prism_edge.core.footprint import Footprint
 from prism_edge.core.metrics import SpeedProfile
@@ -122,11 +122,11 @@ class LlamaCppBackend(Backend):
         """Candidates :meth:`score` evaluates side by side in one call (1: one call each)."""
         self.kv_type = kv_type
         self.jump_forward = jump_forward
-        """Forced continuations are evaluated as one batch (see :meth:`_jump`)."""
+        """Forced continuations are evaluated as one batch (see :meth:`.Decoder._jump`)."""
         self.forced_start = forced_start
         """The whole lines a grammar forces at the start of an output (a revision step's
         ``[OBJECTS FOR UPDATE]`` header) are evaluated with the prompt, in the tokenizer's own
-        spelling, instead of decoded one token at a time (see :meth:`_start`)."""
+        spelling, instead of decoded one token at a time (see :meth:`.Decoder._start`)."""
         self.stop_on_repeat = stop_on_repeat
         """A step's output ends at the first token after which its line can only be a repeat
         of what is stored (see :meth:`Constraint.stop_on_repeat`); off, the line is decoded
@@ -409,158 +409,22 @@ class LlamaCppBackend(Backend):
         stop_at_eog: bool = True,
         repeat_penalty: float = 1.0,
     ) -> tuple[list[int], str]:
-        """Sample-first constrained decoding, with jump-forward.
-
-        Each step samples from the unconstrained logits, then asks llama.cpp's grammar engine
-        about that one token; only when it is rejected is the grammar applied to the whole
-        vocabulary and the token sampled again from what is left. At temperature 0 this picks
-        exactly the token fully constrained greedy decoding picks (the unconstrained argmax,
-        when allowed, is also the constrained argmax); at any temperature every emitted token
-        is one the grammar allows.
-
-        Jump-forward: where the grammar allows only one continuation (JSON syntax, the rest of
-        a key or of a grounded sentence once determined), its tokens (:meth:`_jump`) are
-        evaluated as one batch with the logits of every position, and each position is then
-        decided exactly as above from its own logits. Where the model picks the drafted token,
-        that token's forward pass was part of the batch; at the first position where it picks
-        another spelling of the same text, the rest of the draft is dropped from the cache. So
-        the output is the token-by-token output (the grammar is only the draft, the model
-        decides), at prefill speed where the two agree.
-        """
-        import llama_cpp
-        import numpy as np
-
-        from prism_edge.backends.llama_grammar import Constraint
-
-        llama = self.llama
-        vocab = llama_cpp.llama_model_get_vocab(llama.model)
-        n_vocab = llama.n_vocab()
-        constraint = Constraint(vocab, grammar, self._token_bytes) if grammar is not None else None
-        if constraint is not None and not self.stop_on_repeat:
-            constraint.stop_on_repeat(False)
-        rng = np.random.default_rng(seed)
-        per_line = constraint is not None and constraint.per_line
-        guard = _LineGuard(self, constraint) if per_line else None
-        out: list[int] = []
-        pending: list[int] = []  # emitted, not yet evaluated
-        rows: list[Any] = []  # logits of the drafted positions still to decide
-        draft: list[int] = []  # the drafted token of each of those positions
-        self._last_forced = 0
-        self._last_looped = []
+        """Sample-first constrained decoding, with jump-forward (:meth:`.Decoder.decode`): the
+        output's tokens and why it ended; what it forced and the lines it closed looping are
+        kept for :meth:`generate`."""
+        decoder = Decoder(self)
         try:
-            if constraint is not None and self.forced_start:
-                out = self._start(constraint, max_tokens)
-                pending = list(out)  # evaluated in one batch when the next token is wanted
-                self._last_forced = len(out)
-                if constraint.ended:
-                    return out, "stop"
-            while len(out) < max_tokens:
-                if rows:
-                    logits = rows.pop(0)
-                    expected: int | None = draft.pop(0)
-                else:
-                    expected = None
-                    if pending:  # evaluated only when another token is wanted
-                        llama.eval(pending)
-                        pending = []
-                    pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
-                    logits = np.ctypeslib.as_array(pointer, shape=(n_vocab,))
-                if repeat_penalty != 1.0 and out:
-                    logits = _penalize(logits, out[-REPEAT_WINDOW:], repeat_penalty)
-                token = _pick(logits, temperature, rng)
-                if constraint is not None and not constraint.allows(token):
-                    self.grammar_fallbacks += 1
-                    token = _constrained_pick(logits, constraint, temperature, rng)
-                eog = bool(llama_cpp.llama_vocab_is_eog(vocab, token))
-                if guard is not None:
-                    kept = guard.check(token, max_tokens - len(out), eog)
-                    if kept is None:
-                        return out, "stop"  # no whole line fits what is left
-                    eog = eog and kept == token  # a forced token is never the end
-                    token = kept
-                if stop_at_eog and eog:
-                    return out, "stop"
-                out.append(token)
-                if expected is not None and token == expected:
-                    self._last_forced += 1  # its forward pass was in the draft's batch
-                    if not rows:
-                        pending.append(token)  # the draft's last token: not evaluated yet
-                elif expected is not None:
-                    # another spelling than the draft's: the drafted tokens after this position
-                    # (evaluated, not taken) leave the cache
-                    llama.n_tokens -= len(rows)
-                    rows, draft, pending = [], [], [token]
-                else:
-                    pending.append(token)
-                if constraint is not None:
-                    constraint.accept(token, max_tokens - len(out), self._text)
-                    if constraint.ended:
-                        if constraint.repeat_tokens:  # a line that could only be a repeat
-                            del out[len(out) - constraint.repeat_tokens :]
-                        return out, "stop"
-                    if self._last_looped and constraint.lines_done >= self._last_looped[-1]:
-                        return out, "stop"  # the looped line is closed: the output ends
-                if self.stop_on_loop and not (guard and guard.forcing):
-                    kept = _after_loop(out, constraint, self._numerals())
-                    if kept is not None and constraint is not None and guard is not None:
-                        if not guard.close_line():  # the line's first token: nothing to close
-                            return out[:kept], "loop"
-                        # a revision line: closed now (the applier keeps what came before the
-                        # loop), and the output ends with it
-                        self._last_looped.append(constraint.lines_done + 1)
-                    elif kept is not None:
-                        return out[:kept], "loop"
-                jump = self.jump_forward and not rows and not (guard and guard.forcing)
-                if constraint is not None and jump:
-                    drafted = self._jump(constraint, max_tokens - len(out))
-                    if drafted:
-                        # the emitted token and all drafted but the last, one batch: the
-                        # logits of every position, one per drafted token
-                        rows = self._eval_all_logits([*pending, *drafted[:-1]])
-                        pending, draft = [], list(drafted)
-                        rows = rows[len(rows) - len(drafted) :]
-            return out, "length"
+            return decoder.decode(
+                grammar,
+                max_tokens,
+                temperature,
+                seed,
+                stop_at_eog=stop_at_eog,
+                repeat_penalty=repeat_penalty,
+            )
         finally:
-            if constraint is not None:
-                constraint.close()
-
-    def _start(self, constraint: Any, left: int) -> list[int]:
-        """Accept into ``constraint`` and return the tokens of the whole lines its grammar
-        forces at the start of the output: text no model can change, so it is part of the
-        prompt rather than the output. They are spelled by the tokenizer (as the prompt is) and
-        evaluated in one batch with no logits but the last one's, at prefill speed. A forced run
-        that does not end its line, or that the grammar does not take in the tokenizer's
-        spelling, is left to the decoder."""
-        self.completion_steps()
-        assert self._byte_tokens is not None
-        tokens: list[int] = []
-        while not constraint.ended:
-            forced = constraint.forced(self._byte_tokens, self._end_tokens, left - len(tokens))
-            if not forced.endswith(b"\n"):
-                break
-            line = [int(t) for t in self.llama.tokenize(forced, add_bos=False, special=False)]
-            if len(tokens) + len(line) >= left or not constraint.follows(None, line):
-                break
-            for token in line:
-                tokens.append(token)
-                constraint.accept(token, left - len(tokens), self._text)
-        return tokens
-
-    def _jump(self, constraint: Any, left: int) -> list[int]:
-        """Jump-forward decoding: the tokens of what the grammar allows as the only
-        continuation (JSON syntax, the rest of a key or of a grounded sentence once it is
-        determined), spelled by the model's tokenizer, evaluated as one batch at prefill speed
-        instead of one forward pass each. Fewer than two forced bytes: nothing to jump."""
-        self.completion_steps()
-        assert self._byte_tokens is not None
-        forced = constraint.forced(self._byte_tokens, self._end_tokens, left)
-        if len(forced) < 2:
-            return []
-        tokens = [int(t) for t in self.llama.tokenize(forced, add_bos=False, special=False)]
-        if len(tokens) > left or not constraint.follows(None, tokens):
-            singles = [self._byte_tokens[b] for b in forced]  # the grammar's own spelling
-            tokens = singles if len(singles) <= left else []
-        return tokens
+            self._last_forced, self._last_looped = decoder.forced, decoder.looped
+            self.grammar_fallbacks += decoder.fallbacks
 
     def _numerals(self) -> frozenset[int]:
         """The tokens that spell only digits (after one leading space): one token to the loop
@@ -579,7 +443,7 @@ class LlamaCppBackend(Backend):
     def completion_steps(self) -> list[int]:
         """Single-byte tokens, line end and closers first, then letters, digits, punctuation and
         the bytes of non-ASCII characters: what a line's completion is spelled with (see
-        :class:`_LineGuard`)."""
+        :class:`~.line_guard._LineGuard`)."""
         if self._steps is None:
             self._steps, self._byte_tokens = tokenizing.completion_steps(
                 self.llama.n_vocab(), self._pieces
@@ -591,201 +455,6 @@ class LlamaCppBackend(Backend):
 
     def _text(self, tokens: list[int]) -> str:
         return str(self.llama.detokenize(tokens).decode("utf-8", errors="replace"))
-
-
-class _LineGuard:
-    """Keeps every line of a per-line grammar finishable within the output budget.
-
-    The invariant, checked with the grammar itself after every token of a line: the line can
-    still be ended within the tokens left. The way to end it is found by llama.cpp's grammar
-    engine on a copy of the state (:meth:`Constraint.completion`: single-character tokens,
-    closers first, then re-spelled in the model's own tokens when the grammar takes them), so it
-    holds for whatever the grammar demands -- missing fields, grounded words, the key
-    complement -- not for an estimate. A sampled token after which the line could no longer end
-    in time is replaced by the completion known to fit since the token before, which is then
-    emitted as it is; a line whose first token could not end in time is not begun (the output
-    ends there). So after every token some completion that fits is known: by induction no line
-    is ever cut. While the model's tokens follow the known
-    completion (a grounded sentence), no search is needed; otherwise one search a token. It
-    costs 3-9% of a revision call (``benchmarks/results/line_guard.txt``).
-    """
-
-    def __init__(self, backend: LlamaCppBackend, constraint: Any) -> None:
-        self._backend = backend
-        self._constraint = constraint
-        self._forced: list[int] = []
-        self._path = b""
-        """The single-byte completion of the open line from the current state (b"": none
-        known). The grammar state depends only on the bytes accepted, so after a token whose
-        bytes begin this path, the rest of the path is the completion again, found without a
-        search -- the common case when grounding makes the model follow a sentence."""
-        self._safe: list[int] | None = None
-        """A completion of the open line from the current state, in tokens, known to fit the
-        tokens left: the invariant's witness, forced when a sampled token would break it."""
-
-    def close_line(self) -> bool:
-        """Emit, from the next token on, the completion of the open line known to fit (the
-        invariant's witness): the line ends as soon as the grammar lets it. False when none is
-        known (the line's first token)."""
-        if self._safe is None or self._forced:
-            return False
-        self._forced, self._path, self._safe = [int(t) for t in self._safe], b"", None
-        return bool(self._forced)
-
-    @property
-    def forcing(self) -> bool:
-        """Whether the guard is emitting its own completion (no jump-forward meanwhile)."""
-        return bool(self._forced)
-
-    def check(self, token: int, left: int, end_of_generation: bool) -> int | None:
-        """The token to emit: ``token`` or a forced one; None ends the output here (no line
-        can start and end in what is left). ``left`` counts this token."""
-        if not self._constraint.per_line:
-            return token
-        if self._forced:
-            return self._forced.pop(0)
-        if not self._constraint.in_line:
-            self._path, self._safe = b"", None  # a new line: nothing known yet
-            if end_of_generation:
-                return token
-        piece = self._backend._piece_bytes(token)
-        if self._path and self._path.startswith(piece) and self._fits_after(piece, token, left):
-            return token
-        steps = self._backend.completion_steps()
-        search = max(4 * left, 512)  # single bytes: the model's tokens are fewer
-        after = self._constraint.completion(token, steps, search)
-        compact = self._compact(token, after)
-        if after is not None and compact is not None and len(compact) <= left - 1:
-            self._path = b"".join(self._backend._piece_bytes(t) for t in after)
-            self._safe = compact
-            return token
-        if self._safe is None:
-            return None  # the line's first token, and the line it starts cannot end in time
-        # the completion known to fit since the last token (the invariant): follow it
-        forced = self._safe
-        self._forced, self._path, self._safe = [int(t) for t in forced[1:]], b"", None
-        return int(forced[0])
-
-    def _fits_after(self, piece: bytes, token: int, left: int) -> bool:
-        """With ``token`` on the known path: whether the rest still fits (and keep it)."""
-        rest = self._path[len(piece) :]
-        safe = self._safe
-        if safe and safe[0] == token:
-            rest_tokens: list[int] | None = safe[1:]
-        else:
-            singles = [self._backend._single_byte(b) for b in rest]
-            if None in singles:
-                return False
-            rest_tokens = self._compact(token, [int(t) for t in singles if t is not None])
-        if rest_tokens is None or len(rest_tokens) > left - 1:
-            return False
-        self._path, self._safe = rest, rest_tokens
-        return True
-
-    def _compact(self, after: int | None, tokens: list[int] | None) -> list[int] | None:
-        """The same completion in the model's own (longer) tokens when the grammar takes them,
-        else as it is: its length is what the line needs at most."""
-        if not tokens:
-            return tokens
-        text = self._backend._text(tokens)
-        lines = [line + "\n" for line in text.split("\n")[:-1]] or [text]
-        compact = [t for line in lines for t in self._backend._tokenize(line, special=False)]
-        if len(compact) < len(tokens) and self._constraint.follows(after, compact):
-            return compact
-        return tokens
-
-
-REPEAT_WINDOW = 64
-"""Generated tokens the repeat penalty looks back on (llama.cpp's default)."""
-TOP_K = 40
-"""Top-k sampling as in the paper (k = 40)."""
-SCAN = 256
-"""Candidates checked one by one, best first, before the grammar filters the vocabulary."""
-
-
-def _after_loop(out: list[int], constraint: Any, numerals: Container[int] = ()) -> int | None:
-    """How much of ``out`` to keep when it has fallen into a loop; None when it has not
-    (``numerals``: the tokens of digits, which count as one, so counting is a loop).
-
-    Free text keeps the looping piece once. In a per-line output, the output before the line
-    the loop is in (a line cut anywhere would not parse; the decoder closes the line instead
-    where it can). An output under one fixed grammar is never cut (what is left would not be a
-    sentence of the grammar)."""
-    if constraint is None:
-        return loop_start(out, numerals=numerals)
-    if not constraint.per_line or not constraint.in_line:
-        return None
-    line = constraint.line_tokens
-    if loop_start(line, numerals=numerals) is None:
-        return None
-    return len(out) - len(line)
-
-
-def _in_json_string(text: str) -> bool:
-    """Whether ``text`` (the start of a JSON line) ends inside a string."""
-    inside = escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = inside
-        elif char == '"':
-            inside = not inside
-    return inside
-
-
-def _constrained_pick(logits: Any, constraint: Any, temperature: float, rng: Any) -> int:
-    """The token fully constrained sampling would pick, checking candidates best first.
-
-    Greedy needs the best allowed token; top-k needs the k best allowed tokens. Both are found
-    by checking single tokens in descending logit order; only when the best ``SCAN`` candidates
-    do not hold enough allowed tokens does the grammar filter the whole vocabulary.
-    """
-    import numpy as np
-
-    wanted = 1 if temperature <= 0 else TOP_K
-    scan = min(SCAN, len(logits))
-    best = np.argpartition(logits, -scan)[-scan:]
-    best = best[np.argsort(-logits[best], kind="stable")]
-    allowed: list[int] = []
-    for token in best:
-        if constraint.allows(int(token)):
-            allowed.append(int(token))
-            if len(allowed) == wanted:
-                break
-    if len(allowed) < wanted:
-        return _pick(constraint.mask(logits), temperature, rng)
-    if temperature <= 0:
-        return allowed[0]
-    chosen = np.array(allowed)
-    scaled = logits[chosen].astype(np.float64) / temperature
-    weights = np.exp(scaled - scaled.max())
-    return int(rng.choice(chosen, p=weights / weights.sum()))
-
-
-def _penalize(logits: Any, recent: list[int], penalty: float) -> Any:
-    """llama.cpp's repeat penalty: recent tokens' logits divided (or, if negative, multiplied)."""
-    import numpy as np
-
-    out = np.array(logits, dtype=np.float32)
-    ids = np.unique(np.array(recent))
-    values = out[ids]
-    out[ids] = np.where(values > 0, values / penalty, values * penalty)
-    return out
-
-
-def _pick(logits: Any, temperature: float, rng: Any, top_k: int = TOP_K) -> int:
-    """Greedy at temperature 0; otherwise top-k (40, as in the paper) with temperature."""
-    import numpy as np
-
-    if temperature <= 0:
-        return int(np.argmax(logits))
-    finite = np.flatnonzero(np.isfinite(logits))
-    k = min(top_k, len(finite))
-    top = finite[np.argpartition(logits[finite], -k)[-k:]]
-    scaled = logits[top].astype(np.float64) / temperature
-    weights = np.exp(scaled - scaled.max())
-    return int(rng.choice(top, p=weights / weights.sum()))
 
 
 _FILLER = "The quick brown fox jumps over the lazy dog. " * 200
