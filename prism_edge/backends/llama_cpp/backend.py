@@ -1,18 +1,9 @@
-"""Local GGUF models through llama-cpp-python, the KV cache reused across calls.
-
-Every prompt is turned into tokens here, part by part: the chat template's own text (from the
-GGUF metadata) is split around the user message and tokenized with special tokens parsed; every
-prompt part -- instructions, memory, document -- is tokenized with ``special=False``, so a
-document that contains ``<|im_start|>`` is text, never a control token. Because each part is
-tokenized on its own, the static prefix and an unchanged memory produce identical tokens on
-every call, and llama.cpp reuses them from the KV cache (longest common prefix with the tokens
-already evaluated; one token less when the whole prompt was cached). The reused count is read
-from the model state before each call, the same comparison llama.cpp makes.
-"""
+"""The llama.cpp backend: one model and its context for a whole run, the KV cache carried over
+between calls. It holds the model, its settings and the vocabulary's caches; the work is the
+package's other modules'."""
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -29,7 +20,7 @@ from prism_edge.backends import (
     cpu_share,
     native,
 )
-from prism_edge.backends.llama_cpp import evaluation, scoring, tokenizing
+from prism_edge.backends.llama_cpp import calibration, evaluation, scoring, tokenizing
 from prism_edge.backends.llama_cpp.decoding import Decoder
 from prism_edge.backends.llama_cpp.loading import (
     KV_TYPES,
@@ -38,8 +29,8 @@ from prism_edge.backends.llama_cpp.loading import (
     check_gguf,
     context_settings,
     embedded_model_path,
-    footprint,
     is_recurrent,
+    model_footprint,
     model_parameters,
     open_context,
     physical_cores,
@@ -158,39 +149,11 @@ class LlamaCppBackend(Backend):
         """Tokens the unconstrained sample got wrong, so the grammar filtered the vocabulary."""
         self._wrap_before, self._wrap_after = tokenizing.chat_wrapping(self.llama)
 
-    # --- model facts ------------------------------------------------------------------------
+    # --- the model --------------------------------------------------------------------------
 
     @property
     def architecture(self) -> str:
         return str(self.llama.metadata.get("general.architecture", "unknown"))
-
-    def _piece_bytes(self, token: int) -> bytes:
-        return bytes(self.llama.detokenize([token]))
-
-    # --- tokens -----------------------------------------------------------------------------
-
-    def _tokenize(self, text: str, *, special: bool) -> list[int]:
-        return tokenizing.tokenize(self.llama, text, special=special)
-
-    def _plain_tokens(self, text: str) -> tuple[int, ...]:
-        return tuple(self._tokenize(text, special=False))
-
-    def tokenize(self, text: str) -> list[int]:
-        return list(self._part_tokens(text))
-
-    def prompt_tokens(self, prompt: Prompt) -> list[int]:
-        tokens = list(self._wrap_before)
-        for part in prompt.parts:
-            tokens.extend(self._part_tokens(part.text))
-        tokens.extend(self._wrap_after)
-        return tokens
-
-    def count_tokens(self, prompt: Prompt) -> int:
-        return len(self.prompt_tokens(prompt))
-
-    def cached_tokens(self) -> list[int]:
-        """The tokens whose KV activations the context holds now."""
-        return evaluation.cached_tokens(self.llama)
 
     def close(self) -> None:
         """Free the model and its context now, not when the collector gets to them; every
@@ -203,16 +166,10 @@ class LlamaCppBackend(Backend):
         self._part_tokens.cache_clear()
         self._pieces.cache_clear()
 
-    def reset_cache(self) -> None:
-        """Forget the KV cache (for measuring what reuse saves)."""
-        evaluation.reset(self.llama)
-
     def footprint(self) -> Footprint:
         """The GGUF file's size and the KV cache's: every layer's keys and values for the whole
         context at the cache's type (head sizes from the model's metadata)."""
-        return footprint(self.llama, self.path, self.n_ctx, self.kv_type)
-
-    # --- the engine's attention -------------------------------------------------------------
+        return model_footprint(self.llama, self.path, self.n_ctx, self.kv_type)
 
     def _reopen(self, flash_attn: bool) -> None:
         """The same model and settings with the other attention (the KV cache starts empty)."""
@@ -235,6 +192,85 @@ class LlamaCppBackend(Backend):
         self._reopen(self.flash_attn)
         self.n_ctx = self.llama.n_ctx()
 
+    # --- tokens -----------------------------------------------------------------------------
+
+    def _tokenize(self, text: str, *, special: bool) -> list[int]:
+        return tokenizing.tokenize(self.llama, text, special=special)
+
+    def _plain_tokens(self, text: str) -> tuple[int, ...]:
+        return tuple(self._tokenize(text, special=False))
+
+    def tokenize(self, text: str) -> list[int]:
+        return list(self._part_tokens(text))
+
+    def prompt_tokens(self, prompt: Prompt) -> list[int]:
+        tokens = list(self._wrap_before)
+        for part in prompt.parts:
+            tokens.extend(self._part_tokens(part.text))
+        tokens.extend(self._wrap_after)
+        return tokens
+
+    def count_tokens(self, prompt: Prompt) -> int:
+        return len(self.prompt_tokens(prompt))
+
+    def _piece_bytes(self, token: int) -> bytes:
+        return bytes(self.llama.detokenize([token]))
+
+    def _token_bytes(self, token: int) -> bytes:
+        return self._pieces(token)
+
+    def _text(self, tokens: list[int]) -> str:
+        return str(self.llama.detokenize(tokens).decode("utf-8", errors="replace"))
+
+    def completion_steps(self) -> list[int]:
+        """Single-byte tokens, line end and closers first, then letters, digits, punctuation and
+        the bytes of non-ASCII characters: what a line's completion is spelled with (see
+        :class:`~.line_guard._LineGuard`)."""
+        if self._steps is None:
+            self._steps, self._byte_tokens = tokenizing.completion_steps(
+                self.llama.n_vocab(), self._pieces
+            )
+        return self._steps
+
+    def _single_byte(self, byte: int) -> int | None:
+        """The token whose text is exactly this one byte (None: the vocabulary has none)."""
+        if self._byte_tokens is None:
+            self.completion_steps()
+        assert self._byte_tokens is not None
+        return self._byte_tokens.get(byte)
+
+    def _numerals(self) -> frozenset[int]:
+        """The tokens that spell only digits (after one leading space): one token to the loop
+        detector, so a model counting ``1. 2. 3. ...`` is seen looping."""
+        if self._numeral_tokens is None:
+            self._numeral_tokens = tokenizing.numeral_tokens(self.llama.n_vocab(), self._pieces)
+        return self._numeral_tokens
+
+    # --- the KV cache -----------------------------------------------------------------------
+
+    def cached_tokens(self) -> list[int]:
+        """The tokens whose KV activations the context holds now."""
+        return evaluation.cached_tokens(self.llama)
+
+    def reset_cache(self) -> None:
+        """Forget the KV cache (for measuring what reuse saves)."""
+        evaluation.reset(self.llama)
+
+    def _prefill(self, tokens: list[int]) -> int:
+        """Evaluate the prompt, reusing the longest cached prefix; return the reused count."""
+        return evaluation.prefill(self.llama, tokens, reuse=self.prefix_reuse)
+
+    def _prefill_head(self, tokens: list[int]) -> int:
+        """Evaluate ``tokens`` (no logits needed), reusing the longest cached prefix; return
+        how many were reused."""
+        return evaluation.prefill_head(self.llama, tokens, reuse=self.prefix_reuse)
+
+    def _eval_all_logits(self, tokens: list[int]) -> list[Any]:
+        """Evaluate ``tokens`` after the cached ones, keeping the logits of every one."""
+        return evaluation.eval_all_logits(self.llama, tokens)
+
+    # --- the engine's attention and speed ---------------------------------------------------
+
     @property
     def engine(self) -> str:
         return f"flash attention {'on' if self.flash_attn else 'off'}"
@@ -245,59 +281,11 @@ class LlamaCppBackend(Backend):
         at the rates measured on this machine (:mod:`~prism_edge.backends.attention`, measured
         once per model and build, about eight seconds on the embedded model). A setting given
         when the backend was opened is kept."""
-        if self._attention_chosen:
-            return None
-        note = None
-        wanted = True
-        if decode_share > 0:
-            verdict = self._attention_verdict()
-            wanted, note = verdict.flash_for(decode_share), verdict.describe(decode_share)
-        if wanted != self.flash_attn:
-            self._reopen(wanted)
-        return note
-
-    def _attention_verdict(self) -> attention.Verdict:
-        keys = ("n_threads", "n_batch", "n_ubatch", "plain_ubatch", "type_k")
-        settings = {k: self._settings[k] for k in keys}
-        key = attention.cache_key(self.path, {**settings, "depth": self._attention_depth()})
-        verdict = attention.cached(key)
-        if verdict is None:
-            verdict = self._measure_attention()
-            attention.save(key, verdict, self.path)
-        return verdict
-
-    def _attention_depth(self) -> int:
-        """The depth the rates are measured at: ``attention.DEPTH``, or less in a small
-        context."""
-        return max(1, min(attention.DEPTH, self.n_ctx - attention.DECODED - 1))
+        return calibration.suit(self, decode_share)
 
     def _measure_attention(self) -> attention.Verdict:
-        """Both attention settings side by side: prefill ``attention.DEPTH`` tokens from an
-        empty cache, then decode ``attention.DECODED`` at that depth (each setting warmed up
-        first). The context is left with the setting measured last, its cache empty."""
-        depth = self._attention_depth()
-        filler = self.tokenize(_FILLER)
-        tokens = (filler * ((depth + attention.DECODED) // len(filler) + 1))[
-            : depth + attention.DECODED
-        ]
-        opened = self.flash_attn
-        rates: dict[bool, attention.Rates] = {}
-        for flash in (opened, not opened):
-            if flash != self.flash_attn:
-                self._reopen(flash)
-            self.reset_cache()
-            self._prefill(tokens[:32])  # warm-up: the first evaluation pays for page faults
-            self.reset_cache()
-            start = time.perf_counter()
-            self._prefill(tokens[:depth])
-            prefill = depth / (time.perf_counter() - start)
-            start = time.perf_counter()
-            for token in tokens[depth:]:
-                self.llama.eval([token])
-            decode = attention.DECODED / (time.perf_counter() - start)
-            rates[flash] = attention.Rates(prefill, decode)
-        self.reset_cache()
-        return attention.Verdict(rates[True], rates[False], depth)
+        """Both attention settings side by side (:func:`~.calibration.measure_attention`)."""
+        return calibration.measure_attention(self)
 
     def calibrate(
         self,
@@ -313,39 +301,15 @@ class LlamaCppBackend(Backend):
         it; each point is the median of the passes (one pass on a 2-core host read up to 16%
         apart from another). The cache is reset before and after every pass.
         """
-        depth = min(max_depth or self.n_ctx, self.n_ctx) - decode_tokens - 1
-        window = max(1, min(window, depth))
-        filler = self.tokenize(_FILLER)
-        tokens = (filler * (depth // max(1, len(filler)) + 1))[:depth]
-        runs = [self._calibration_pass(tokens, window, decode_tokens) for _ in range(passes)]
-
-        def median(points: list[list[tuple[float, float]]]) -> tuple[tuple[float, float], ...]:
-            return tuple(
-                (at[0][0], statistics.median(seconds for _, seconds in at))
-                for at in zip(*points, strict=True)
-            )
-
-        return SpeedProfile(median([r[0] for r in runs]), median([r[1] for r in runs]))
+        return calibration.calibrate(self, max_depth, window, decode_tokens, passes)
 
     def _calibration_pass(
         self, tokens: list[int], window: int, decode_tokens: int
     ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
         """One calibration pass: (depth, seconds per token) of prefill and of decode."""
-        prefill: list[tuple[float, float]] = []
-        decode: list[tuple[float, float]] = []
-        self.reset_cache()
-        for end in range(window, len(tokens) + 1, window):
-            start = time.perf_counter()
-            reused = self._prefill(tokens[:end])
-            prefill.append(((reused + end) / 2, (time.perf_counter() - start) / (end - reused)))
-            start = time.perf_counter()
-            out, _ = self._decode(None, decode_tokens, 0.0, None, stop_at_eog=False)
-            seconds = time.perf_counter() - start
-            decode.append((end + len(out) / 2, seconds / max(1, len(out))))
-        self.reset_cache()
-        return prefill, decode
+        return calibration.calibration_pass(self, tokens, window, decode_tokens)
 
-    # --- generation -------------------------------------------------------------------------
+    # --- generation and scores --------------------------------------------------------------
 
     def generate(self, prompt: Prompt, sampling: Sampling, grammar: Grammar | None) -> Completion:
         max_tokens = sampling.max_tokens
@@ -381,24 +345,6 @@ class LlamaCppBackend(Backend):
             looped_lines=tuple(self._last_looped),
         )
 
-    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
-        """Log-probabilities of each continuation after the prompt, each computed the same way
-        whatever the order of the candidates or what the cache held (:func:`.scoring.score`)."""
-        return scoring.score(self, prompt, continuations)
-
-    def _prefill_head(self, tokens: list[int]) -> int:
-        """Evaluate ``tokens`` (no logits needed), reusing the longest cached prefix; return
-        how many were reused."""
-        return evaluation.prefill_head(self.llama, tokens, reuse=self.prefix_reuse)
-
-    def _eval_all_logits(self, tokens: list[int]) -> list[Any]:
-        """Evaluate ``tokens`` after the cached ones, keeping the logits of every one."""
-        return evaluation.eval_all_logits(self.llama, tokens)
-
-    def _prefill(self, tokens: list[int]) -> int:
-        """Evaluate the prompt, reusing the longest cached prefix; return the reused count."""
-        return evaluation.prefill(self.llama, tokens, reuse=self.prefix_reuse)
-
     def _decode(
         self,
         grammar: Grammar | None,
@@ -426,36 +372,7 @@ class LlamaCppBackend(Backend):
             self._last_forced, self._last_looped = decoder.forced, decoder.looped
             self.grammar_fallbacks += decoder.fallbacks
 
-    def _numerals(self) -> frozenset[int]:
-        """The tokens that spell only digits (after one leading space): one token to the loop
-        detector, so a model counting ``1. 2. 3. ...`` is seen looping."""
-        if self._numeral_tokens is None:
-            self._numeral_tokens = tokenizing.numeral_tokens(self.llama.n_vocab(), self._pieces)
-        return self._numeral_tokens
-
-    def _single_byte(self, byte: int) -> int | None:
-        """The token whose text is exactly this one byte (None: the vocabulary has none)."""
-        if self._byte_tokens is None:
-            self.completion_steps()
-        assert self._byte_tokens is not None
-        return self._byte_tokens.get(byte)
-
-    def completion_steps(self) -> list[int]:
-        """Single-byte tokens, line end and closers first, then letters, digits, punctuation and
-        the bytes of non-ASCII characters: what a line's completion is spelled with (see
-        :class:`~.line_guard._LineGuard`)."""
-        if self._steps is None:
-            self._steps, self._byte_tokens = tokenizing.completion_steps(
-                self.llama.n_vocab(), self._pieces
-            )
-        return self._steps
-
-    def _token_bytes(self, token: int) -> bytes:
-        return self._pieces(token)
-
-    def _text(self, tokens: list[int]) -> str:
-        return str(self.llama.detokenize(tokens).decode("utf-8", errors="replace"))
-
-
-_FILLER = "The quick brown fox jumps over the lazy dog. " * 200
-"""Text the speed measurements evaluate (its content does not change the rates)."""
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[Scored]:
+        """Log-probabilities of each continuation after the prompt, each computed the same way
+        whatever the order of the candidates or what the cache held (:func:`.scoring.score`)."""
+        return scoring.score(self, prompt, continuations)

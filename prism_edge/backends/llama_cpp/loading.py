@@ -166,7 +166,7 @@ def is_recurrent(llama: Any) -> bool:
     )
 
 
-def footprint(llama: Any, path: Path, n_ctx: int, kv_type: str) -> Footprint:
+def model_footprint(llama: Any, path: Path, n_ctx: int, kv_type: str) -> Footprint:
     """The GGUF file's size and the KV cache's: every layer's keys and values for the whole
     context at the cache's type (head sizes from the model's metadata)."""
     import llama_cpp
