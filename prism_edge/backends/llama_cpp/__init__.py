@@ -1,7 +1,23 @@
-"""Local GGUF models through llama-cpp-python (:mod:`.backend`), the names it had as a module.
+"""Local GGUF models through llama-cpp-python, the KV cache reused across calls.
 
-Names with a leading underscore are the package's own; the few re-exported here are for tests
-that reach into the decoder and the loader.
+Every prompt is turned into tokens here, part by part: the chat template's own text (from the
+GGUF metadata) is split around the user message and tokenized with special tokens parsed; every
+prompt part -- instructions, memory, document -- is tokenized with ``special=False``, so a
+document that contains ``<|im_start|>`` is text, never a control token. Because each part is
+tokenized on its own, the static prefix and an unchanged memory produce identical tokens on
+every call, and llama.cpp reuses them from the KV cache (longest common prefix with the tokens
+already evaluated; one token less when the whole prompt was cached). The reused count is read
+from the model state before each call, the same comparison llama.cpp makes.
+
+The package by concern: ``loading`` opens a model file (the embedded one, the context's
+settings, GPU offload); ``tokenizing`` turns text into tokens and knows the vocabulary's bytes;
+``evaluation`` evaluates tokens into the KV cache; ``scoring`` scores continuations;
+``decoding`` generates (sample-first constrained decoding, the forced start, jump-forward, the
+stops), with ``sampling`` (a token picked from logits) and ``line_guard`` (no line cut by the
+budget); ``calibration`` measures this machine (speed by depth, the attention a run takes).
+``backend`` is :class:`LlamaCppBackend`, which holds the model, its settings and caches and
+hands the work to them. Names with a leading underscore are the package's own: its modules
+share them; the few re-exported here are for the tests and benchmarks that reach into them.
 """
 
 from prism_edge.backends.llama_cpp.backend import LlamaCppBackend
