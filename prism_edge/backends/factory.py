@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Engine:
-    """llama.cpp's settings for a local model (``benchmarks/depth_rates.py`` measures them)."""
+    """llama.cpp's settings for a local model (``benchmarks/speed/depth_rates.py`` measures
+    them)."""
 
     threads: int | None = None
     """None: the physical cores."""

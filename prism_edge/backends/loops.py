@@ -5,7 +5,7 @@ Small models decoding greedily fall into loops (SmolLM2-135M writing ``}}}}}}...
 :data:`LOOP_SPAN` tokens (and at least three pieces) are one piece of at most
 :data:`LOOP_PERIOD` tokens repeated, greedy decoding has nothing left to say but the piece
 again. A backend that sees it stops the loop there instead of decoding the rest of the budget
-(``benchmarks/loop_stop.py``).
+(``benchmarks/decoding/loop_stop.py``).
 """
 
 from __future__ import annotations

@@ -54,7 +54,8 @@ class PrismConfig(BaseModel):
         None,
         ge=1.0,
         description="on revision calls; by default 1.15 in a grounded run (a grounded small "
-        "model otherwise writes empty sections: benchmarks/quality_settings.py), else 1.0",
+        "model otherwise writes empty sections: benchmarks/summaries/quality_settings.py), "
+        "else 1.0",
     )
     answer_repeat_penalty: float = Field(1.15, ge=1.0, description="on the final answer")
     reasks: int = Field(

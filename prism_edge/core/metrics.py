@@ -121,8 +121,8 @@ class SpeedProfile:
     """Seconds per token of one model on one machine, by KV depth (the physical bound's rates).
 
     Attention makes every token dearer the deeper it sits: on a 135M model, prefill runs 2.2x
-    and decode 2.8x slower at depth 4096 than at 0 (``benchmarks/depth_rates.py``), and PRISM's
-    prompts run 2-6k tokens deep. So the bound charges each token at its own depth, linearly
+    and decode 2.8x slower at depth 4096 than at 0 (``benchmarks/speed/depth_rates.py``), and
+    PRISM's prompts run 2-6k tokens deep. So the bound charges each token at its own depth, linearly
     interpolated between the measured points (clamped beyond them).
     """
 

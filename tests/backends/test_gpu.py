@@ -7,6 +7,7 @@ import pytest
 
 from prism_edge.app.common import gpu_layers_of
 from prism_edge.backends import llama_cpp as backend_module
+from prism_edge.backends.llama_cpp import loading  # where the context is opened
 
 
 def test_gpu_layers_are_read_as_llama_cpp_takes_them():
@@ -35,19 +36,20 @@ def test_run_opens_the_model_offloaded_and_the_plan_says_where(monkeypatch, tmp_
 
     monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: gpu, raising=False)
     opened: list[dict[str, object]] = []
-    real = backend_module._load
+    real = loading._load
 
     def load(path, **settings):  # type: ignore[no-untyped-def]
         opened.append(settings)
         return real(path, **settings)
 
-    monkeypatch.setattr(backend_module, "_load", load)
+    monkeypatch.setattr(loading, "_load", load)
     story = tmp_path / "story.txt"
     story.write_text("Then Mowgli ran to Akela at the rock. Later Mowgli spoke to Akela.\n")
     out = invoke("run", str(story), "--no-log", "--run-dir", str(tmp_path / "r"))
     assert out.exit_code == 0, out.output
     assert f"on {device}, method " in out.stderr
     assert all(s["n_gpu_layers"] == (-1 if gpu else 0) for s in opened if "n_ctx" in s)
+    assert any("n_ctx" in s for s in opened)  # the context was opened through the patched load
 
 
 def test_version_says_whether_this_build_offloads_to_a_gpu(monkeypatch):
