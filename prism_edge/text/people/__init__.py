@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from prism_edge.text.people.cast import cast_list
 from prism_edge.text.people.describe import Described, clause_of, describe
-from prism_edge.text.people.names import Index, Named, names_ranked, speakers_named
-from prism_edge.text.people.terms import terms_ranked
+from prism_edge.text.people.names import Index, Named, names_ranked, places_apart, speakers_named
+from prism_edge.text.people.terms import define, terms_ranked
 from prism_edge.text.people.words import ROLE_WORDS, WEAK_ROLES, not_a_name
 
 __all__ = [
@@ -29,9 +29,11 @@ __all__ = [
     "Named",
     "cast_list",
     "clause_of",
+    "define",
     "describe",
     "names_ranked",
     "not_a_name",
+    "places_apart",
     "speakers_named",
     "terms_ranked",
 ]

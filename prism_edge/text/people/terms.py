@@ -1,4 +1,5 @@
-"""An expository text's subjects: the names and terms its sentences define."""
+"""An expository text's subjects: the names and terms its sentences define, and the words
+that define each (:func:`define`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from prism_edge.text.grounding import FUNCTION_WORDS, names_of
-from prism_edge.text.passages import Sentence
+from prism_edge.text.passages import Sentence, dialogue, garbled
+from prism_edge.text.people.describe import Described, _phrase, relation
 from prism_edge.text.people.names import Index, Named, _adjective, spread_of
 from prism_edge.text.people.words import not_a_name
 from prism_edge.text.prose import plausible_name
@@ -57,9 +59,9 @@ def terms_ranked(
         hits = index.hits(term)
         if len(hits) < 3:
             continue
-        if term[:1].isupper() and term not in defined and len(words) == 1:
+        if term[:1].isupper() and len(words) == 1:
             lower = len(index.hits(term.lower()))
-            if lower >= len(hits) or _adjective(term, text, hits):
+            if (lower >= len(hits) and term not in defined) or _adjective(term, text, hits):
                 continue
         counts[term] = len(hits)
         spread[term] = spread_of(hits, starts)
@@ -85,3 +87,64 @@ def _trimmed(term: str) -> str:
     if not words or any(w.casefold() in {"it", "this", "that", "there", "which"} for w in words):
         return ""
     return " ".join(words)
+
+
+_COPULA_DEF = r"\s+(?:is|are)\s+(?P<def>(?:a|an|the|one|any|used\s+(?:to|for|by))\b.*)"
+_MEANS_DEF = r"\s+(?:means|refers\s+to|denotes|stands\s+for)\s+(?P<means>\S.*)"
+_CLAUSE_START = r"(?:^|[;:]\s+|,\s+(?:and\s+)?)[\"“'‘(]*(?:(?:a|an|the)\s+)?"
+
+
+def define(term: str, said: Sequence[Sentence]) -> Described | None:
+    """The words of the text that define ``term``, from the first sentence of its prose that
+    does: the term as the subject of "is a/an/the ..." or "means/refers to/stands for ..."
+    ("A package is a file that ..."), a name set beside its apposition ("Debian, a free
+    operating system"; :func:`relation` in narration), an abbreviation after its long form
+    ("ordinary least squares (OLS)"); None when no sentence defines it (a word the text only
+    uses is no term to list)."""
+    t = re.escape(term)
+    flags = re.IGNORECASE if term[:1].islower() else 0
+    subject = re.compile(rf"{_CLAUSE_START}{t}(?:{_COPULA_DEF}|{_MEANS_DEF})", flags)
+    long_form = (
+        re.compile(rf"((?:[A-Za-z][\w-]*\s+){{1,6}})\(\s*{t}\s*\)") if term.isupper() else None
+    )
+    best: Described | None = None
+    for s in said:
+        if s.kind not in {"prose", "list"} or (term not in s.text and not flags):
+            continue
+        if flags and term.casefold() not in s.text.casefold():
+            continue
+        if garbled(s.text) or dialogue(s.text):
+            continue
+        found: tuple[str, float] | None = None
+        m = subject.search(s.text)
+        if m:
+            found = (_phrase(m.group("def") or m.group("means"), 16), 5.0)
+        elif long_form is not None and (lf := long_form.search(s.text)):
+            expansion = _initials(lf.group(1), term)
+            if expansion:
+                found = (expansion, 4.0)
+        elif term[:1].isupper() and not s.text.lstrip("\"'“‘(").startswith(f"{term},"):
+            r = relation(s.text, term, narration=True)  # not "However, the ..."
+            if r is not None and r.kind in {"apposition", "is", "epithet"} and r.weight >= 3.0:
+                found = (r.phrase, r.weight)
+        if found is not None and len(found[0].split()) >= 2:
+            if best is None or found[1] > best.score:
+                best = Described(term, found[0], found[1])
+            if found[1] >= 5.0:
+                break
+    return best
+
+
+def _initials(words: str, abbreviation: str) -> str:
+    """The last words of ``words`` whose initials spell ``abbreviation`` ("ordinary least
+    squares" for OLS, "heteroskedasticity consistent" for HC); "" when none do."""
+    parts = words.split()
+    letters = abbreviation.casefold()
+    for start in range(len(parts)):
+        chosen = parts[start:]
+        if chosen[0].casefold() in FUNCTION_WORDS:
+            continue
+        pieces = [p for w in chosen for p in w.split("-") if p.casefold() not in FUNCTION_WORDS]
+        if "".join(p[:1].casefold() for p in pieces) == letters:
+            return " ".join(chosen)
+    return ""

@@ -34,7 +34,31 @@ ROLE_WORDS = _words(
 )
 """Words that say who or what someone or something is (an office, a kinship, a trade, a
 kind of place or thing): a clause that puts one beside a name states its role."""
+THING_ROLES = _words(
+    """
+    whale ship island city town village country kingdom river mountain house hall park
+    estate abbey castle palace project company organisation organization society team
+    language library package module function class program tool system distribution
+    operating version head
+    """
+)
+"""The words of :data:`ROLE_WORDS` that say what a place or a thing is, not a person."""
+PLACE_ROLES = _words(
+    """
+    island city town village country kingdom river mountain house hall park estate abbey
+    castle palace county parish port forest valley lake
+    """
+)
+"""Words that say what kind of place a name is ("the village of Longbourn")."""
 
+
+TITLES_OF_PLACE = _words(
+    """
+    king queen prince princess duke duchess earl count countess thane lord lady bishop
+    archbishop emperor empress baron marquis marquess governor
+    """
+)
+"""Titles that name a person by a place ("the Duke of Cornwall", "the Earl of Kent")."""
 
 _NUMBERS = _words(
     """
