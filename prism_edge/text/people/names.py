@@ -152,7 +152,7 @@ _PLACE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _ACTS_AFTER = re.compile(
-    r"^(?:['’]s\b|\s+(?:said|cried|replied|answered|asked|thought|felt|was|had|would|could|"
+    r"^(?:['’]s\b|(?:,[^,.;:!?]{1,60},)?\s+(?:[a-z]+ed\b|said|cried|replied|answered|asked|thought|felt|was|had|would|could|"
     r"did|looked|saw|went|came|began|made|knew|told|took|gave|found|heard)\b)"
 )
 _SAID_BEFORE = re.compile(r"\b(?:said|cried|replied|answered|asked)\s+$")
@@ -185,7 +185,7 @@ def places_apart(text: str, named: Sequence[Named], story: bool = True) -> list[
             for h in hits
         )
         acts = sum(
-            bool(_ACTS_AFTER.match(text[h + end : h + end + 20]))
+            bool(_ACTS_AFTER.match(text[h + end : h + end + 80]))
             or bool(_SAID_BEFORE.search(text[max(0, h - 15) : h]))
             for h in hits
         )
