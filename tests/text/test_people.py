@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from prism_edge.text.passages import sentences
-from prism_edge.text.people import Named, define, describe, places_apart
+from prism_edge.text.people import Named, define, describe, not_a_name, places_apart
 from prism_edge.text.people.describe import relation
 from prism_edge.text.structure import blocks
 
@@ -75,3 +75,20 @@ def test_a_term_is_given_with_the_words_that_define_it():
     d = define("OLS", said)
     assert d is not None and d.clause == "ordinary least squares"
     assert define("tool", sentences(blocks("The tool is run every day by the users."))) is None
+
+
+def test_a_language_is_no_name():
+    assert not_a_name("English") and not_a_name("Latin")
+
+
+def test_a_role_set_before_a_name_goes_on_with_what_describes_him_not_his_deeds():
+    r = relation("On entering, her dear friend Jane received some help from her.", "Jane")
+    assert r is not None and r.phrase == "her dear friend Jane"
+    r = relation("The report says the merchant Antonio of Venice is ruined.", "Antonio")
+    assert r is not None and r.phrase == "the merchant Antonio of Venice"
+
+
+def test_a_speaker_calling_the_one_addressed_by_their_kinship_says_who_they_are():
+    r = relation("Fear it, Ophelia, fear it, my dear sister.", "Ophelia", narration=False)
+    assert r is not None and "my dear sister" in r.phrase
+    assert relation("Farewell, Horatio, my good lord.", "Horatio", narration=False) is None

@@ -95,12 +95,26 @@ _SELF = re.compile(
     r"(?:[\w'’-]+\s+){0,2}?(\w+)\b",
     re.IGNORECASE,
 )
-_LIST_AFTER = re.compile(r"^,?\s+(?:[^,;.]{1,50},\s+)*(?:and|or)\s", re.IGNORECASE)
+_LIST_AFTER = re.compile(
+    r"^,?\s+(?:(?:[^,;.\s]+\s+){0,3}[^,;.\s]+,\s+)*(?:and|or)\s", re.IGNORECASE
+)
+"""After a name: ", Bagheera, Baloo, and ..." (names listed; an item of four words at most)."""
 _LISTED_NAMES = re.compile(r"^,\s+[^,;.]{1,60}?\s+(?:and|or)\s+(?:the\s+)?[A-Z]")
 """After a name: ", the United Arab Emirates and Kuwait" (names listed, no apposition)."""
 _VOCATIVE = re.compile(r"(?:^|[,;:!?.]\s*|\bO\s+)\W*$")
 _VOCATIVE_AFTER = re.compile(r"^\s*[,;:!?.]")
 _CLOSED = re.compile(r"^\s*(?:[,;:.!?)\"”’]|--|—|$|\s(?:who|whose|whom)\b)")
+_KIN_CALLED = re.compile(
+    r"(?:^|[,;:!?.]\s*|\bO\s+)(?:(?:my|our|thy|dear|good|sweet|gentle|noble|kind|fair|"
+    r"loving|most)\s+){1,3}([a-z]+)\s*(?=[,;:!?.]|--|—|$)"
+)
+"""A speaker calling the one spoken to by what they are to him: ", my dear sister", "O my
+father!" (a line that also addresses the name: :func:`_addressed`)."""
+_GOES_ON = re.compile(
+    r"^\s+(?:((?:of|to|from|in)\s+(?:the\s+)?[A-Z][\w'’-]*)|(?:who|whose|whom|that|which)\b)"
+)
+"""After a name set after its role ("the merchant Antonio"): words that go on describing
+him ("of Venice", "who ..."), not his deeds ("soon drew the attention ...")."""
 _ADDRESS = frozenset(["lord", "lady", "sir", "master", "mistress", "madam"])
 """Words said to anyone ("my lord", "good sir"): no role beside a name."""
 _NOT_MODIFIERS = FUNCTION_WORDS | frozenset(
@@ -216,6 +230,14 @@ def relation(
                 start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start()))
                 keep(Relation("introduces himself", _upto(sentence, start + 1, m.end()), 4.0))
         return best
+    if not narration and _addressed(sentence, name):
+        for k in _KIN_CALLED.finditer(sentence):
+            role = k.group(1)
+            if _singular_role(role, person=True) >= 1.0 and role.casefold() not in WEAK_ROLES:
+                words = sentence.split()
+                shown = " ".join(words[:MAX_PHRASE_WORDS]) + (" ..." if len(words) > 18 else "")
+                keep(Relation("called", shown, 3.0))  # "Fear it, Ophelia, ... my dear sister"
+                break
     for m in _named(name).finditer(sentence):
         after = sentence[m.end() : m.end() + 200]
         before = sentence[max(0, m.start() - 80) : m.start()]
@@ -270,7 +292,8 @@ def relation(
             and _singular_role(w.group(2), person=True) >= 0.3
             and w.group(2).casefold() not in _ADDRESS
         ):
-            rest = _phrase(after, 12) if re.match(r"^\s+[a-z]", after) else ""
+            g = _GOES_ON.match(after)
+            rest = "" if g is None else g.group(1) if g.group(1) else _phrase(after, 12)
             keep(
                 Relation("apposition", f"{before[w.start() :].strip()} {name} {rest}".strip(), 4.0)
             )

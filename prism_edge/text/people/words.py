@@ -89,13 +89,24 @@ _HEADING_WORDS = _words(
 )
 
 
+_LANGUAGES = _words(
+    """
+    english french latin greek german italian spanish hebrew dutch portuguese russian
+    arabic chinese japanese scottish irish welsh danish swedish norwegian polish turkish
+    saxon roman egyptian persian indian british european american african asian
+    """
+)
+"""Language and people words ("English", "Latin"): capitalised adjectives, no names."""
+
+
 def not_a_name(word: str) -> bool:
     """A single word that is no name wherever it is capitalised: a function word, a pronoun
     or heading word of :data:`NOT_NAMES`, a number word, a word of speech ("Come", "Look"), a
-    heading word ("Overview")."""
+    heading word ("Overview"), a language's or a people's word ("English", "Latin")."""
     w = word.casefold().rstrip(".")
     return (
         w in NOT_NAMES
+        or w in _LANGUAGES
         or w in _NUMBERS
         or w in _SPEECH_WORDS
         or w in _HEADING_WORDS
