@@ -254,3 +254,11 @@ def test_a_stage_direction_that_shows_a_deed_is_an_event():
     )
     acts = [line for line in outline(text).render().splitlines() if line.startswith("Act 2")]
     assert "Olivia strikes Malvolio with her fan and weeps." in acts[0]
+
+
+def test_who_is_who_reads_an_apposition_in_a_long_line_and_skips_bare_mentions():
+    # without the cast list: Malvolio is "my steward", Orsino only speaks of the sea
+    text = play().split("Persons Represented")[0] + "\n\n" + play().split("countess.\n\n\n")[1]
+    shown = outline(text).render()
+    assert "- Malvolio: my steward" in shown
+    assert "- Orsino:" not in shown

@@ -89,9 +89,10 @@ WORDS_PER_LINE = 24
 PEOPLE_SHARE = {"narrative": 0.36, "expository": 0.24}
 MAX_PEOPLE = 10
 MAX_PLACES = 3
-ALWAYS_SHOWN = 3
-"""The main people shown whatever the text says of them; after them, only those a clause
-of the text describes (:data:`DESCRIBED`)."""
+ALWAYS_SHOWN = 0
+"""The main people shown whatever the text says of them (none: a line that only mentions
+someone says nothing of who they are); after them, only those a clause of the text
+describes (:data:`DESCRIBED`)."""
 DESCRIBED = 2.5
 CANDIDATES = 18
 """The main names read for who is who (the most named or speaking first)."""
