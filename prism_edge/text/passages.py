@@ -33,6 +33,9 @@ _INLINE_DIRECTION = re.compile(
     r"\[(?:to|aside|within|exit|exeunt|enter|re-enter)\b[^\]]{0,80}\]", re.I
 )
 _UNDERSCORES = re.compile(r"(?<!\w)_([^_\n]+?)_(?!\w)")
+_MOJIBAKE = re.compile(r"[ÂÃ][\u0080-\u00bf]|â[\u0080-\u009f€™œ]|\ufffd")
+_OCR_APOSTROPHE = re.compile(r"(?<=[a-z])â(?=(?:s|t|ll|re|ve|d|m)\b)")
+"""An apostrophe a wrong decoding left as "â" ("Shakespeareâs"): shown as the apostrophe."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Sentence:
 def clean(text: str) -> str:
     """``text`` with inline markup (reStructuredText roles, links and literals, Markdown
     links, emphasis marks) shown as the words it marks, and footnote marks taken out."""
+    text = _OCR_APOSTROPHE.sub("’", text)
     text = _RST_ROLE.sub(r"\1", text)
     text = _RST_LINK.sub(r"\1", text)
     text = _LITERAL.sub(r"\1", text)
@@ -110,7 +114,13 @@ def sentences(found: Sequence[Block]) -> list[Sentence]:
 _MID_THOUGHT = re.compile(
     r"^(?:and|but|or|nor|for|so|yet|which|whereas|whereof|wherein|whereby|also|then|thus|"
     r"hence|therefore|however|moreover|besides|this|that|these|those|it|its|they|them|he|she|"
-    r"his|her|such|both|either|neither|here|there|now|again|still|otherwise)\b",
+    r"his|her|him|their|such|both|either|neither|here|there|now|again|still|otherwise|"
+    r"instead|similarly|likewise|furthermore|additionally|nevertheless|nonetheless|"
+    r"consequently|accordingly|conversely|meanwhile|finally|lastly|secondly|thirdly|another|"
+    r"(?:in|by)\s+(?:addition|contrast|comparison|turn|particular|this\s+way)|"
+    r"on\s+the\s+(?:other|one)\s+hand|as\s+a\s+result|for\s+(?:example|instance)|"
+    r"in\s+(?:this|that|such|either|both)\s+cases?|the\s+(?:former|latter|same)|"
+    r"at\s+the\s+same\s+time)\b",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")
@@ -121,6 +131,31 @@ _CITATION_LINE = re.compile(
 """A reference list's entry, a URL or a line of an R session: no sentence to quote."""
 MIN_WORDS = 8
 MAX_WORDS = 60
+
+
+_STRAY = re.compile(r"^[>»«*^~|]+(?=\w|$)|(?<=\w)[»«*^~|]+$")
+_LETTERS_AS_DIGITS = re.compile(r"[A-Z][01][A-Z]")
+_COMMA_LETTERS = re.compile(r"[^\W\d_],[^\W\d_]")
+
+
+def garbled(sentence: str) -> bool:
+    """Whether ``sentence`` is damaged text a reader would not keep: text decoded with the
+    wrong encoding ("Ã©", "â€"), or two marks of a scan's OCR noise: digits for letters in a
+    word in capitals ("P0RTRA1Ts"), a stray mark before or after a word (">PEARE", "*"), a
+    full stop or a comma standing alone between words, letters run together with commas
+    (",A,I")."""
+    if _MOJIBAKE.search(sentence):
+        return True
+    marks = 0
+    for token in sentence.replace("--", " ").replace("—", " ").split():
+        if (
+            _LETTERS_AS_DIGITS.search(token)
+            or _STRAY.search(token)
+            or _COMMA_LETTERS.search(token)
+            or token in {".", ",", ";", ":", "!", "?"}
+        ):
+            marks += 1
+    return marks >= 2
 
 
 def dialogue(sentence: str) -> bool:
@@ -146,7 +181,7 @@ def quotable(sentence: Sentence, max_words: int = MAX_WORDS) -> bool:
     if text.rstrip("\"'’”)").endswith("?") or _CITATION_LINE.search(text):
         return False
     digits = sum(c.isdigit() for c in text)
-    return digits <= 0.12 * len(text) and is_prose(text)
+    return digits <= 0.12 * len(text) and is_prose(text) and not garbled(text)
 
 
 def content_words(text: str) -> list[str]:

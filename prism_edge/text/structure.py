@@ -206,6 +206,8 @@ def _kind_of(lines: list[str]) -> tuple[BlockKind, Heading | None, str, int]:
             joined = heading_of(f"{first} {lines[1].strip()}")
             one = heading_of(first)
             heading = one if one and one.family not in {"numbered", "roman"} else joined
+        if heading is not None and heading.family.startswith("markdown") and lines[0][:1].isspace():
+            heading = None  # "    # Create a sample collection": a comment in indented code
         if heading is not None:
             return "heading", heading, "", 0
     if len(lines) == 3 and _UNDERLINE.match(lines[0]) and _UNDERLINE.match(lines[2]):
@@ -354,6 +356,23 @@ _NOT_PERSON = re.compile(
     r"preface|chapter|the|of|and|for)\b",
     re.IGNORECASE,
 )
+_AFFILIATION = re.compile(
+    r"(?:universit|institut|laborator|hochschule|akademie|école|escuela)|"
+    r"\b(?:college|school|department|centre|center|inc|ltd|gmbh|corporation|foundation|associates|"
+    r"consulting|group|labs?|research|"
+    r"international)\b|@",
+    re.IGNORECASE,
+)
+"""A line of a byline that is no author: an affiliation, an address."""
+
+
+def _joined(people: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    if len(people) <= 2:
+        return " and ".join(people)
+    return f"{', '.join(people[:-1])} and {people[-1]}"
+
+
 HEAD_LINES = 40
 """Non-empty lines at the head of the text read for its title page."""
 
@@ -442,6 +461,7 @@ def front_matter(found: Sequence[Block], stop: int | None = None) -> FrontMatter
             subtitle = nxt
             if at + 2 < len(lines) and lines[at + 2][1] == nxt_block and lines[at + 2][0].isupper():
                 subtitle = f"{nxt} {lines[at + 2][0]}"
+        people: list[str] = []
         for k in range(at + 1, min(len(lines), at + 9)):
             line = lines[k][0]
             by = _BY.match(line)
@@ -451,8 +471,16 @@ def front_matter(found: Sequence[Block], stop: int | None = None) -> FrontMatter
                 author = by.group("who")
             elif line.lower() == "by" and k + 1 < len(lines):
                 author = lines[k + 1][0]
-            elif _PERSON.match(line) and not _NOT_PERSON.search(line):
-                author = line
+            elif (
+                _PERSON.match(line)
+                and not _NOT_PERSON.search(line)
+                and not _AFFILIATION.search(line)
+            ):
+                people.append(line)  # a byline: every author, each on a line of its own
+            elif people and not _AFFILIATION.search(line):
+                break
+        if author is None and people:
+            author = _joined(people)
     if author is not None:
         author = re.sub(r"\s*(?:\(\d{4}\)|<[^>]*>)\s*$", "", author).strip() or None
     if title is not None and title.isupper():
@@ -499,7 +527,8 @@ def _titled(line: str) -> str:
         elif re.fullmatch(r"[IVXLC]+\.?", word):
             out.append(word)
         else:
-            out.append(re.sub(r"[^\W\d_]+", lambda m: m.group().capitalize(), word, count=1))
+            low = word.lower()  # "WINTER'S" -> "Winter's", "(DIA)" -> "(Dia)"
+            out.append(re.sub(r"[^\W\d_]", lambda m: m.group().upper(), low, count=1))
     return " ".join(out)
 
 
@@ -606,6 +635,9 @@ def parts(found: Sequence[Block], length: int, body_start: int = 0, wanted: int 
             for a in inner_of
             if at < a < end and _family_key(inner_of[a])[0] > heading.rank
         ]
+        joined = _INNER_HEAD.search(heading.text) if heading.family in KEYWORD_RANK else None
+        if joined:  # "ACT III. SCENE I. Olivia's garden": the act's first scene too
+            inner.insert(0, joined.group().strip())
         out.append(Part(heading.text, at, end, _label(heading), inner))
     return out
 
@@ -640,8 +672,15 @@ def _listed_heads(found: Sequence[Block], start: int) -> list[tuple[int, Heading
     return out
 
 
+_INNER_HEAD = re.compile(rf"(?<=\S)\s+\b(?:scene|section)\b\.?\s*{_NUMERAL}\b.*$", re.IGNORECASE)
+"""A smaller part's heading on the line of a larger one's ("ACT III. SCENE I. ...")."""
+
+
 def _label(heading: Heading) -> str:
-    text = heading.text.strip().rstrip(".:")
+    text = heading.text.strip()
+    if heading.family in KEYWORD_RANK:
+        text = _INNER_HEAD.sub("", text)
+    text = text.rstrip(".:")
     if heading.family in KEYWORD_RANK and heading.number:
         title = _titled(text) if text.isupper() else text
         return title

@@ -3,6 +3,8 @@ library's --kind and --length. Small texts written here, no model."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import prism_edge
@@ -168,7 +170,7 @@ def test_the_outline_of_a_manual_gives_its_parts_then_its_terms():
     text = outline(manual()).render()
     assert "a manual in 3 sections" in text.splitlines()[0]
     assert text.index("Its parts:") < text.index("Key terms:")
-    assert "- package: A package is a file that holds a program" in text
+    assert "- package: a file that holds a program and the data it needs" in text
 
 
 @pytest.mark.parametrize(
@@ -225,3 +227,38 @@ def test_length_and_kind_in_the_cli_and_the_library(monkeypatch, tmp_path):
     assert bad.exit_code == 2 and "--length 'lots'" in bad.stderr
     wrong = invoke("run", str(path), "--kind", "novel", "--no-log")
     assert wrong.exit_code == 2 and "--kind 'novel'" in wrong.stderr
+
+
+def test_who_is_who_gives_each_the_words_that_say_who_they_are():
+    text = outline(story()).render()
+    assert "- Anna Brook: the miller's daughter" in text
+    assert "- Tom Reed: a young fisherman who lived by the mill" in text
+
+
+def test_a_text_that_stops_short_says_so():
+    head = outline(story() + "\n\n\nCHAPTER 5\n").render().splitlines()[0]
+    assert head.endswith("the text given stops where Chapter 5 begins.")
+    assert "stops" not in outline(story()).render().splitlines()[0]
+
+
+def test_a_sentence_said_again_is_told_once_in_a_part():
+    for line in outline(story()).render().splitlines():
+        if line.startswith("Chapter "):
+            told = re.split(r"(?<=\.) ", line.split(": ", 1)[1])
+            assert len(told) == len(set(told))
+
+
+def test_a_stage_direction_that_shows_a_deed_is_an_event():
+    text = play().replace(
+        "ACT 2.\n", "ACT 2.\n\n[Olivia strikes Malvolio with her fan and weeps.]\n", 1
+    )
+    acts = [line for line in outline(text).render().splitlines() if line.startswith("Act 2")]
+    assert "Olivia strikes Malvolio with her fan and weeps." in acts[0]
+
+
+def test_who_is_who_reads_an_apposition_in_a_long_line_and_skips_bare_mentions():
+    # without the cast list: Malvolio is "my steward", Orsino only speaks of the sea
+    text = play().split("Persons Represented")[0] + "\n\n" + play().split("countess.\n\n\n")[1]
+    shown = outline(text).render()
+    assert "- Malvolio: my steward" in shown
+    assert "- Orsino:" not in shown

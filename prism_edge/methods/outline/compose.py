@@ -18,6 +18,7 @@ than a fragment of dialogue, never a sentence that starts mid-thought when anoth
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -25,11 +26,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from prism_edge.methods.outline.length import Length
+from prism_edge.text.grounding import whole_word
 from prism_edge.text.kinds import KINDS, NARRATIVE, Kind, kind_of, signs
 from prism_edge.text.passages import (
     Sentence,
     content_words,
     dialogue,
+    garbled,
     mid_thought,
     quotable,
     quoted_share,
@@ -39,8 +42,10 @@ from prism_edge.text.people import (
     Described,
     Named,
     cast_list,
+    define,
     describe,
     names_ranked,
+    places_apart,
     speakers_named,
     terms_ranked,
 )
@@ -83,6 +88,14 @@ WORDS_PER_LINE = 24
 """Words a part's line takes, about (a label and one sentence): how many parts fit."""
 PEOPLE_SHARE = {"narrative": 0.36, "expository": 0.24}
 MAX_PEOPLE = 10
+MAX_PLACES = 3
+ALWAYS_SHOWN = 0
+"""The main people shown whatever the text says of them (none: a line that only mentions
+someone says nothing of who they are); after them, only those a clause of the text
+describes (:data:`DESCRIBED`)."""
+DESCRIBED = 2.5
+CANDIDATES = 18
+"""The main names read for who is who (the most named or speaking first)."""
 
 Chooser = Callable[[Part, Sequence[Sentence]], Sentence]
 """Chooses, of a part's best candidate sentences (best first), the one that carries it."""
@@ -102,6 +115,12 @@ class Outline:
     """Each part's label and its sentences, in order."""
     words: int
     part_spans: list[tuple[int, int]] = field(default_factory=list)
+    ending: str = ""
+    """What the text given lacks at its end, when it shows ("the text given stops where
+    Chapter 13 begins")."""
+    places: list[Described] = field(default_factory=list)
+    """A story's places, each with what the text calls it ("Longbourn: the village where
+    they lived")."""
 
     def render(self) -> str:
         head = _headline(self)
@@ -111,10 +130,15 @@ class Outline:
         narrative = self.kind in NARRATIVE
         if self.people:
             title = "Who is who:" if narrative else "Key terms:"
-            lines = [f"- {d.name}: {_balanced(d.clause)}" for d in self.people]
+            lines = [_person_line(d) for d in self.people]
             people_block = "\n".join([title, *lines])
         else:
             people_block = ""
+        if self.places:
+            lines = [_person_line(d) for d in self.places]
+            people_block = "\n\n".join(
+                b for b in (people_block, "\n".join(["Where:", *lines])) if b
+            )
         part_lines = []
         for label, said in self.parts:
             body = " ".join(_ended(s) for s in said)
@@ -124,6 +148,12 @@ class Outline:
         order = [people_block, parts_block] if narrative else [parts_block, people_block]
         blocks_ += [b for b in order if b]
         return "\n\n".join(blocks_)
+
+
+def _person_line(d: Described) -> str:
+    """ "- Iago: ancient to the general", "- Hamlet: my cousin Hamlet (King)"."""
+    by = f" ({d.said_by})" if d.said_by else ""
+    return f"- {d.name}: {_balanced(d.clause)}{by}"
 
 
 def _balanced(text: str) -> str:
@@ -147,7 +177,12 @@ def _headline(o: Outline) -> str:
     if front.subtitle and front.subtitle.casefold() not in title.casefold():
         title += f": {front.subtitle}"
     by = f", by {front.author}" if front.author and front.author not in title else ""
-    return f"{title}{by}: {KIND_NOUNS[o.kind]}{o.extent} (about {o.words:,} words)."
+    what = f"{KIND_NOUNS[o.kind]}{o.extent}"
+    poems = re.fullmatch(r" in (\d+) poems", o.extent)
+    if poems:  # a sequence of sonnets: "152 poems", not "a poem in 152 poems"
+        what = f"{poems.group(1)} poems"
+    ending = f"; {o.ending}" if o.ending else ""
+    return f"{title}{by}: {what} (about {o.words:,} words){ending}."
 
 
 @dataclass(frozen=True)
@@ -202,6 +237,7 @@ def outline(
     spans = [(p.start, p.end) for p in r.parts]
     extent = _extent(r.parts, r.kind)
     o = Outline(r.kind, r.kind_reason, r.front, extent, None, [], [], total_words, spans)
+    o.ending = _ending(r)
     about = None if narrative else _about(r)
     o.about = about
     head_words = len(o.render().split())
@@ -214,7 +250,8 @@ def outline(
     else:
         people_room = 10**6
         most_people = max(1, round((ask_sentences or 1) * share))
-    main = _main(r, spans)
+    everyone = _main(r, spans)
+    main = [n for n in everyone if not n.place]
     speaker_of = _speaker_names(r) if r.kind == "play" else None
     people: list[Described] = []
     used = 3  # "Who is who:" or "Key terms:", and the blank line
@@ -226,17 +263,33 @@ def outline(
         listed = cast.get(named.name)
         if listed is not None:  # the play's own list of characters says who each is
             d: Described | None = Described(named.name, listed, 10.0)
+        elif not narrative:  # a term only with the words that define it
+            d = define(named.name, said)
         else:
             d = describe(named.name, said, story=narrative, speaker_of=speaker_of)
         if d is None or d.clause in taken:
             continue
-        cost = len(f"- {d.name}: {d.clause}".split())
+        if len(people) >= ALWAYS_SHOWN and d.score < DESCRIBED:
+            continue  # a line that only mentions someone says nothing of who they are
+        cost = len(_person_line(d).split())
         if used + cost > people_room:
             continue
         people.append(d)
         taken.add(d.clause)
         used += cost
     o.people = people
+    for named in [n for n in everyone if n.place]:  # a place only with what the text calls it
+        if len(o.places) >= MAX_PLACES:
+            break
+        d = describe(named.name, said, story=narrative)
+        if d is None or d.clause in taken or d.score < DESCRIBED:
+            continue
+        cost = len(_person_line(d).split()) + (2 if not o.places else 0)
+        if used + cost > people_room:
+            continue
+        o.places.append(d)
+        taken.add(d.clause)
+        used += cost
 
     # what happens / its parts: as many parts as the room holds, each told by its sentence
     if budget is not None:
@@ -297,6 +350,48 @@ def _extent(cut: Sequence[Part], kind: Kind) -> str:
     return extent
 
 
+_END_MARK = re.compile(r"\b(?:the\s+end|finis|end\s+of\s+(?:the|this)\b)", re.IGNORECASE)
+SHORT_LAST_PART = 0.5
+"""A story's or a play's last part shorter than this share of its median part, with no
+closing words, is read as cut short."""
+
+
+def _ending(r: Read) -> str:
+    """What the text given lacks at its end, when it shows: a heading of its parts with no
+    text after it ("the text given stops where Chapter 13 begins"), or (a story or a play)
+    a last part much shorter than the others with no closing words such as "THE END" ("the
+    text given seems to stop partway through Chapter 20"); "" otherwise."""
+    titled = [p for p in r.parts if p.title]
+    if len(titled) < 2:
+        return ""
+    last = r.blocks[-1] if r.blocks else None
+    family = _family_of(titled[0].title or "")
+    if (
+        last is not None
+        and last.kind == "heading"
+        and last.start > titled[-1].start
+        and family
+        and _family_of(last.text) == family
+    ):
+        return f"the text given stops where {_uncapped(last.text.strip().rstrip('.'))} begins"
+    if r.kind not in {"story", "play"} or _END_MARK.search(r.text[-400:]):
+        return ""
+    lengths = sorted(p.end - p.start for p in titled)
+    median = lengths[len(lengths) // 2]
+    final = titled[-1]
+    if final.end - final.start < SHORT_LAST_PART * median:
+        where = _uncapped(final.label or final.title or "")
+        return f"the text given seems to stop partway through {where}"
+    return ""
+
+
+def _family_of(heading: str) -> str:
+    """The word that heads a part's heading ("chapter", "act"), lower case; "" for none."""
+    m = re.match(r"^\W*([A-Za-z]+)", heading)
+    word = m.group(1).casefold() if m else ""
+    return word if word in PART_NOUNS else ""
+
+
 _ABOUT = re.compile(
     r"^(?:this|the present|our)\s+(?:document|paper|manual|guide|book|tutorial|howto|article|"
     r"report|reference|handbook|faq|text|chapter|work|essay|treatise|introduction|note|"
@@ -326,10 +421,12 @@ def _about(r: Read) -> str | None:
 
 def _main(r: Read, spans: Sequence[tuple[int, int]]) -> list[Named]:
     if r.kind == "play":
-        return speakers_named(speakers(r.blocks), r.text)
+        return speakers_named(speakers(r.blocks), r.text, top=CANDIDATES)
     if r.kind in NARRATIVE:
-        return names_ranked(r.text, spans)
-    return terms_ranked(r.sentences, r.text, spans, exclude=[r.front.author or ""])
+        return places_apart(
+            r.text, names_ranked(r.text, spans, top=CANDIDATES), story=r.kind == "story"
+        )
+    return terms_ranked(r.sentences, r.text, spans, top=CANDIDATES, exclude=[r.front.author or ""])
 
 
 def _speaker_names(r: Read) -> dict[str, str]:
@@ -423,6 +520,7 @@ def _tell(
         df.update(counts.keys())
     n = max(1, len(groups))
     ranked: list[list[tuple[float, Sentence]]] = []
+    events: list[tuple[float, Sentence] | None] = []
     for g in range(len(groups)):
         weights = {
             w: math.log1p(c) * math.log(1 + n / df[w]) for w, c in words_in[g].items() if c >= 2
@@ -446,6 +544,15 @@ def _tell(
             candidates.append((score, s))
         candidates.sort(key=lambda p: -p[0])
         ranked.append(candidates)
+        if r.kind == "play":
+            deeds = [
+                (_deed(s, names), s)
+                for s, sg in zip(said, group_of, strict=True)
+                if sg == g and s.kind == "direction"
+            ]
+            events.append(max((d for d in deeds if d[0] >= DEED), default=None, key=lambda d: d[0]))
+        else:
+            events.append(None)
     chosen: list[list[Sentence]] = []
     for g, candidates in enumerate(ranked):
         if not candidates:
@@ -475,8 +582,17 @@ def _tell(
         g = max((k for k in range(len(groups)) if chosen[k]), key=cost)
         total -= cost(g)
         chosen[g] = []
-    # room left: a second sentence for the parts whose second best is strongest
+    # a play: what a part's stage directions show done (a fight, a death), beside its speech
+    for g, event in enumerate(events):
+        if event is not None and chosen[g] and total + event[1].words <= room:
+            chosen[g].append(event[1])
+            chosen[g].sort(key=lambda s: (s.start, said.index(s)))
+            total += event[1].words
+    # room left: first a sentence where the text goes longest without one (no stretch of
+    # more than 1/GAPS of it untold), then a second sentence for the parts whose second
+    # best is strongest
     if sentences_wanted is None:
+        total = _fill_gaps(r, groups, ranked, chosen, total, room)
         seconds = sorted(
             (
                 (-ranked[g][1][0] / max(1, ranked[g][0][0]), g)
@@ -485,7 +601,8 @@ def _tell(
             ),
         )
         for _, g in seconds:
-            extra = next((s for _, s in ranked[g][1:4] if s not in chosen[g]), None)
+            told = {s.text for c in chosen for s in c}
+            extra = next((s for _, s in ranked[g][1:4] if s.text not in told), None)
             if extra is None or total + extra.words > room:
                 continue
             chosen[g].append(extra)
@@ -496,6 +613,90 @@ def _tell(
             g = min((k for k in range(len(groups)) if chosen[k]), key=lambda k: ranked[k][0][0])
             chosen[g] = []
     return [(labels[g], [_shown(s, r) for s in chosen[g]]) for g in range(len(groups)) if chosen[g]]
+
+
+_DEEDS = re.compile(
+    r"\b(?:kills?|killed|stabs?|wounds?|dies|die|dead|fights?|falls?|poisons?|drinks?|sleeps?|"
+    r"asleep|wakes?|vanish(?:es)?|appears?|seizes?|strikes?|beats?|kneels?|kiss(?:es)?|weeps?|"
+    r"reads?|gives?|takes?|throws?|leaps?|drags?|bears?|carries|carried|hangs?|sinks?|rises?|"
+    r"draws?|runs?|flies|descends?|ascends?|embraces?|marries|crowns?|crowned|discovers?|"
+    r"discovered|disguised|invisible|bound|burn(?:s|ing)?|sings?|dances?|plays?|shows?)\b",
+    re.IGNORECASE,
+)
+_ONLY_COMINGS = re.compile(
+    r"^(?:re-?enter|enter|exit|exeunt|manet|manent|flourish|alarums?|sennet|hautboys|"
+    r"trumpets?|music|thunder|a\s+flourish)\b[^;]*$",
+    re.IGNORECASE,
+)
+DEED = 2.0
+"""A stage direction tells an event when it names one of the main people and shows a deed
+("Laertes wounds Hamlet; ...", "Iago stabs Emilia")."""
+
+
+def _deed(s: Sentence, names: Sequence[str]) -> float:
+    """How much a stage direction tells what happens: the main people it names (two at
+    most) and a deed it shows; 0 for comings and goings ("Enter Kent, disguised."), a
+    short or garbled one."""
+    text = s.text
+    if len(text.split()) < 4 or garbled(text) or _ONLY_COMINGS.match(text):
+        return 0.0
+    if not _DEEDS.search(text):
+        return 0.0
+    named = sum(1 for n in names if whole_word(n, ignore_case=True).search(text))
+    return 1.0 + min(2, named)
+
+
+GAPS = 8
+"""The summary leaves no stretch longer than this share (1/8) of the text without a
+sentence, when the length has room."""
+
+
+def _fill_gaps(
+    r: Read,
+    groups: Sequence[Group],
+    ranked: Sequence[Sequence[tuple[float, Sentence]]],
+    chosen: list[list[Sentence]],
+    total: int,
+    room: int,
+) -> int:
+    """Sentences added where the text goes longest without one, while the longest stretch
+    is over 1/:data:`GAPS` of the text and a candidate inside it fits ``room``: of the
+    candidates of the groups it spans, the best weighed by how near the stretch's middle
+    it is. Returns the words now used."""
+    if not groups:
+        return total
+    start, end = groups[0].start, groups[-1].end
+    limit = (end - start) / GAPS
+    tried: set[tuple[int, int]] = set()
+    while True:
+        marks = sorted({start, end, *(s.start for c in chosen for s in c)})
+        gaps = sorted(
+            ((b - a, a, b) for a, b in itertools.pairwise(marks) if (a, b) not in tried),
+            reverse=True,
+        )
+        if not gaps or gaps[0][0] <= limit:
+            return total
+        width, a, b = gaps[0]
+        tried.add((a, b))
+        told = {s.text for c in chosen for s in c}  # a refrain is told once
+        best: tuple[float, int, Sentence] | None = None
+        for g, group in enumerate(groups):
+            if group.end <= a or group.start >= b or (not chosen[g] and not ranked[g]):
+                continue
+            for score, cand in ranked[g][:12]:
+                if not a < cand.start < b or cand.text in told or total + cand.words > room:
+                    continue
+                near = 1 - abs(cand.start - (a + b) / 2) / width
+                if best is None or score * near > best[0]:
+                    best = (score * near, g, cand)
+        if best is None:
+            continue
+        _, g, cand = best
+        chosen[g].append(cand)
+        chosen[g].sort(key=lambda s: s.start)
+        total += cand.words + (
+            len(_group_label(r, groups[g]).split()) if len(chosen[g]) == 1 else 0
+        )
 
 
 def _shown(s: Sentence, r: Read) -> str:
@@ -513,12 +714,22 @@ def _group_label(r: Read, group: Group) -> str:
             for scene in part.inner:
                 m = re.match(r"^scene\s+[\dIVXLC]+\.?\s*(.*)$", scene, re.IGNORECASE)
                 where = m.group(1).strip(" .") if m else ""
-                place = where.split(".")[0].strip()
+                place = _uncapped(where.split(".")[0].strip())
                 if place and place not in settings:
                     settings.append(place)
         if settings:
             label += f" ({'; '.join(settings[:3])})"
     return label
+
+
+def _uncapped(text: str) -> str:
+    """``text`` with its words in capitals in title case ("OLIVIA'S garden" -> "Olivia's
+    garden"), roman numerals kept."""
+    return re.sub(
+        r"\b[A-Z][A-Z'’]+\b",
+        lambda m: m.group() if re.fullmatch(r"[IVXLC]+", m.group()) else m.group().capitalize(),
+        text,
+    )
 
 
 _EXCLAIM = re.compile(r"!\s*$|!\W*$")

@@ -1,0 +1,444 @@
+"""For one of a text's main names, the words of the text that say who or what it is.
+
+A clause says who someone is when it puts a role or a description in a relation with the name
+that reads one way: an apposition after it ("Cassio, Lieutenant to the warlike Moor Othello";
+"Bagheera the Black Panther"), the name as the subject of "is" or "was" ("Shere Khan was the
+tiger who ..."), a title before it ("Lieutenant Cassio", "the Duke of Cornwall"), the role set
+before it with an article or a possessive ("his daughter, Miranda"), "named" or "called", or a
+speaker's introduction of himself ("I am a prince", "my father named me Autolycus"). Relations
+that point elsewhere are not read as the name's: "Othello's ancient" is Iago, "daughter to
+Polonius" is Ophelia, and a play's line says nothing of its speaker (it is said BY him) unless
+he introduces himself. When no sentence holds such a relation, the clause that names it with
+the most cues of a description, preferring a line about the person to one addressed to them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from prism_edge.text.grounding import FUNCTION_WORDS, _abbreviated, whole_word
+from prism_edge.text.passages import Sentence, dialogue, garbled, mid_thought
+from prism_edge.text.people.words import (
+    PLACE_ROLES,
+    ROLE_WORDS,
+    THING_ROLES,
+    TITLES_OF_PLACE,
+    WEAK_ROLES,
+    role_weight,
+)
+from prism_edge.text.prose import description_score
+
+_CLAUSE_CUT = re.compile(r"\s*(?:;|:|--|—|\(|\))\s*")
+MAX_CLAUSE_WORDS = 20
+MAX_PHRASE_WORDS = 18
+"""Words of a relation's phrase at most (a name's apposition, its predicate)."""
+
+_DET = r"(?:the|a|an|my|his|her|our|your|thy|their|this|that|one)"
+_OWN = r"(?:my|his|her|our|your|thy|their|the)"
+_WORDS = r"[\w'’-]+"
+_NP_END = (
+    r"(?=\s*(?:[,;:.!?)\"”’]|--|—|$)|"
+    r"\s+(?:of|to|in|at|for|unto|from|who|whose|whom|that|which|where|and)\b)"
+)
+"""Where a noun phrase set beside a name ends: punctuation, or a preposition or relative
+word going on with it ("Lieutenant to the warlike Moor", "the tiger who ...")."""
+_APPOSED = re.compile(
+    rf"^,\s+(?:({_DET})\s+)?((?:{_WORDS}\s+){{0,3}}?)({_WORDS}){_NP_END}", re.IGNORECASE
+)
+"""After a name: ", [the] [a word or two] ROLE" ending there (the role word its head)."""
+_EPITHET_WORD = r"[A-Z][\w'’]+(?:-[\w'’]+)*"
+_APPOSED_NAME = re.compile(
+    rf"^,?\s+(the\s+(?:{_EPITHET_WORD}\s+){{0,2}}{_EPITHET_WORD})(?![\w'’-])"
+)
+"""After a name: "the Black Panther", "the Rock Python" (a name's capitalised epithet)."""
+_OWN_ROLE = re.compile(rf"^\s+({_OWN}\s+({_WORDS}))\b", re.IGNORECASE)
+"""After a name: "her son" (Caliban her son)."""
+_COPULA = re.compile(r"^\s+(?:is|was|had\s+been|has\s+been|became|seemed|seems)\s+", re.IGNORECASE)
+_NOUN_PREDICATE = re.compile(
+    r"^(?:not\s+)?(?:(?:a|an|the|one|his|her|their|my|our|its)\b|"
+    r"(?:so|such|quite|rather|very|too)\s+(?:\w+\s+){0,2}(?:a|an)\b)",
+    re.IGNORECASE,
+)
+"""A predicate that is a noun phrase ("a man of unexceptionable character", "so odd a
+mixture of ..."): what someone is, not what state they are in ("ready", "taken")."""
+_STATE = re.compile(
+    r"^(?:not|no|now|then|still|soon|just|about|going|gone|come|coming|there|here|to|in|at|"
+    r"on|by|with|from|for|out|off|up|down|sure|glad|sorry|afraid|ready|able|unable|obliged|"
+    r"far|aware|unaware|conscious|certain|convinced|determined|anxious|eager|willing|"
+    r"unwilling|as|more|less|much|all|\w+\s+(?:that|to|from|of)\b|"
+    r"\w+(?:ed|en|ing)\b)",
+    re.IGNORECASE,
+)
+"""A predicate that says a state or an act, not what someone is ("was ready", "was taken
+by", "was going")."""
+_CLAUSE_HEAD = re.compile(r"(?:^|[,;:]\s+|--\s*|—\s*|\b(?:and|but|that|when|while)\s+)\W*$")
+"""Before a name that is the subject of its clause: the sentence's start, punctuation, a
+conjunction."""
+_TITLE_BEFORE = re.compile(r"(?:\b(the\s+))?\b([A-Z][a-z]+)\s+$")
+_PLACE_TITLE = re.compile(r"\b(?:the\s+)?([A-Za-z]+)\s+of\s+$")
+_BEFORE_ROLE = re.compile(
+    rf"\b({_OWN})\s+((?:{_WORDS}\s+){{0,2}}?)({_WORDS})"
+    rf"(?:\s+(?:of|to)\s+(?:the\s+)?{_WORDS})?,\s+$",
+    re.IGNORECASE,
+)
+"""Before a name: "his daughter, ", "the Duke of Milan, " (a role set before it)."""
+_OWN_ROLE_BEFORE = re.compile(
+    rf"\b({_OWN})\s+(?:(?!(?:{_OWN})\b)[a-z][\w'’-]*\s+)?({_WORDS})\s+$", re.IGNORECASE
+)
+"""Before a name: "my cousin Hamlet", "her steward Malvolio", "the merchant Antonio"."""
+_NAMING = re.compile(r"\b(?:named|called|known as|christened)\s+(?:me\s+)?(?:the\s+)?$", re.I)
+_SELF = re.compile(
+    r"\bI\s+am\b[\s,]+(?:[\w'’]+[\s,]+){0,5}?(?:(?:a|an|the|your|thy|his|her|their)\s+)?"
+    r"(?:[\w'’-]+\s+){0,2}?(\w+)\b",
+    re.IGNORECASE,
+)
+_LIST_AFTER = re.compile(
+    r"^,?\s+(?:(?:[^,;.\s]+\s+){0,3}[^,;.\s]+,\s+)*(?:and|or)\s", re.IGNORECASE
+)
+"""After a name: ", Bagheera, Baloo, and ..." (names listed; an item of four words at most)."""
+_LISTED_NAMES = re.compile(r"^,\s+[^,;.]{1,60}?\s+(?:and|or)\s+(?:the\s+)?[A-Z]")
+"""After a name: ", the United Arab Emirates and Kuwait" (names listed, no apposition)."""
+_VOCATIVE = re.compile(r"(?:^|[,;:!?.]\s*|\bO\s+)\W*$")
+_VOCATIVE_AFTER = re.compile(r"^\s*[,;:!?.]")
+_CLOSED = re.compile(r"^\s*(?:[,;:.!?)\"”’]|--|—|$|\s(?:who|whose|whom)\b)")
+_KIN_CALLED = re.compile(
+    r"(?:^|[,;:!?.]\s*|\bO\s+)(?:(?:my|our|thy|dear|good|sweet|gentle|noble|kind|fair|"
+    r"loving|most)\s+){1,3}([a-z]+)\s*(?=[,;:!?.]|--|—|$)"
+)
+"""A speaker calling the one spoken to by what they are to him: ", my dear sister", "O my
+father!" (a line that also addresses the name: :func:`_addressed`)."""
+_GOES_ON = re.compile(
+    r"^\s+(?:((?:of|to|from|in)\s+(?:the\s+)?[A-Z][\w'’-]*)|(?:who|whose|whom|that|which)\b)"
+)
+"""After a name set after its role ("the merchant Antonio"): words that go on describing
+him ("of Venice", "who ..."), not his deeds ("soon drew the attention ...")."""
+_ADDRESS = frozenset(["lord", "lady", "sir", "master", "mistress", "madam"])
+"""Words said to anyone ("my lord", "good sir"): no role beside a name."""
+_NOT_MODIFIERS = FUNCTION_WORDS | frozenset(
+    [
+        "thou",
+        "thee",
+        "thy",
+        "thine",
+        "ye",
+        "hast",
+        "hath",
+        "art",
+        "doth",
+        "dost",
+        "shalt",
+        "wilt",
+        "didst",
+        "wast",
+        "wert",
+    ]
+)
+"""Words that are never a modifier inside a noun phrase set beside a name."""
+
+
+@lru_cache(maxsize=1024)
+def _named(name: str) -> re.Pattern[str]:
+    return whole_word(name)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """What a sentence says ``name`` is: the kind of relation, the text's own words for it
+    (``phrase``, read after the name: "Lieutenant to the warlike Moor Othello"), and how much
+    it says (a role word says more than an epithet)."""
+
+    kind: str
+    phrase: str
+    weight: float
+
+
+def _phrase(text: str, limit: int = MAX_PHRASE_WORDS) -> str:
+    """``text`` (what follows a name) to the end of its clause: cut at a semicolon, a colon,
+    a dash, a bracket or the sentence's end, and at a comma that does not go on with "of",
+    "to", "who", "which", "whose" or "the" ... and a role word; at most ``limit`` words."""
+    end = len(text)
+    for m in re.finditer(r"[;:!?()\[\]]|--|—|\.(?:\s|$)|\.[\"'’”]", text):
+        if m.group().startswith(".") and _abbreviated(text, m.start()):
+            continue
+        end = m.start()
+        break
+    piece = text[:end]
+    pieces = re.split(r",\s*", piece)
+    kept = [pieces[0]]
+    for k, p in enumerate(pieces[1:], start=1):
+        head = p.split()[:1]
+        if (
+            0 < len(p.split()) <= 3
+            and k + 1 < len(pieces)
+            and head[0].casefold()
+            not in {"and", "but", "or", "as", "if", "when", "though", "although", "while", "that"}
+        ):
+            kept.append(p)  # a list: "by his fine, tall person, handsome features, ..."
+            continue
+        if head and head[0].casefold() in {"who", "whose", "whom", "which", "where", "of", "to"}:
+            kept.append(p)
+            continue
+        if (
+            head
+            and head[0].casefold() in {"the", "a", "an"}
+            and any(role_weight(w) >= 1.0 for w in p.split()[:4])
+        ):
+            kept.append(p)
+            continue
+        break
+    out = ", ".join(k.strip() for k in kept if k.strip())
+    words = out.split()
+    if len(words) > limit:
+        out = " ".join(words[:limit]) + " ..."
+    return out.strip(" ,")
+
+
+def _singular_role(word: str, person: bool = False) -> float:
+    """:func:`role_weight` of ``word`` as one's role (not "sisters", "lords"; ``person``:
+    not a place's or a thing's, "the city Mowgli")."""
+    w = word.strip(",.;:'’\"").casefold()
+    if person and w in THING_ROLES:
+        return 0.0
+    return role_weight(w) if w in ROLE_WORDS else 0.0
+
+
+def relation(
+    sentence: str, name: str, speaker_is_name: bool = False, narration: bool = True
+) -> Relation | None:
+    """The strongest relation ``sentence`` sets between ``name`` and what it is (see the
+    module), or None. ``speaker_is_name``: the sentence is the named person's own line (a
+    play), which says who he is only by an introduction ("I am ...", "named me ...").
+    ``narration``: the sentence is narration, not speech, where a noun phrase after a comma
+    is an apposition even without a role word ("Mr. Elton, a young man,"), where in speech
+    it is as often what is said to the person ("Sir Toby, an hour agone")."""
+    best: Relation | None = None
+
+    def keep(r: Relation) -> None:
+        nonlocal best
+        if best is None or r.weight > best.weight:
+            best = r
+
+    if speaker_is_name:
+        for m in _SELF.finditer(sentence):
+            if _singular_role(m.group(1)) >= 1.0:
+                keep(Relation("introduces himself", sentence[m.start() : m.end()], 5.0))
+        for m in _named(name).finditer(sentence):
+            if _NAMING.search(sentence[max(0, m.start() - 40) : m.start()]):
+                start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start()))
+                keep(Relation("introduces himself", _upto(sentence, start + 1, m.end()), 4.0))
+        return best
+    if not narration and _addressed(sentence, name):
+        for k in _KIN_CALLED.finditer(sentence):
+            role = k.group(1)
+            if _singular_role(role, person=True) >= 1.0 and role.casefold() not in WEAK_ROLES:
+                words = sentence.split()
+                shown = " ".join(words[:MAX_PHRASE_WORDS]) + (" ..." if len(words) > 18 else "")
+                keep(Relation("called", shown, 3.0))  # "Fear it, Ophelia, ... my dear sister"
+                break
+    for m in _named(name).finditer(sentence):
+        after = sentence[m.end() : m.end() + 200]
+        before = sentence[max(0, m.start() - 80) : m.start()]
+        if re.match(r"^['’]s?\b", after):  # "Othello's ancient": someone else's role
+            continue
+        listed = bool(_LIST_AFTER.match(after) or _LISTED_NAMES.match(after))
+        a = _APPOSED.match(after)
+        if a and not listed and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}:
+            role = _singular_role(a.group(3))
+            if role < 1.0 and not narration:  # "Cassio, my lord, hath ...": said to someone
+                role = 0.0
+            if role > 0 or (
+                narration and a.group(1) and a.group(1).casefold() in {"a", "an", "the"}
+            ):
+                weight = 6.0 if role >= 1.0 else 2.5 if role > 0 else 3.0
+                keep(Relation("apposition", _phrase(after.lstrip(", ")), weight))
+        e = _APPOSED_NAME.match(after)
+        if e and not listed:
+            keep(Relation("epithet", e.group(1), 4.0))
+        o = _OWN_ROLE.match(after)
+        if o and _singular_role(o.group(2)) >= 1.0 and _VOCATIVE_AFTER.match(after[o.end() :]):
+            keep(Relation("apposition", o.group(1), 4.0))
+        c = _COPULA.match(after)
+        if c and _CLAUSE_HEAD.search(before):
+            phrase = _phrase(after[c.end() :])
+            words = phrase.split()
+            if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
+                role = max((_singular_role(w) for w in words[:6]), default=0.0)
+                keep(Relation("is", phrase, 5.0 if role >= 1.0 else 3.5))
+            elif narration and len(words) >= 2 and not _STATE.match(phrase):
+                keep(Relation("is", phrase, 2.0))  # "Mr. Bingley was good-looking and ..."
+        t = _TITLE_BEFORE.search(before)
+        if t and _singular_role(t.group(2)) >= 1.0 and t.group(2).casefold() not in WEAK_ROLES:
+            keep(Relation("title", f"{t.group(1) or ''}{t.group(2)} {name}", 3.0))
+        p = _PLACE_TITLE.search(before)
+        if p and p.group(1).casefold() in TITLES_OF_PLACE | PLACE_ROLES:
+            keep(Relation("title", f"the {p.group(1)} of {name}", 3.5))
+        r = _BEFORE_ROLE.search(before)
+        second_person = r is not None and r.group(1).casefold() in {"my", "thy", "your", "our"}
+        if (
+            r
+            and _singular_role(r.group(3)) >= 1.0
+            and r.group(3).casefold() not in WEAK_ROLES
+            and not _NOT_MODIFIERS & {w.casefold() for w in r.group(2).split()}
+            and not (second_person and _VOCATIVE_AFTER.match(after))  # "Thy father, Hamlet."
+            and _CLOSED.match(after)  # not "to her sister, Elizabeth was far from ..."
+        ):
+            keep(Relation("apposition", f"{before[r.start() :].strip()} {name}", 4.0))
+        w = _OWN_ROLE_BEFORE.search(before)
+        if (
+            w
+            and _singular_role(w.group(2), person=True) >= 0.3
+            and w.group(2).casefold() not in _ADDRESS
+        ):
+            g = _GOES_ON.match(after)
+            rest = "" if g is None else g.group(1) if g.group(1) else _phrase(after, 12)
+            keep(
+                Relation("apposition", f"{before[w.start() :].strip()} {name} {rest}".strip(), 4.0)
+            )
+        if _NAMING.search(before):
+            start = max(before.rfind(","), before.rfind(";")) + 1
+            keep(Relation("named", f"{before[start:].strip()} {name}", 2.0))
+    return best
+
+
+def _upto(sentence: str, start: int, end: int) -> str:
+    return sentence[start:end].strip(" ,;")
+
+
+@dataclass(frozen=True)
+class Described:
+    """A main name and the words of the text that say what it is."""
+
+    name: str
+    clause: str
+    score: float
+    said_by: str = ""
+    """Whose words they are, when they speak of "my", "thy", "your" ... (a play's speaker):
+    "my cousin Hamlet" is the King's."""
+
+
+def describe(
+    name: str,
+    said: Sequence[Sentence],
+    story: bool = True,
+    speaker_of: Mapping[str, str] | None = None,
+) -> Described | None:
+    """The words of the text that best say who or what ``name`` is: the strongest
+    :func:`relation` of the sentences naming it (the first of them gaining as an
+    introduction), its phrase shown after the name ("Cassio: Lieutenant to the warlike Moor
+    Othello"); else the clause naming it with the most of :func:`description_score`'s cues,
+    a line of dialogue counting less in a story, a question, an exclamation, a sentence that
+    starts mid-thought and (a play) a line addressed to the person less anywhere. A play's
+    line is never read as saying who its own speaker is, unless he introduces himself. None
+    when no sentence names it."""
+    best: tuple[float, str, str] | None = None
+    fallback: tuple[float, str, str] | None = None
+    first = True
+    a_role = " " not in name and role_weight(name) > 0  # "King", "Clown": a role for a name
+    for s in said:
+        if s.kind == "direction" or name not in s.text or not _named(name).search(s.text):
+            continue
+        text = s.text
+        words = len(text.split())
+        if words < 4 or garbled(text) or "[" in text or "]" in text:
+            continue
+        own = speaker_of is not None and speaker_of.get(s.speaker) == name
+        intro = 0.8 if first else 0.0
+        first = False
+        narration = s.kind in {"prose", "list"} and not dialogue(text)
+        r = None if a_role else relation(text, name, own, narration)
+        if r is not None:
+            score = r.weight + intro
+            if story and dialogue(text) and s.kind == "prose":
+                score -= 1.0
+            if text.rstrip("\"'’”)").endswith("?"):
+                score -= 1.5
+            if best is None or score > best[0]:
+                best = (score, r.phrase, _speaker(s, speaker_of))
+        if own:
+            continue
+        score = 0.5 * description_score(text, name) + intro
+        if story and dialogue(text) and s.kind == "prose":
+            score -= 2.0
+        if text.rstrip("\"'’”)").endswith(("?", "!")):
+            score -= 1.0
+        if mid_thought(text):
+            score -= 1.5
+        if speaker_of is not None and _addressed(text, name):
+            score -= 1.0
+        if words > 40:
+            score -= (words - 40) / 10
+        if fallback is None or score > fallback[0]:
+            fallback = (score, text, _speaker(s, speaker_of))
+    if best is not None:
+        return _described(name, best[1], best[0], best[2])
+    if fallback is None:
+        return None
+    return _described(name, clause_of(fallback[1], name), fallback[0], fallback[2])
+
+
+_PERSONAL = re.compile(r"\b(?:I|me|my|mine|thy|thou|thee|thine|your|you|our|we|us)\b")
+
+
+def _described(name: str, clause: str, score: float, speaker: str) -> Described:
+    """``clause`` for ``name``, with its speaker when it speaks of "my", "your" ..."""
+    return Described(name, clause, score, speaker if _PERSONAL.search(clause) else "")
+
+
+def _speaker(s: Sentence, speaker_of: Mapping[str, str] | None) -> str:
+    if not s.speaker:
+        return ""
+    if speaker_of and s.speaker in speaker_of:
+        return speaker_of[s.speaker]
+    return " ".join(w.capitalize() if w.isupper() else w for w in s.speaker.split())
+
+
+def _addressed(sentence: str, name: str) -> bool:
+    """Whether every mention of ``name`` in ``sentence`` is a vocative (the person spoken to:
+    "Farewell, Horatio.", "Sebastian, the truth you speak ...")."""
+    hits = list(_named(name).finditer(sentence))
+    return bool(hits) and all(
+        _VOCATIVE.search(sentence[max(0, m.start() - 30) : m.start()])
+        and _VOCATIVE_AFTER.match(sentence[m.end() :])
+        for m in hits
+    )
+
+
+def clause_of(sentence: str, name: str) -> str:
+    """The part of ``sentence`` that holds ``name``: the clause between semicolons, colons,
+    dashes and brackets that names it, cut at commas around the name to
+    :data:`MAX_CLAUSE_WORDS` words when longer."""
+    pieces = [p for p in _CLAUSE_CUT.split(sentence) if p.strip()]
+    holding = [p for p in pieces if whole_word(name).search(p)] or [sentence]
+    clause = max(holding, key=lambda p: description_score(p, name) + 0.01 * len(p.split()))
+    if len(clause.split()) - len(name.split()) < 4:  # the name alone says nothing
+        clause = sentence
+    words = clause.split()
+    if len(words) <= MAX_CLAUSE_WORDS:
+        return clause.strip(" ,")
+    commas = [p for p in re.split(r"(?<=,)\s+", clause)]
+    at = next((i for i, p in enumerate(commas) if whole_word(name).search(p)), 0)
+    lo = hi = at
+    while True:
+        grown = False
+        if hi + 1 < len(commas) and _count(commas[lo : hi + 2]) <= MAX_CLAUSE_WORDS:
+            hi += 1
+            grown = True
+        if lo > 0 and _count(commas[lo - 1 : hi + 1]) <= MAX_CLAUSE_WORDS:
+            lo -= 1
+            grown = True
+        if not grown:
+            break
+    out = " ".join(commas[lo : hi + 1])
+    if len(out.split()) > MAX_CLAUSE_WORDS:
+        out = " ".join(out.split()[:MAX_CLAUSE_WORDS]) + " ..."
+    return out.strip(" ,")
+
+
+def _count(pieces: Iterable[str]) -> int:
+    return sum(len(p.split()) for p in pieces)
+
+
+__all__ = ["ROLE_WORDS", "Described", "Relation", "clause_of", "describe", "relation"]

@@ -1,0 +1,94 @@
+"""Who is who: the words of the text that say who someone is, read the right way round."""
+
+from __future__ import annotations
+
+from prism_edge.text.passages import sentences
+from prism_edge.text.people import Named, define, describe, not_a_name, places_apart
+from prism_edge.text.people.describe import relation
+from prism_edge.text.structure import blocks
+
+
+def test_an_apposition_says_who_the_name_is():
+    r = relation(
+        "Tell him that Cassio, Lieutenant to the warlike Moor, is come on shore.", "Cassio"
+    )
+    assert r is not None and r.phrase == "Lieutenant to the warlike Moor"
+    r = relation("And here is his daughter, Miranda, who knows nothing of it.", "Miranda")
+    assert r is not None and "daughter" in r.phrase
+    r = relation("Bagheera the Black Panther came down from the hill.", "Bagheera")
+    assert r is not None and r.phrase == "the Black Panther"
+
+
+def test_a_role_that_belongs_to_someone_else_is_not_the_names():
+    assert relation("He is Othello's ancient, and a man of honesty and trust.", "Othello") is None
+    # a line that names someone after another's words: not an apposition of the name
+    assert (
+        relation("I am, in my condition, A prince, Miranda; I do think, a king.", "Miranda") is None
+    )
+
+
+def test_a_state_is_not_who_someone_is():
+    assert (
+        relation("Elizabeth was far from suspecting that she was herself watched.", "Elizabeth")
+        is None
+    )
+    assert (
+        relation("Emma was aware that great must be the difference between them.", "Emma") is None
+    )
+    r = relation(
+        "Mr. Weston was a man of unexceptionable character and easy fortune.", "Mr. Weston"
+    )
+    assert r is not None and r.phrase.startswith("a man of unexceptionable character")
+
+
+def test_a_place_is_said_by_what_the_text_calls_it():
+    r = relation("They returned to Longbourn, the village where they lived.", "Longbourn")
+    assert r is not None and r.phrase == "the village where they lived"
+    r = relation("The village of Longbourn was only one mile from the town.", "Longbourn")
+    assert r is not None and r.phrase == "the village of Longbourn"
+
+
+def test_a_plays_line_is_its_speakers_words_about_someone_else():
+    text = (
+        "KING.\nBut now, my cousin Hamlet, and my son, the day is long and cold.\n\n"
+        "HAMLET.\nA little more than kin, and less than kind, my lord and uncle.\n"
+    )
+    said = sentences(blocks(text))
+    d = describe("Hamlet", said, story=False, speaker_of={"KING": "King", "HAMLET": "Hamlet"})
+    assert d is not None and d.clause == "my cousin Hamlet" and d.said_by == "King"
+
+
+def test_places_are_told_from_people():
+    text = "Anna Brook said she would go. " * 4 + "They lived in Highbury. " * 3
+    text += "Mrs. Goddard was kind. They stayed at Mrs. Goddard's for tea. " * 3
+    named = [Named("Anna Brook", 4), Named("Highbury", 3), Named("Mrs. Goddard", 6)]
+    kept = {n.name: n.place for n in places_apart(text, named)}
+    assert kept == {"Anna Brook": False, "Highbury": True, "Mrs. Goddard": False}
+
+
+def test_a_term_is_given_with_the_words_that_define_it():
+    said = sentences(blocks("You install the package first. A package is a file that holds a "
+                            "program and the data it needs. The package is then run."))  # fmt: skip
+    d = define("package", said)
+    assert d is not None and d.clause == "a file that holds a program and the data it needs"
+    said = sentences(blocks("We fit it by ordinary least squares (OLS) on the whole sample."))
+    d = define("OLS", said)
+    assert d is not None and d.clause == "ordinary least squares"
+    assert define("tool", sentences(blocks("The tool is run every day by the users."))) is None
+
+
+def test_a_language_is_no_name():
+    assert not_a_name("English") and not_a_name("Latin")
+
+
+def test_a_role_set_before_a_name_goes_on_with_what_describes_him_not_his_deeds():
+    r = relation("On entering, her dear friend Jane received some help from her.", "Jane")
+    assert r is not None and r.phrase == "her dear friend Jane"
+    r = relation("The report says the merchant Antonio of Venice is ruined.", "Antonio")
+    assert r is not None and r.phrase == "the merchant Antonio of Venice"
+
+
+def test_a_speaker_calling_the_one_addressed_by_their_kinship_says_who_they_are():
+    r = relation("Fear it, Ophelia, fear it, my dear sister.", "Ophelia", narration=False)
+    assert r is not None and "my dear sister" in r.phrase
+    assert relation("Farewell, Horatio, my good lord.", "Horatio", narration=False) is None
