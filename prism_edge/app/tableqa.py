@@ -13,14 +13,10 @@ from rich.console import Console
 
 from prism_edge.app.common import echo
 from prism_edge.app.history import RunLog
-from prism_edge.app.render import (
-    PLAIN_EVERY_S,
-    _print_ranking,
-    reading_progress,
-    write_memory,
-)
-from prism_edge.core.events import StepDone
+from prism_edge.app.render import PLAIN_EVERY_S, reading_progress, write_memory
+from prism_edge.core.events import StepDone, TableAnswer
 from prism_edge.engine.tables import TableSession
+from prism_edge.methods.tables.answer import said
 
 
 def plan_of(session: TableSession, backend_name: str, device: str | None, reason: str) -> str:
@@ -70,9 +66,8 @@ def run_tables(
     else:
         echo(result.answer or "")
         if not quiet:
-            _print_ranking(result, console)
-            if session.method.query:
-                console.print(f"query: {session.method.query}", markup=False)
+            for line in explain(result.table):
+                console.print(line, markup=False)
             m = result.metrics
             scored = sum(1 for call in m.calls if call.kind == "score")
             console.print(
@@ -82,6 +77,23 @@ def run_tables(
                 markup=False,
             )
     write_memory(memory_out, result.memory.data)
+
+
+def explain(table: TableAnswer | None) -> list[str]:
+    """What the answer was computed by and how sure the ranker is, with the runner-up (its
+    values and query) when it is not."""
+    if table is None or table.best is None:
+        return []
+    best = table.best
+    sure = "sure" if table.sure else "NOT SURE"
+    lines = [f"computed: {best.said} ({sure}: probability {best.probability:.2f})",
+             f"query: {best.sql}"]  # fmt: skip
+    other = table.runner_up
+    if other is not None and (not table.sure or other.probability >= 0.1):
+        values = ", ".join(said(v) for v in other.values)
+        lines += [f"runner-up: {values} ({other.probability:.2f}): {other.said}",
+                  f"runner-up query: {other.sql}"]  # fmt: skip
+    return lines
 
 
 def _drive(session: TableSession, console: Console, quiet: bool) -> None:

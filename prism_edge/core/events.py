@@ -63,6 +63,48 @@ class Answered:
     kind: Literal["answer"] = "answer"
 
 
+@dataclass(frozen=True)
+class Computed:
+    """One computed answer of a table question: its values, the query that computed them
+    (as SQL a user can run, and in words) and the ranker's probability for it."""
+
+    values: tuple[str | float, ...]
+    sql: str
+    said: str
+    probability: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"values": list(self.values), "sql": self.sql, "said": self.said,
+                "probability": round(self.probability, 4)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TableAnswer:
+    """A table question's answer: the best computed answer, the runner-up with other values,
+    and whether the ranker is sure (``None`` answers: the question names nothing the tables
+    hold, with why)."""
+
+    best: Computed | None
+    runner_up: Computed | None = None
+    sure: bool = False
+    not_in_table: str = ""
+    candidates: int = 0
+
+    @property
+    def values(self) -> list[str | float]:
+        return list(self.best.values) if self.best else []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "values": self.values,
+            "best": self.best.to_dict() if self.best else None,
+            "runner_up": self.runner_up.to_dict() if self.runner_up else None,
+            "sure": self.sure,
+            "not_in_table": self.not_in_table,
+            "candidates": self.candidates,
+        }
+
+
 @dataclass
 class RunResult:
     answer: str | None
@@ -84,6 +126,8 @@ class RunResult:
     """The method that revised the memory (``prism_edge.methods``)."""
     ranking: list[tuple[str, float]] = field(default_factory=list)
     """A scored method's final candidates with their scores, best first (else empty)."""
+    table: TableAnswer | None = None
+    """A table question's computed answer (the table method's), else None."""
 
     def count(self, step: StepDone) -> None:
         """Add a finished step's revisions to the counts."""
@@ -115,6 +159,8 @@ class RunResult:
         }
         if self.ranking:
             out["ranking"] = [[name, score] for name, score in self.ranking]
+        if self.table is not None:
+            out["table"] = self.table.to_dict()
         return out
 
 

@@ -1,0 +1,132 @@
+"""A question over tables answered: its mentions read, the query space enumerated and run
+over each table (and each pair that joins, where the question names both), every candidate
+scored by the learned ranker; the answer is the best, with how sure the ranker is.
+
+"Not in the table" is said only when the question names nothing the tables hold: no cell, no
+column, no table. Otherwise the best candidate answers, and when its probability (the
+softmax over every candidate; those with the same values together) is under :data:`SURE`,
+the answer says the ranker is not sure, with the runner-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from prism_edge.core.events import Computed, TableAnswer
+from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
+from prism_edge.methods.tables.enumerate import Candidate, candidates
+from prism_edge.methods.tables.features import Features, QuestionView, features, view
+from prism_edge.methods.tables.mentions import Reading, read, stem, tokens
+from prism_edge.methods.tables.ranker import probabilities, score, weights
+from prism_edge.methods.tables.words import rounding
+from prism_edge.text.tables import records
+
+SURE = 0.5
+"""The probability of its values the best answer needs for the ranker to be sure of it."""
+
+Scored = tuple[Candidate, Features, float]
+
+
+def rank_all(
+    db: Database, sheet: Sheet, question: str, w: Mapping[str, float] | None = None
+) -> list[Scored]:
+    """Every candidate of ``question`` over ``sheet`` with its features and score, the
+    best first (the enumeration's order on a tie)."""
+    reading = read(question, db, [sheet])
+    return _scored(db, reading, sheet, w)
+
+
+def _scored(
+    db: Database, reading: Reading, sheet: Sheet, w: Mapping[str, float] | None
+) -> list[Scored]:
+    w = weights() if w is None else w
+    shared = view(reading, sheet)
+    out = []
+    for candidate in candidates(db, reading, sheet):
+        feats = features(shared, candidate)
+        out.append((candidate, feats, score(feats, w)))
+    out.sort(key=lambda s: -s[2])
+    return out
+
+
+def named(q: QuestionView) -> bool:
+    """Whether the question names anything of the table: a cell, a column, its name."""
+    if q.reading.cells or any(share > 0 for share, _ in q.column_match.values()):
+        return True
+    said = set(q.reading.stems)
+    return any(stem(w) in said for w in tokens(q.sheet.name) if w[:1].isalpha() and len(w) > 2)
+
+
+def answer(
+    db: Database, question: str, w: Mapping[str, float] | None = None
+) -> tuple[TableAnswer, list[Scored]]:
+    """The answer to ``question`` over every table of ``db``, and every candidate scored,
+    the best first."""
+    if not db.sheets:
+        return TableAnswer(None, not_in_table="the input holds no table"), []
+    sheets = list(db.sheets.values())
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    touched = {s.name for s in sheets if named(view(readings[s.name], s))}
+    if not touched:
+        return TableAnswer(
+            None, not_in_table="the question names no column, value or table of the input"
+        ), []
+    scored: list[Scored] = []
+    for sheet in sheets:
+        if sheet.name in touched or len(sheets) == 1:
+            scored += _scored(db, readings[sheet.name], sheet, w)
+    for link in links(db) if len(sheets) > 1 else []:
+        if link.left in touched and link.right in touched:
+            joined = join(db, link)
+            scored += _scored(db, read(question, db, [joined]), joined, w)
+    scored.sort(key=lambda s: -s[2])
+    if not scored:
+        return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
+    return decide(db, question, scored), scored
+
+
+def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
+    chances = probabilities([s for _, _, s in scored])
+    by_values: dict[tuple[str | float, ...], float] = {}
+    for (candidate, _, _), p in zip(scored, chances, strict=True):
+        by_values[candidate.values] = by_values.get(candidate.values, 0.0) + p
+    places = rounding(question)
+    best = _computed(db, scored[0][0], by_values[scored[0][0].values], places)
+    other = next((c for c, _, _ in scored if c.values != scored[0][0].values), None)
+    runner_up = _computed(db, other, by_values[other.values], places) if other else None
+    return TableAnswer(best, runner_up, best.probability >= SURE, candidates=len(scored))
+
+
+def _computed(db: Database, candidate: Candidate, p: float, places: int | None) -> Computed:
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    values = candidate.values
+    if places is not None:
+        values = tuple(_round(v, places) for v in values)
+    return Computed(values, db.shown(candidate.sql, candidate.args),
+                    candidate.query.render(sheet), p)  # fmt: skip
+
+
+def _round(value: str | float, places: int) -> str | float:
+    if not isinstance(value, float) or value != value or abs(value) == float("inf"):
+        return value
+    return round(value, places) if places else float(round(value))
+
+
+def said(value: str | float) -> str:
+    """A value as the answer writes it."""
+    return show_number(value) if isinstance(value, float) else value
+
+
+def load(path: Path) -> tuple[Database, Sheet]:
+    """A table file read into a new database as a run reads it (the records of
+    :func:`prism_edge.text.tables.records`)."""
+    db = Database()
+    sheet = None
+    with open(path, encoding="utf-8", newline="") as f:
+        for batch in records(path.name, f):
+            sheet, _ = db.add(batch)
+    if sheet is None:
+        db.close()
+        raise ValueError(f"{path}: no table")
+    return db, sheet

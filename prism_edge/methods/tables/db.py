@@ -1,0 +1,439 @@
+"""The tables of a question in SQLite's private temporary database, every cell as its text,
+and what the cells mean (numbers, dates, folded text) computed for the columns a question
+touches.
+
+A table ``people`` with columns ``Name`` and ``Born`` is stored as
+
+    t0 (_row INTEGER PRIMARY KEY, c0 TEXT, c1 TEXT)
+
+``_row`` is the record's place in the file (the table's own order: "the first", "the next");
+a cell's text is kept as written (ids and codes stay exact). When a question needs column 1
+as numbers, dates or folded text, :meth:`Database.typed` adds ``n1`` (REAL), ``k1`` (the date
+key of :mod:`prism_edge.text.values`) and ``f1`` (folded text) once, computed from each
+distinct text once. Reading a table is parsing and inserting text, nothing more: a column no
+question touches is never typed.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from prism_edge.methods.base import MethodError
+from prism_edge.text.tables import TableChunk
+from prism_edge.text.values import MISSING, Value, fold, read_value
+
+MAX_COLUMNS = 600
+"""Columns of one table at most (each may take four of SQLite's 2,000)."""
+SUMMARY_WORDS = frozenset({"total", "totals", "grand total", "all", "overall", "sum", "total:"})
+"""What a table's summary row says in its label cell (folded)."""
+TOP_VALUES = 3
+"""Most frequent values a column's facts show."""
+NUMERIC_SHARE = 0.6
+"""Of a column's present cells, the share that must read as numbers (or dates) for the
+column to be one of numbers (or dates)."""
+
+
+@dataclass
+class Column:
+    name: str
+    index: int
+    present: int = 0
+    numbers: int = 0
+    dates: int = 0
+    full_dates: int = 0
+    """Dates with a month (not bare years)."""
+    distinct: int = 0
+    typed: bool = False
+    low: float = 0.0
+    high: float = 0.0
+    total: float = 0.0
+    """The least, greatest and sum of its numbers (once profiled)."""
+    top: list[tuple[str, int]] = field(default_factory=list)
+    """Its most frequent texts with their counts (once profiled)."""
+
+    @property
+    def text(self) -> str:
+        return f"c{self.index}"
+
+    @property
+    def num(self) -> str:
+        return f"n{self.index}"
+
+    @property
+    def key(self) -> str:
+        return f"k{self.index}"
+
+    @property
+    def kind(self) -> str:
+        """``number``, ``date``, ``text`` or ``empty`` (known once :meth:`Database.typed`)."""
+        if not self.present:
+            return "empty"
+        if self.full_dates >= NUMERIC_SHARE * self.present:
+            return "date"
+        if self.numbers >= NUMERIC_SHARE * self.present:
+            return "number"
+        return "text"
+
+
+@dataclass
+class Sheet:
+    """One table: its name, its SQL name, its columns and how many rows it has."""
+
+    name: str
+    sql: str
+    columns: list[Column]
+    rows: int = 0
+    index: int = 0
+    values: dict[int, list[str]] = field(default_factory=dict)
+    """Per column, its distinct folded texts (once profiled)."""
+    raw: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    """Per column, the texts of its cells by their folded text (once profiled)."""
+    numeric: set[int] = field(default_factory=set)
+    """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
+    prepared: bool = False
+    summary: tuple[int, str] | None = None
+    """A summary row (its column and text: "Total"), first or last, left out of every
+    query."""
+    shown_as: str = ""
+    """How the SQL a user reads names this table, when not by its name (a join: the
+    subquery that makes it)."""
+
+
+@functools.lru_cache(maxsize=200_000)
+def _read(text: str | None) -> tuple[Value, str]:
+    if text is None:
+        return Value(missing=True), ""
+    return read_value(text), fold(text)
+
+
+def _number_of(text: str | None) -> float | None:
+    return _read(text)[0].number
+
+
+def _date_of(text: str | None) -> int | None:
+    return _read(text)[0].date
+
+
+class Database:
+    """The tables read so far (SQLite's private temporary database: unlinked as soon as it
+    opens, so nothing of the user's rows is left behind however the process ends)."""
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect("")
+        self.db.execute("PRAGMA journal_mode = OFF")
+        self.db.execute("PRAGMA synchronous = OFF")
+        self.db.execute("PRAGMA cache_size = -65536")
+        self.db.create_function("number_of", 1, _number_of, deterministic=True)
+        self.db.create_function("date_of", 1, _date_of, deterministic=True)
+        self.sheets: dict[str, Sheet] = {}
+        self.joined: dict[str, Sheet] = {}
+        """Tables made by joining two (:func:`join`)."""
+        self.executed: list[tuple[str, list[Any]]] = []
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def add(self, chunk: TableChunk) -> tuple[Sheet, bool]:
+        """Insert a chunk's records as text; (its table, whether it is new)."""
+        sheet = self.sheets.get(chunk.table)
+        new = sheet is None
+        if sheet is None:
+            if len(chunk.header) > MAX_COLUMNS:
+                raise MethodError(
+                    f"the table {chunk.table} has {len(chunk.header)} columns; at most "
+                    f"{MAX_COLUMNS} can be read"
+                )
+            names = unique([_column_name(h) or f"column {i + 1}" for i, h in
+                            enumerate(chunk.header)])  # fmt: skip
+            columns = [Column(n, i) for i, n in enumerate(names)]
+            sheet = Sheet(chunk.table, f"t{len(self.sheets)}", columns, index=len(self.sheets))
+            cells = ", ".join(f"{c.text} TEXT" for c in columns)
+            self.db.execute(f"CREATE TABLE {sheet.sql} (_row INTEGER PRIMARY KEY, {cells})")
+            self.sheets[chunk.table] = sheet
+        width = len(sheet.columns)
+        start = sheet.rows
+        rows = [
+            (start + i, *(_cell(v) for v in record[:width]), *([None] * (width - len(record))))
+            for i, record in enumerate(chunk.rows)
+        ]
+        marks = ", ".join("?" * (width + 1))
+        self.db.executemany(f"INSERT INTO {sheet.sql} VALUES ({marks})", rows)
+        sheet.rows += len(rows)
+        return sheet, new
+
+    def typed(self, sheet: Sheet, column: Column) -> Column:
+        """The column profiled from its distinct texts (once): what each means, how many
+        cells are numbers or dates, and its folded values (for naming cells)."""
+        if column.typed:
+            return column
+        counts = self.db.execute(
+            f"SELECT {column.text}, COUNT(*) FROM {sheet.sql} WHERE {column.text} IS NOT NULL "
+            "GROUP BY 1"
+        ).fetchall()
+        raw: dict[str, list[str]] = {}
+        for text, n in counts:
+            value, folded = _read(text)
+            if value.missing:
+                continue
+            column.present += n
+            column.distinct += 1
+            column.numbers += n if value.number is not None else 0
+            column.dates += n if value.date is not None else 0
+            column.full_dates += n if value.date is not None and value.date % 10000 else 0
+            raw.setdefault(folded, []).append(text)
+            if value.number is not None:
+                if column.numbers == n:  # the first number
+                    column.low = column.high = value.number
+                column.low = min(column.low, value.number)
+                column.high = max(column.high, value.number)
+                column.total += value.number * n
+        column.top = [
+            (t, n) for t, n in sorted(counts, key=lambda c: (-c[1], str(c[0])))[:TOP_VALUES]
+            if t is not None and n > 1
+        ]  # fmt: skip
+        sheet.values[column.index] = sorted(raw)
+        sheet.raw[column.index] = raw
+        column.typed = True
+        return column
+
+    def numeric(self, sheet: Sheet, column: Column) -> None:
+        """The column's numbers and date keys stored beside its texts (once), for ordering,
+        comparing and adding."""
+        if column.index in sheet.numeric:
+            return
+        self.typed(sheet, column)
+        self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.num} REAL")
+        self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.key} INTEGER")
+        self.db.execute(
+            f"UPDATE {sheet.sql} SET {column.num} = number_of({column.text}), "
+            f"{column.key} = date_of({column.text}) WHERE {column.text} IS NOT NULL"
+        )
+        sheet.numeric.add(column.index)
+
+    def prepare(self, sheet: Sheet) -> None:
+        """Find the table's summary row, if it has one: its first or last row, whose cell in
+        one of the first three columns says "Total" (or "Totals", "Grand total", "All"), the
+        only such cell there."""
+        if sheet.prepared:
+            return
+        sheet.prepared = True
+        if sheet.rows < 3:
+            return
+        for edge in ("MIN", "MAX"):
+            for column in sheet.columns[:3]:
+                (text,) = self.db.execute(
+                    f"SELECT {column.text} FROM {sheet.sql} WHERE _row = (SELECT {edge}(_row) "
+                    f"FROM {sheet.sql})"
+                ).fetchone()
+                if text is None or fold(text).rstrip(":") not in SUMMARY_WORDS:
+                    continue
+                (n,) = self.db.execute(
+                    f"SELECT COUNT(*) FROM {sheet.sql} WHERE {column.text} = ?", (text,)
+                ).fetchone()
+                if n == 1:
+                    sheet.summary = (column.index, text)
+                    return
+
+    def type_all(self, sheet: Sheet) -> None:
+        for column in sheet.columns:
+            self.typed(sheet, column)
+
+    # --- asking ----------------------------------------------------------------------------
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self.executed.append((sql, list(args)))
+        return list(self.db.execute(sql, list(args)))
+
+    def shown(self, sql: str, args: Sequence[Any]) -> str:
+        """A query as a user reads it: the tables and columns by their own names and every
+        parameter in place as an SQL literal (what ran, renamed: the names are substituted
+        token by token, so a column named ``t0`` or a ``?`` inside a name cannot be
+        confused)."""
+        names = {}
+        for sheet in [*self.sheets.values(), *self.joined.values()]:
+            names[sheet.sql] = sheet.shown_as or quote(sheet.name)
+            for c in sheet.columns:
+                names[c.text] = quote(c.name)
+                names[c.num] = f"number({quote(c.name)})"
+                names[c.key] = f"date({quote(c.name)})"
+        out: list[str] = []
+        params = iter(args)
+        names["_row"] = "rowid"  # the table's own order
+        for token in _tokens(sql):
+            if token == "?":
+                out.append(literal(next(params)))
+            else:
+                out.append(names.get(token, token))
+        return "".join(out)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _tokens(sql: str) -> Iterable[str]:
+    """SQL as tokens: words, quoted strings, and single characters."""
+    i = 0
+    while i < len(sql):
+        ch = sql[i]
+        if ch.isalnum() or ch == "_":
+            j = i
+            while j < len(sql) and (sql[j].isalnum() or sql[j] == "_"):
+                j += 1
+            yield sql[i:j]
+            i = j
+        elif ch in "'\"":
+            j = i + 1
+            while j < len(sql):
+                if sql[j] == ch:
+                    if j + 1 < len(sql) and sql[j + 1] == ch:
+                        j += 2
+                        continue
+                    break
+                j += 1
+            yield sql[i : j + 1]
+            i = j + 1
+        else:
+            yield ch
+            i += 1
+
+
+def _cell(text: str) -> str | None:
+    """A cell as stored: its text, None for an empty one or a mark of no value ("N/A")."""
+    text = text.strip()
+    return None if text.casefold() in MISSING else text
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(value: Any) -> str:
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if value is None:
+        return "NULL"
+    return show_number(value) if isinstance(value, float) else str(value)
+
+
+def show_number(value: float) -> str:
+    """A computed number as an answer states it: whole numbers without a point or an
+    exponent (``12345678900``), others with up to six decimals (``0.333333``)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if float(value).is_integer():
+        return str(int(value))
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
+
+
+def _column_name(header: str) -> str:
+    return "".join("\ufffd" if not c.isprintable() and c != " " else c for c in header).strip()
+
+
+def unique(names: list[str]) -> list[str]:
+    """Column names made unique case folded: a repeated name gets the first free number
+    after it ("a", "a 2", ...)."""
+    originals = {name.casefold() for name in names}
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        given, n = name, 1
+        while given.casefold() in seen or (given != name and given.casefold() in originals):
+            n += 1
+            given = f"{name} {n}"
+        seen.add(given.casefold())
+        out.append(given)
+    return out
+
+
+# --- tables that join ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Link:
+    """``left.left_column`` holds values of ``right.right_column``: the two tables join
+    there."""
+
+    left: str
+    left_column: str
+    right: str
+    right_column: str
+
+    def describe(self) -> str:
+        return f"{self.left}.{self.left_column} -> {self.right}.{self.right_column}"
+
+
+def _singular(word: str) -> str:
+    word = word.lower()
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _key_names(sheet: Sheet) -> set[str]:
+    one = _singular(sheet.name).replace(" ", "_")
+    return {f"{one}_id", f"{one}id", f"{one} id"}
+
+
+def links(db: Database) -> list[Link]:
+    """Columns that join two tables: a shared name (not a bare ``id``), or ``<table>_id``
+    (``customer_id`` beside a table ``customers``) with that table's ``id``; kept when most of
+    the left column's distinct values occur in the right one."""
+    found = []
+    sheets = list(db.sheets.values())
+    for left in sheets:
+        for right in sheets:
+            if left is right:
+                continue
+            keys = _key_names(right)
+            for lc in left.columns:
+                for rc in right.columns:
+                    ln, rn = lc.name.lower(), rc.name.lower()
+                    shared = ln == rn and ln != "id" and left.index < right.index
+                    keyed = rn == "id" and ln in keys
+                    if (shared or keyed) and _overlap(db, left, lc, right, rc):
+                        found.append(Link(left.name, lc.name, right.name, rc.name))
+    return found
+
+
+def _overlap(db: Database, left: Sheet, lc: Column, right: Sheet, rc: Column) -> bool:
+    (distinct, present) = db.db.execute(
+        f"SELECT COUNT(DISTINCT {lc.text}), COUNT(DISTINCT CASE WHEN {lc.text} IN "
+        f"(SELECT {rc.text} FROM {right.sql}) THEN {lc.text} END) FROM {left.sql}"
+    ).fetchone()
+    return bool(distinct) and present * 2 >= distinct
+
+
+def join(db: Database, link: Link) -> Sheet:
+    """The two tables of ``link`` joined into a new table (its columns named ``<table>
+    <column>``, its order the left table's), typed as any other."""
+    left, right = db.sheets[link.left], db.sheets[link.right]
+    lc = next(c for c in left.columns if c.name == link.left_column)
+    rc = next(c for c in right.columns if c.name == link.right_column)
+    parts = [("a", left, c) for c in left.columns] + [
+        ("b", right, c) for c in right.columns if c is not rc
+    ]
+    names = unique([f"{s.name} {c.name}" for _, s, c in parts])
+    sql = f"j{len(db.sheets) + len(db.joined)}"
+    select = ", ".join(f"{alias}.{c.text} AS c{i}" for i, (alias, _, c) in enumerate(parts))
+    db.db.execute(
+        f"CREATE TABLE {sql} AS SELECT ROW_NUMBER() OVER (ORDER BY a._row, b._row) - 1 AS "
+        f"_row, {select} FROM {left.sql} AS a JOIN {right.sql} AS b ON a.{lc.text} = "
+        f"b.{rc.text}"
+    )
+    (rows,) = db.db.execute(f"SELECT COUNT(*) FROM {sql}").fetchone()
+    shown = ", ".join(
+        f"{alias}.{quote(c.name)} AS {quote(n)}"
+        for (alias, _, c), n in zip(parts, names, strict=True)
+    )
+    sheet = Sheet(
+        f"{left.name} and {right.name}", sql, [Column(n, i) for i, n in enumerate(names)], rows,
+        shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY a.rowid, b.rowid) - 1 AS rowid, {shown} "
+        f"FROM {quote(left.name)} AS a JOIN {quote(right.name)} AS b ON a.{quote(lc.name)} = "
+        f"b.{quote(rc.name)})",
+    )  # fmt: skip
+    db.joined[sheet.name] = sheet
+    return sheet
