@@ -23,6 +23,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -52,8 +53,39 @@ def kind(question: str) -> str:
 
 def ask(example: Example, no_model: bool) -> tuple[list[str | float], dict[str, object]]:
     answer = prism_edge.ask_table(example.path, example.question, no_model=no_model)
-    detail = answer.result.table or {}
-    return list(detail.get("values", [])), dict(detail)
+    table = answer.result.table
+    return (table.values if table else []), (table.to_dict() if table else {})
+
+
+def _run(
+    chosen: list[Example], lines: TextIO, no_model: bool
+) -> tuple[dict[str, Counter[str]], list[float], Counter[str]]:
+    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    seconds: list[float] = []
+    errors: Counter[str] = Counter()
+    for n, example in enumerate(chosen, 1):
+        start = time.perf_counter()
+        try:
+            values, detail = ask(example, no_model)
+            error = ""
+        except Exception as exc:
+            values, detail, error = [], {}, f"{type(exc).__name__}: {exc}"
+            errors[type(exc).__name__] += 1
+        seconds.append(time.perf_counter() - start)
+        right = not error and correct(targets(example.target), predictions(values))
+        k = kind(example.question)
+        by_kind[k]["right" if right else "wrong"] += 1
+        record = {
+            "id": example.id, "question": example.question, "kind": k,
+            "target": list(example.target), "answer": values, "right": right,
+            "detail": detail, "error": error,
+        }  # fmt: skip
+        lines.write(json.dumps(record, ensure_ascii=False) + "\n")
+        lines.flush()
+        if n % 200 == 0:
+            done = sum(c["right"] for c in by_kind.values())
+            print(f"{n}: {done / n:.3f}", file=sys.stderr, flush=True)
+    return by_kind, seconds, errors
 
 
 def main() -> None:
@@ -66,30 +98,8 @@ def main() -> None:
     chosen = examples(args.split)[: args.limit] if args.limit else examples(args.split)
     out = args.out or f"wtq-{args.split}{'-model' if args.model else ''}"
     RESULTS.mkdir(exist_ok=True)
-    lines = open(RESULTS / f"{out}.jsonl", "w", encoding="utf-8")
-    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
-    seconds, errors = [], Counter[str]()
-    for n, example in enumerate(chosen, 1):
-        start = time.perf_counter()
-        try:
-            values, detail = ask(example, not args.model)
-            error = ""
-        except Exception as exc:
-            values, detail, error = [], {}, f"{type(exc).__name__}: {exc}"
-            errors[type(exc).__name__] += 1
-        seconds.append(time.perf_counter() - start)
-        right = not error and correct(targets(example.target), predictions(values))
-        k = kind(example.question)
-        by_kind[k]["right" if right else "wrong"] += 1
-        record = {"id": example.id, "question": example.question, "kind": k,
-                  "target": list(example.target), "answer": values, "right": right,
-                  "margin": detail.get("margin"), "sql": detail.get("sql"), "error": error}  # fmt: skip
-        lines.write(json.dumps(record, ensure_ascii=False) + "\n")
-        lines.flush()
-        if n % 200 == 0:
-            done = sum(c["right"] for c in by_kind.values())
-            print(f"{n}: {done / n:.3f}", file=sys.stderr, flush=True)
-    lines.close()
+    with open(RESULTS / f"{out}.jsonl", "w", encoding="utf-8") as lines:
+        by_kind, seconds, errors = _run(chosen, lines, not args.model)
     total = len(chosen)
     right = sum(c["right"] for c in by_kind.values())
     report = [

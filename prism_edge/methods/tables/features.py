@@ -17,6 +17,7 @@ The templates, all learned from questions people wrote (none is scored by hand h
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,7 +81,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         if (i not in exact and reading.words[i][:1].isalnum()) or i in numbers
     ]
     unigrams = [f"w:{s}" for _, s in kept]
-    bigrams = [f"b:{a}_{b}" for (i, a), (j, b) in zip(kept, kept[1:], strict=False) if j == i + 1]
+    bigrams = [f"b:{a}_{b}" for (i, a), (j, b) in itertools.pairwise(kept) if j == i + 1]
     stems = set(reading.stems)
     said = " " + " ".join(reading.words) + " "
     columns = {}

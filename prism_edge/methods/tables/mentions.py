@@ -7,6 +7,7 @@ may use or not; the ranker, learned from questions people wrote, weighs them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -238,7 +239,7 @@ def _numbers(words: list[str]) -> list[NumberMention]:
 
 def _ranges(words: list[str], numbers: list[NumberMention]) -> list[tuple[int, int]]:
     found = []
-    for k, (a, b) in enumerate(zip(numbers, numbers[1:], strict=False)):
+    for k, (a, b) in enumerate(itertools.pairwise(numbers)):
         if a.ordinal or b.ordinal or a.value >= b.value or b.start - a.end != 1:
             continue
         before = words[a.start - 1] if a.start else ""

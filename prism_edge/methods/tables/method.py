@@ -18,7 +18,7 @@ from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
 from prism_edge.methods.tables.answer import Scored, answer, decide, said
-from prism_edge.methods.tables.db import Database, Sheet, links, show_number
+from prism_edge.methods.tables.db import Column, Database, Sheet, links, show_number
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.ranker import probabilities
 from prism_edge.prompts import Part, Prompt
@@ -254,6 +254,10 @@ def _statistics(db: Database, sheet: Sheet) -> list[str]:
             line += "; most frequent: " + ", ".join(f"{v} ({n})" for v, n in column.top)
         facts.append(line)
     return facts
+
+
+def _observed(column: Column) -> str:
+    return f"{column.name} ({column.kind if column.typed else 'not read yet'})"
 
 
 def _entry(db: Database, sheet: Sheet, relationships: list[str] | None = None) -> dict[str, Any]:
