@@ -260,13 +260,15 @@ def _observed(column: Column) -> str:
     return f"{column.name} ({column.kind if column.typed else 'not read yet'})"
 
 
+def _observed(column: Column) -> str:
+    return f"{column.name} ({column.kind if column.typed else 'not read yet'})"
+
+
 def _entry(db: Database, sheet: Sheet, relationships: list[str] | None = None) -> dict[str, Any]:
     return {
         "table_name": sheet.name,
         "table_description": _size(sheet),
-        "columns_observed": [
-            f"{c.name} ({c.kind if c.typed else 'not read yet'})" for c in sheet.columns
-        ],  # fmt: skip
+        "columns_observed": [_observed(c) for c in sheet.columns],
         "relevant_statistics": _statistics(db, sheet),
         "relationships": relationships or [],
     }
