@@ -17,13 +17,14 @@ import snowballstemmer
 from prism_edge.methods.tables.db import Database, Sheet
 from prism_edge.text.values import ORDINAL_WORDS, fold, read_date, read_number
 
-STOP = frozenset(
-    """a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
+_STOP = """
+    a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
     all also and any are been being both but can could did does for from had has have her here
     him his how into its just now our out she should such than that their them then there
     these they this those too very was were what when where which while who whom why will with
-    would you your was were one name list tell give total number many much""".split()
-)
+    would you your was were one name list tell give total number many much
+"""
+STOP = frozenset(_STOP.split())
 """Words too common to name a cell by themselves."""
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[^\W\d_]+(?:['’.&][^\W\d_]+)*|[^\w\s]")
