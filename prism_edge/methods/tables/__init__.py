@@ -23,7 +23,7 @@ question), ``words`` (column names as words, rounding) and ``method`` (the metho
 the memory, the model's part).
 """
 
-from prism_edge.methods.tables.db import Database
+from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.method import FIELD, NOT_IN_TABLE, TableFacts
 
-__all__ = ["FIELD", "NOT_IN_TABLE", "Database", "TableFacts"]
+__all__ = ["FIELD", "NOT_IN_TABLE", "Database", "Link", "TableFacts"]

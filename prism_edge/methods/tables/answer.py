@@ -15,13 +15,23 @@ from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
 from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
-from prism_edge.methods.tables.enumerate import Candidate, candidates
-from prism_edge.methods.tables.features import Features, QuestionView, features, view
+from prism_edge.methods.tables.enumerate import Candidate, candidates, queries, run
+from prism_edge.methods.tables.features import (
+    Features,
+    QuestionView,
+    features,
+    query_features,
+    view,
+)
 from prism_edge.methods.tables.mentions import Reading, read, stem, tokens
 from prism_edge.methods.tables.ranker import probabilities, score, weights
 from prism_edge.methods.tables.words import rounding
 from prism_edge.text.tables import records
 
+SMALL_ROWS = 2_000
+"""Rows of a table up to which every query is run (beyond, only the likeliest)."""
+RUN_AT_MOST = 64
+"""Queries run over a big table at most."""
 SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
 
@@ -40,10 +50,21 @@ def rank_all(
 def _scored(
     db: Database, reading: Reading, sheet: Sheet, w: Mapping[str, float] | None
 ) -> list[Scored]:
+    """Every candidate over ``sheet`` scored, the best first. A big table's queries are
+    first ranked by what they are (their query's features) and only the best
+    :data:`RUN_AT_MOST` run: each query reads the whole table."""
     w = weights() if w is None else w
     shared = view(reading, sheet)
+    if sheet.rows > SMALL_ROWS:
+        ranked = sorted(
+            ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
+             sheet))), key=lambda x: (-x[0], x[1]),
+        )[:RUN_AT_MOST]  # fmt: skip
+        found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
+    else:
+        found = candidates(db, reading, sheet)
     out = []
-    for candidate in candidates(db, reading, sheet):
+    for candidate in found:
         feats = features(shared, candidate)
         out.append((candidate, feats, score(feats, w)))
     out.sort(key=lambda s: -s[2])
@@ -73,17 +94,48 @@ def answer(
             None, not_in_table="the question names no column, value or table of the input"
         ), []
     scored: list[Scored] = []
-    for sheet in sheets:
-        if sheet.name in touched or len(sheets) == 1:
-            scored += _scored(db, readings[sheet.name], sheet, w)
-    for link in links(db) if len(sheets) > 1 else []:
-        if link.left in touched and link.right in touched:
-            joined = join(db, link)
-            scored += _scored(db, read(question, db, [joined]), joined, w)
+    for sheet in _asked(db, question, sheets, touched, readings):
+        reading = readings.get(sheet.name) or read(question, db, [sheet])
+        scored += _scored(db, reading, sheet, w)
     scored.sort(key=lambda s: -s[2])
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
     return decide(db, question, scored), scored
+
+
+def _asked(
+    db: Database,
+    question: str,
+    sheets: list[Sheet],
+    touched: set[str],
+    readings: Mapping[str, Reading],
+) -> list[Sheet]:
+    """The tables a question is asked of: one table, its own; of several, those it touches
+    (by name, a column or a cell) and each pair joined along a link where it touches both;
+    and where it names tables by their names, only those of them that hold every table it
+    so names (the rows it asks about are in the tables it names: "how many flights did
+    Delta fly?" asks of flights joined with airlines)."""
+    if len(sheets) == 1:
+        return sheets
+    said = set(readings[sheets[0].name].stems)
+    by_name = {s.name for s in sheets if _says_name(s.name, said)}
+    asked = [s for s in sheets if s.name in touched]
+    for link in links(db):
+        if link.left in touched and link.right in touched:
+            asked.append(join(db, link))
+    if not by_name:
+        return asked
+
+    def tables(sheet: Sheet) -> set[str]:
+        return set(sheet.parts or (sheet.name,))
+
+    holding = [s for s in asked if by_name <= tables(s)]
+    return holding or [s for s in asked if by_name & tables(s)] or asked
+
+
+def _says_name(name: str, said: set[str]) -> bool:
+    words = [stem(w) for w in tokens(name) if w[:1].isalpha() and len(w) > 2]
+    return bool(words) and all(w in said for w in words)
 
 
 def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:

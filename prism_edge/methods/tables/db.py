@@ -94,6 +94,8 @@ class Sheet:
     """Per column, the texts of its cells by their folded text (once profiled)."""
     numeric: set[int] = field(default_factory=set)
     """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
+    parts: tuple[str, ...] = ()
+    """The tables a joined table was made of (else empty: it is its own)."""
     prepared: bool = False
     summary: tuple[int, str] | None = None
     """A summary row (its column and text: "Total"), first or last, left out of every
@@ -131,6 +133,8 @@ class Database:
         self.db.create_function("date_of", 1, _date_of, deterministic=True)
         self.sheets: dict[str, Sheet] = {}
         self.joined: dict[str, Sheet] = {}
+        self.declared: list[Link] = []
+        """The foreign keys the input declares (an SQLite file's)."""
         """Tables made by joining two (:func:`join`)."""
         self.executed: list[tuple[str, list[Any]]] = []
 
@@ -379,9 +383,20 @@ def _key_names(sheet: Sheet) -> set[str]:
 
 
 def links(db: Database) -> list[Link]:
-    """Columns that join two tables: a shared name (not a bare ``id``), or ``<table>_id``
-    (``customer_id`` beside a table ``customers``) with that table's ``id``; kept when most of
+    """Columns that join two tables: the foreign keys a database declares (when it declares
+    any, those only); else a shared name (not a bare ``id``), or ``<table>_id``
+    (``customer_id`` beside a table ``customers``) with that table's ``id``, kept when most of
     the left column's distinct values occur in the right one."""
+    declared = [
+        link
+        for link in db.declared
+        if link.left in db.sheets
+        and link.right in db.sheets
+        and any(c.name == link.left_column for c in db.sheets[link.left].columns)
+        and any(c.name == link.right_column for c in db.sheets[link.right].columns)
+    ]
+    if declared:
+        return declared
     found = []
     sheets = list(db.sheets.values())
     for left in sheets:
@@ -411,6 +426,9 @@ def join(db: Database, link: Link) -> Sheet:
     """The two tables of ``link`` joined into a new table (its columns named ``<table>
     <column>``, its order the left table's), typed as any other."""
     left, right = db.sheets[link.left], db.sheets[link.right]
+    made = db.joined.get(f"{left.name} and {right.name}")
+    if made is not None:
+        return made
     lc = next(c for c in left.columns if c.name == link.left_column)
     rc = next(c for c in right.columns if c.name == link.right_column)
     parts = [("a", left, c) for c in left.columns] + [
@@ -431,6 +449,7 @@ def join(db: Database, link: Link) -> Sheet:
     )
     sheet = Sheet(
         f"{left.name} and {right.name}", sql, [Column(n, i) for i, n in enumerate(names)], rows,
+        parts=(left.name, right.name),
         shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY a.rowid, b.rowid) - 1 AS rowid, {shown} "
         f"FROM {quote(left.name)} AS a JOIN {quote(right.name)} AS b ON a.{quote(lc.name)} = "
         f"b.{quote(rc.name)})",

@@ -22,6 +22,9 @@ from prism_edge.methods.tables.space import Cond, Query
 MAX_NTH = 5
 """Places ("the third highest") asked for at most."""
 MAX_CELL_CONDS = 24
+BIG_ROWS = 2_000
+BIG_CONDS = 8
+"""Cell conditions a table of more than :data:`BIG_ROWS` rows is asked with at most."""
 """Cell conditions combined in pairs at most (the most specific first)."""
 
 
@@ -89,6 +92,8 @@ def _strength(reading: Reading, cond: Cond) -> float:
 def queries(reading: Reading, sheet: Sheet) -> Iterator[Query]:
     """Every query of the space the question's mentions allow over ``sheet``."""
     cells, numbers = conditions(reading, sheet)
+    if sheet.rows > BIG_ROWS:  # the strongest mentions only: every query reads every row
+        cells = cells[:BIG_CONDS]
     columns = [c for c in sheet.columns if c.present]
     numeric = [c for c in columns if c.kind == "number"]
     ordered = [c for c in columns if c.kind in ("number", "date")]

@@ -102,8 +102,20 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
 
 
 def features(q: QuestionView, candidate: Candidate) -> Features:
-    query = candidate.query
-    op = query.op + ("@nth" if query.nth > 1 else "") + ("@all" if not query.conds else "")
+    """Every feature of a candidate: its query's and its answer's."""
+    f = query_features(q, candidate.query)
+    _answer(q, candidate, f, _op(candidate.query))
+    return f
+
+
+def _op(query: Query) -> str:
+    return query.op + ("@nth" if query.nth > 1 else "") + ("@all" if not query.conds else "")
+
+
+def query_features(q: QuestionView, query: Query) -> Features:
+    """The features of a query alone, known before it runs (a big table's queries are
+    ranked by these first, and only the best are run)."""
+    op = _op(query)
     group = _GROUP[query.op]
     f: Features = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
     for t in q.triggers:
@@ -131,7 +143,6 @@ def features(q: QuestionView, candidate: Candidate) -> Features:
         if query.by == query.column:
             f[f"by:same|op:{op}"] = 1.0
     _conditions(q, query, f)
-    _answer(q, candidate, f, op)
     return f
 
 

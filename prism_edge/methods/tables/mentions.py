@@ -32,7 +32,7 @@ MAX_NGRAM = 10
 PARTIAL_ROWS = 0.5
 """A part of the question that occurs inside the cells of more than this share of a column's
 distinct values names none of them in particular."""
-MAX_VALUES = 2_000_000
+MAX_VALUES = 20_000
 """Distinct values of a column, beyond which only whole cells are matched (a big table)."""
 
 _stemmer = snowballstemmer.stemmer("english")

@@ -18,7 +18,7 @@ from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
 from prism_edge.methods.tables.answer import Scored, answer, decide, said
-from prism_edge.methods.tables.db import Column, Database, Sheet, links, show_number
+from prism_edge.methods.tables.db import Column, Database, Link, Sheet, links, show_number
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.ranker import probabilities
 from prism_edge.prompts import Part, Prompt
@@ -64,6 +64,7 @@ class TableFacts(Method):
         """``model``: the model scores the candidates; ``words``: the program's word overlap
         (the method without the model, for comparison)."""
         self.store: Database | None = None
+        self._declared: list[Link] = []
         self.ingested = 0
         self._dialects: dict[str, Dialect] = {}
         self._replay = 0
@@ -103,7 +104,14 @@ class TableFacts(Method):
     def _store(self) -> Database:
         if self.store is None:
             self.store = Database()
+            self.store.declared = list(self._declared)
         return self.store
+
+    def declare(self, found: list[Link]) -> None:
+        """The foreign keys the input declares (read from an SQLite file's schema)."""
+        self._declared = list(found)
+        if self.store is not None:
+            self.store.declared = list(found)
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         read = read_chunk(chunk, self._dialects)
@@ -254,10 +262,6 @@ def _statistics(db: Database, sheet: Sheet) -> list[str]:
             line += "; most frequent: " + ", ".join(f"{v} ({n})" for v, n in column.top)
         facts.append(line)
     return facts
-
-
-def _observed(column: Column) -> str:
-    return f"{column.name} ({column.kind if column.typed else 'not read yet'})"
 
 
 def _observed(column: Column) -> str:
