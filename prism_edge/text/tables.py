@@ -214,7 +214,7 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
         db.close()
 
 
-_MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _FIXED_RULE = re.compile(r"^\s*-{3,}(\s+-{3,})+\s*$")
 
 
@@ -255,7 +255,7 @@ def text_tables(text: str) -> list[str]:
 def _md_cells(line: str) -> list[str]:
     body = line.strip()
     body = body.removeprefix("|").removesuffix("|")
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", body)]
 
 
 def _fixed_cells(line: str, spans: list[tuple[int, int]]) -> list[str]:

@@ -10,6 +10,7 @@ the answer says the ranker is not sure, with the runner-up.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -23,10 +24,11 @@ from prism_edge.methods.tables.features import (
     query_features,
     view,
 )
-from prism_edge.methods.tables.mentions import Reading, read, stem, tokens
+from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
 from prism_edge.methods.tables.ranker import probabilities, score, weights
-from prism_edge.methods.tables.words import rounding
+from prism_edge.methods.tables.words import column_words, key, rounding, tokens
 from prism_edge.text.tables import records
+from prism_edge.text.values import read_value
 
 SMALL_ROWS = 2_000
 """Rows of a table up to which every query is run (beyond, only the likeliest)."""
@@ -36,6 +38,8 @@ SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
 
 Scored = tuple[Candidate, Features, float]
+TABLE_WORDS = frozenset({"row", "record", "entri", "line", "item", "tabl"})
+"""Stems of the words that name any table's rows ("how many rows?")."""
 
 
 def rank_all(
@@ -76,6 +80,8 @@ def named(q: QuestionView) -> bool:
     if q.reading.cells or any(share > 0 for share, _ in q.column_match.values()):
         return True
     said = set(q.reading.stems)
+    if said & TABLE_WORDS:
+        return True
     return any(stem(w) in said for w in tokens(q.sheet.name) if w[:1].isalpha() and len(w) > 2)
 
 
@@ -93,6 +99,9 @@ def answer(
         return TableAnswer(
             None, not_in_table="the question names no column, value or table of the input"
         ), []
+    missing = absent(question, sheets, readings)
+    if missing:
+        return TableAnswer(None, not_in_table=f"no cell, column or table holds {missing}"), []
     scored: list[Scored] = []
     for sheet in _asked(db, question, sheets, touched, readings):
         reading = readings.get(sheet.name) or read(question, db, [sheet])
@@ -101,6 +110,52 @@ def answer(
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
     return decide(db, question, scored), scored
+
+
+_NAME = re.compile(
+    r"\b(?:of|for|by|in|at|does|did|do|is|was|were|from|about|with|named|called) "
+    r"(\"[^\"]+\"|'[^']+'|[A-Z][\w&.'-]*(?: (?:[A-Z][\w&.'-]*|of|de|la)(?=[ ,?.!]|$))*|"
+    r"\d{4}\b)"
+)
+"""A name, a quoted text or a year where a question names a row ("the profits of Zenith",
+"what did 'Dig a Hole' chart at", "in 2042")."""
+
+
+def absent(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> str:
+    """The first name, quoted text or year the question puts where it names a row that no
+    cell, column or table of the input holds (quoted: ``'Solar Power'``), else ""."""
+    reading = readings[sheets[0].name]
+    for match in _NAME.finditer(question):
+        said = match.group(1).strip("\"'")
+        cut = tokens(said)
+        if not cut or all(w in STOP for w in cut):
+            continue
+        if _held(cut, sheets, readings):
+            continue
+        if said.isdigit() and not any(c.kind == "date" or (c.kind == "number" and
+                                      c.low <= int(said) <= c.high) for s in sheets
+                                      for c in s.columns):  # fmt: skip
+            continue  # a number, not a year: no year column to hold it
+        return repr(said)
+    del reading
+    return ""
+
+
+def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> bool:
+    """Whether the words ``cut`` are held by a cell (whole or in part), a column's name or a
+    table's name."""
+    for sheet in sheets:
+        reading = readings[sheet.name]
+        spans = [(i, i + len(cut)) for i in range(len(reading.words))
+                 if reading.words[i : i + len(cut)] == cut]  # fmt: skip
+        if any(m.start < e and s < m.end for m in reading.cells for s, e in spans):
+            return True
+        names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
+        names |= {stem(w) for w in tokens(sheet.name)}
+        content = [stem(w) for w in cut if w not in STOP]
+        if content and all(w in names for w in content):
+            return True
+    return False
 
 
 def _asked(
@@ -140,14 +195,29 @@ def _says_name(name: str, said: set[str]) -> bool:
 
 def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
     chances = probabilities([s for _, _, s in scored])
-    by_values: dict[tuple[str | float, ...], float] = {}
+    by_values: dict[frozenset[str | float], float] = {}
     for (candidate, _, _), p in zip(scored, chances, strict=True):
-        by_values[candidate.values] = by_values.get(candidate.values, 0.0) + p
+        key = meaning(candidate.values)
+        by_values[key] = by_values.get(key, 0.0) + p
     places = rounding(question)
-    best = _computed(db, scored[0][0], by_values[scored[0][0].values], places)
-    other = next((c for c, _, _ in scored if c.values != scored[0][0].values), None)
-    runner_up = _computed(db, other, by_values[other.values], places) if other else None
+    first = meaning(scored[0][0].values)
+    best = _computed(db, scored[0][0], by_values[first], places)
+    other = next((c for c, _, _ in scored if meaning(c.values) != first), None)
+    runner_up = _computed(db, other, by_values[meaning(other.values)], places) if other else None
     return TableAnswer(best, runner_up, best.probability >= SURE, candidates=len(scored))
+
+
+def meaning(values: Sequence[str | float]) -> frozenset[str | float]:
+    """What an answer's values say, whatever computed them: a cell that reads as a number
+    is that number ("4" and 4.0), texts compared folded, order left aside."""
+    out: set[str | float] = set()
+    for value in values:
+        if isinstance(value, str):
+            number = read_value(value).number
+            out.add(number if number is not None and value.strip()[:1].isdigit() else key(value))
+        else:
+            out.add(value)
+    return frozenset(out)
 
 
 def _computed(db: Database, candidate: Candidate, p: float, places: int | None) -> Computed:

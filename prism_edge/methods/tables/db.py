@@ -17,19 +17,24 @@ question touches is never typed.
 from __future__ import annotations
 
 import functools
+import heapq
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from prism_edge.methods.base import MethodError
+from prism_edge.methods.tables.words import key
 from prism_edge.text.tables import TableChunk
-from prism_edge.text.values import MISSING, Value, fold, read_value
+from prism_edge.text.values import MISSING, Value, read_value
 
 MAX_COLUMNS = 600
 """Columns of one table at most (each may take four of SQLite's 2,000)."""
 SUMMARY_WORDS = frozenset({"total", "totals", "grand total", "all", "overall", "sum", "total:"})
 """What a table's summary row says in its label cell (folded)."""
+HELD_VALUES = 5_000
+"""Distinct texts of a column held in memory at most (more: their words go in the
+database, indexed)."""
 TOP_VALUES = 3
 """Most frequent values a column's facts show."""
 NUMERIC_SHARE = 0.6
@@ -48,6 +53,8 @@ class Column:
     """Dates with a month (not bare years)."""
     distinct: int = 0
     typed: bool = False
+    big: bool = False
+    """More distinct texts than are held in memory: their words are kept in the database."""
     low: float = 0.0
     high: float = 0.0
     total: float = 0.0
@@ -66,6 +73,10 @@ class Column:
     @property
     def key(self) -> str:
         return f"k{self.index}"
+
+    @property
+    def words(self) -> str:
+        return f"w{self.index}"
 
     @property
     def kind(self) -> str:
@@ -89,9 +100,10 @@ class Sheet:
     rows: int = 0
     index: int = 0
     values: dict[int, list[str]] = field(default_factory=dict)
-    """Per column, its distinct folded texts (once profiled)."""
+    """Per column, its distinct texts' words (:func:`words.key`), once profiled; empty
+    for a big column (:attr:`Column.big`)."""
     raw: dict[int, dict[str, list[str]]] = field(default_factory=dict)
-    """Per column, the texts of its cells by their folded text (once profiled)."""
+    """Per column, the texts of its cells by their words (once profiled)."""
     numeric: set[int] = field(default_factory=set)
     """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
     parts: tuple[str, ...] = ()
@@ -105,11 +117,15 @@ class Sheet:
     subquery that makes it)."""
 
 
-@functools.lru_cache(maxsize=200_000)
+@functools.lru_cache(maxsize=4096)
 def _read(text: str | None) -> tuple[Value, str]:
     if text is None:
         return Value(missing=True), ""
-    return read_value(text), fold(text)
+    return read_value(text), key(text)
+
+
+def _words_of(text: str | None) -> str | None:
+    return None if text is None else _read(text)[1]
 
 
 def _number_of(text: str | None) -> float | None:
@@ -131,6 +147,7 @@ class Database:
         self.db.execute("PRAGMA cache_size = -65536")
         self.db.create_function("number_of", 1, _number_of, deterministic=True)
         self.db.create_function("date_of", 1, _date_of, deterministic=True)
+        self.db.create_function("words_of", 1, _words_of, deterministic=True)
         self.sheets: dict[str, Sheet] = {}
         self.joined: dict[str, Sheet] = {}
         self.declared: list[Link] = []
@@ -169,17 +186,20 @@ class Database:
         return sheet, new
 
     def typed(self, sheet: Sheet, column: Column) -> Column:
-        """The column profiled from its distinct texts (once): what each means, how many
-        cells are numbers or dates, and its folded values (for naming cells)."""
+        """The column profiled from its distinct texts (once, a text at a time): what each
+        means, how many cells are numbers or dates, its most frequent texts, and its texts
+        by their words (for naming cells): held here for up to :data:`HELD_VALUES`
+        distinct texts, else kept in the database beside the cells, indexed."""
         if column.typed:
             return column
-        counts = self.db.execute(
+        cursor = self.db.execute(
             f"SELECT {column.text}, COUNT(*) FROM {sheet.sql} WHERE {column.text} IS NOT NULL "
             "GROUP BY 1"
-        ).fetchall()
+        )
         raw: dict[str, list[str]] = {}
-        for text, n in counts:
-            value, folded = _read(text)
+        top: list[tuple[int, str]] = []
+        for text, n in cursor:
+            value, said = _read(text)
             if value.missing:
                 continue
             column.present += n
@@ -187,21 +207,48 @@ class Database:
             column.numbers += n if value.number is not None else 0
             column.dates += n if value.date is not None else 0
             column.full_dates += n if value.date is not None and value.date % 10000 else 0
-            raw.setdefault(folded, []).append(text)
+            if not column.big:
+                raw.setdefault(said, []).append(text)
+                if len(raw) > HELD_VALUES:
+                    column.big, raw = True, {}
+            if n > 1:
+                heapq.heappush(top, (n, text)) if len(top) < TOP_VALUES else heapq.heappushpop(
+                    top, (n, text))  # fmt: skip
             if value.number is not None:
                 if column.numbers == n:  # the first number
                     column.low = column.high = value.number
                 column.low = min(column.low, value.number)
                 column.high = max(column.high, value.number)
                 column.total += value.number * n
-        column.top = [
-            (t, n) for t, n in sorted(counts, key=lambda c: (-c[1], str(c[0])))[:TOP_VALUES]
-            if t is not None and n > 1
-        ]  # fmt: skip
+        column.top = [(t, n) for n, t in sorted(top, key=lambda c: (-c[0], c[1]))]
+        if column.big:
+            self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.words} TEXT")
+            self.db.execute(
+                f"UPDATE {sheet.sql} SET {column.words} = words_of({column.text}) "
+                f"WHERE {column.text} IS NOT NULL"
+            )
+            self.db.execute(f"CREATE INDEX i{sheet.sql}_{column.index} ON {sheet.sql} "
+                            f"({column.words})")  # fmt: skip
         sheet.values[column.index] = sorted(raw)
         sheet.raw[column.index] = raw
         column.typed = True
         return column
+
+    def said(self, sheet: Sheet, column: Column, phrases: Sequence[str]) -> list[str]:
+        """Of ``phrases`` (cells' words, as :func:`words.key` writes them), those that are
+        the words of a cell of the column."""
+        self.typed(sheet, column)
+        if not column.big:
+            held = sheet.raw.get(column.index, {})
+            return [p for p in phrases if p in held]
+        found: list[str] = []
+        for i in range(0, len(phrases), 500):
+            part = list(phrases[i : i + 500])
+            marks = ", ".join("?" * len(part))
+            found += [p for (p,) in self.db.execute(
+                f"SELECT DISTINCT {column.words} FROM {sheet.sql} WHERE {column.words} IN "
+                f"({marks})", part)]  # fmt: skip
+        return found
 
     def numeric(self, sheet: Sheet, column: Column) -> None:
         """The column's numbers and date keys stored beside its texts (once), for ordering,
@@ -232,7 +279,7 @@ class Database:
                     f"SELECT {column.text} FROM {sheet.sql} WHERE _row = (SELECT {edge}(_row) "
                     f"FROM {sheet.sql})"
                 ).fetchone()
-                if text is None or fold(text).rstrip(":") not in SUMMARY_WORDS:
+                if text is None or key(text).rstrip(" :") not in SUMMARY_WORDS:
                     continue
                 (n,) = self.db.execute(
                     f"SELECT COUNT(*) FROM {sheet.sql} WHERE {column.text} = ?", (text,)
@@ -263,6 +310,7 @@ class Database:
                 names[c.text] = quote(c.name)
                 names[c.num] = f"number({quote(c.name)})"
                 names[c.key] = f"date({quote(c.name)})"
+                names[c.words] = f"words({quote(c.name)})"
         out: list[str] = []
         params = iter(args)
         names["_row"] = "rowid"  # the table's own order

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from prism_edge.methods.tables.db import Database, Sheet
 from prism_edge.methods.tables.mentions import CellMention, Reading
-from prism_edge.methods.tables.space import Cond, Query
+from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
 
 MAX_NTH = 5
 """Places ("the third highest") asked for at most."""
@@ -35,6 +35,8 @@ class Candidate:
     """The answer: cells' texts, or computed numbers."""
     sql: str
     args: tuple[object, ...]
+    more: bool = False
+    """A list longer than :data:`space.MAX_LISTED` cells, cut there."""
 
 
 def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
@@ -180,6 +182,8 @@ def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:
             values.append(value)
     if not values:
         return None
+    if len(values) > MAX_LISTED:
+        return Candidate(query, tuple(values[:MAX_LISTED]), sql, tuple(args), more=True)
     if query.op in ("count", "countdiff", "distinct") and values == [0.0] and query.conds:
         return Candidate(query, (0.0,), sql, tuple(args))
     return Candidate(query, tuple(values), sql, tuple(args))

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
-from prism_edge.methods.tables.mentions import STOP, Reading, stem, tokens
+from prism_edge.methods.tables.mentions import STOP, Reading, stem
 from prism_edge.methods.tables.space import ROW_OPS, Query
-from prism_edge.methods.tables.words import column_words
-from prism_edge.text.values import fold
+from prism_edge.methods.tables.words import column_words, key, tokens
 
 Features = dict[str, float]
 
@@ -219,5 +218,5 @@ def _answer(q: QuestionView, candidate: Candidate, f: Features, op: str) -> None
         f[f"ans:zero|op:{op}"] = 1.0
     if candidate.query.op in ROW_OPS:
         named = {v for m in q.reading.cells for v in m.values if m.exact}
-        if any(isinstance(v, str) and fold(v) in named for v in values):
+        if any(isinstance(v, str) and key(v) in named for v in values):
             f[f"ans:named|op:{op}"] = 1.0

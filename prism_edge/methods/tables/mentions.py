@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import snowballstemmer
 
 from prism_edge.methods.tables.db import Database, Sheet
-from prism_edge.text.values import ORDINAL_WORDS, fold, read_date, read_number
+from prism_edge.methods.tables.words import tokens
+from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
 
 _STOP = """
     a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
@@ -27,7 +28,6 @@ _STOP = """
 STOP = frozenset(_STOP.split())
 """Words too common to name a cell by themselves."""
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[^\W\d_]+(?:['’.&][^\W\d_]+)*|[^\w\s]")
 MAX_NGRAM = 10
 PARTIAL_ROWS = 0.5
 """A part of the question that occurs inside the cells of more than this share of a column's
@@ -36,11 +36,6 @@ MAX_VALUES = 20_000
 """Distinct values of a column, beyond which only whole cells are matched (a big table)."""
 
 _stemmer = snowballstemmer.stemmer("english")
-
-
-def tokens(text: str) -> list[str]:
-    """Folded words, numbers and marks, as cells and questions are both cut."""
-    return _TOKEN.findall(fold(text))
 
 
 def stem(word: str) -> str:
@@ -123,7 +118,10 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
         db.prepare(sheet)
         for column in sheet.columns:
             db.typed(sheet, column)
-            reading.cells += _cells(words, sheet, column.index)
+            if column.big:
+                reading.cells += _whole_cells(words, db, sheet, column.index)
+            else:
+                reading.cells += _cells(words, sheet, column.index)
     return reading
 
 
@@ -179,6 +177,19 @@ def _texts(question: str, words: list[str]) -> list[TextMention]:
         )
         found.append(TextMention(kind, text, *span))
     return found
+
+
+def _whole_cells(words: list[str], db: Database, sheet: Sheet, column: int) -> list[CellMention]:
+    """The cells of a big column the question names whole (looked up in the database)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
+        for i in range(len(words) - n + 1):
+            part = tuple(words[i : i + n])
+            if _nameable(part):
+                spans.setdefault(" ".join(part), []).append((i, i + n))
+    found = db.said(sheet, sheet.columns[column], sorted(spans))
+    return [CellMention(sheet.name, column, (p,), *span, exact=True) for p in found
+            for span in spans[p]]  # fmt: skip
 
 
 def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:

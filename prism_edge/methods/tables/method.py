@@ -57,12 +57,12 @@ class TableFacts(Method):
     score_meaning: ClassVar[str] = "the ranker's probability"
 
     def __init__(self, config: PrismConfig, chooser: str = "model") -> None:
-        if chooser not in ("model", "words"):
-            raise MethodError(f"unknown chooser {chooser!r} (model, words)")
+        if chooser not in ("model", "program"):
+            raise MethodError(f"unknown chooser {chooser!r} (model, program)")
         self.config = config
         self.chooser = chooser
-        """``model``: the model scores the candidates; ``words``: the program's word overlap
-        (the method without the model, for comparison)."""
+        """``program``: the learned ranker alone; ``model``: the ranker with the model's
+        feature added over its best :data:`MODEL_SHORTLIST` (measured against it)."""
         self.store: Database | None = None
         self._declared: list[Link] = []
         self.ingested = 0

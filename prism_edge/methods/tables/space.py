@@ -54,6 +54,8 @@ GROUP_OPS = frozenset({"groupmax", "groupmin"})
 ROW_OPS = frozenset({"select", "argmax", "argmin", "first", "last", "next", "prev", "most",
                      "least", "groupmax", "groupmin"})  # fmt: skip
 """Answers that are cells of the table (not computed numbers)."""
+MAX_LISTED = 100
+"""Cells a ``select`` lists at most (its SQL asks for one more, to tell a longer list)."""
 COMPARE = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!="}
 SAID = {
     "in": "is", ">": "is more than", "<": "is less than", ">=": "is at least",
@@ -78,6 +80,9 @@ class Cond:
         column = sheet.columns[self.column]
         if self.op == "in":
             assert isinstance(self.value, tuple)
+            if column.big:
+                marks = ", ".join("?" * len(self.value))
+                return f"{column.words} IN ({marks})", list(self.value)
             raw = sheet.raw.get(self.column, {})
             texts = [t for v in self.value for t in raw.get(v, [v])]
             marks = ", ".join("?" * len(texts))
@@ -157,7 +162,11 @@ class Query:
             )
         assert col is not None, op
         if op == "select":
-            return f"SELECT {col.text} FROM {t}{where} ORDER BY _row", args
+            return (
+                f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
+                f"ORDER BY MIN(_row) LIMIT {MAX_LISTED + 1}",
+                args,
+            )
         if op == "distinct":
             return f"SELECT COUNT(DISTINCT {col.text}) FROM {t}{where}", args
         if op in ("sum", "avg", "max", "min"):

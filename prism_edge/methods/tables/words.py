@@ -6,6 +6,22 @@ from __future__ import annotations
 
 import re
 
+from prism_edge.text.values import fold
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[^\W\d_]+(?:['’.&][^\W\d_]+)*|[^\w\s]")
+
+
+def tokens(text: str) -> list[str]:
+    """Folded words, numbers and marks, as cells and questions are both cut."""
+    return _TOKEN.findall(fold(text))
+
+
+def key(text: str) -> str:
+    """A cell's words as a question names it: ``Dundee United F.C.`` -> ``dundee united
+    f.c``... the cell's tokens joined by single spaces (how cells are matched)."""
+    return " ".join(tokens(text))
+
+
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "enrl": ("enrollment",), "tot": ("total",), "exp": ("expenditure",), "pct": ("percent",),
     "perc": ("percent",), "avg": ("average",), "num": ("number",), "no": ("number",),
