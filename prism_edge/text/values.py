@@ -110,14 +110,27 @@ def clean(text: str) -> str:
 def fold(text: str) -> str:
     """Text as cells and questions are compared: no accents, plain quotes and dashes, lower
     case, single spaces, no citation marks."""
+    if text.isascii():
+        return clean(text).casefold()
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     return clean(text).casefold()
 
 
+PLAIN = re.compile(r"-?(?:0|[1-9]\d{0,14})(?:\.\d{1,15})?")
+"""A number written plainly (what SQLite's CAST reads the same)."""
+
+
 def read_value(text: str) -> Value:
     """What ``text`` means (see the module's examples)."""
+    if PLAIN.fullmatch(text):  # the common case, at once: "1999", "5.5", "-3"
+        if _YEAR.match(text):
+            return Value(float(text), int(text) * 10000)
+        return Value(float(text))
+    if text.isalpha() and text.casefold() not in NUMBER_WORDS and text.casefold() not in \
+            ORDINAL_WORDS and text.casefold() not in MISSING:  # fmt: skip
+        return NOTHING  # a word: no number, no date
     cleaned = clean(text)
     if cleaned.casefold() in MISSING:
         return ABSENT

@@ -32,7 +32,7 @@ from prism_edge.text.values import read_value
 
 SMALL_ROWS = 2_000
 """Rows of a table up to which every query is run (beyond, only the likeliest)."""
-RUN_AT_MOST = 64
+RUN_AT_MOST = 32
 """Queries run over a big table at most."""
 SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
@@ -60,9 +60,11 @@ def _scored(
     w = weights() if w is None else w
     shared = view(reading, sheet)
     if sheet.rows > SMALL_ROWS:
+        relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
+        relevant |= {m.column for m in reading.cells} | {0}
         ranked = sorted(
             ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
-             sheet))), key=lambda x: (-x[0], x[1]),
+             sheet, relevant))), key=lambda x: (-x[0], x[1]),
         )[:RUN_AT_MOST]  # fmt: skip
         found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
     else:

@@ -26,12 +26,14 @@ from typing import Any
 from prism_edge.methods.base import MethodError
 from prism_edge.methods.tables.words import key
 from prism_edge.text.tables import TableChunk
-from prism_edge.text.values import MISSING, Value, read_value
+from prism_edge.text.values import MISSING, PLAIN, Value, read_value
 
 MAX_COLUMNS = 600
 """Columns of one table at most (each may take four of SQLite's 2,000)."""
 SUMMARY_WORDS = frozenset({"total", "totals", "grand total", "all", "overall", "sum", "total:"})
 """What a table's summary row says in its label cell (folded)."""
+SAMPLE = 2_000
+"""Texts of a big column its kind is read from."""
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
@@ -53,6 +55,9 @@ class Column:
     """Dates with a month (not bare years)."""
     distinct: int = 0
     typed: bool = False
+    plain: bool = True
+    """Every present cell a plain number ("12", "-3.5"): SQLite reads them as the program
+    does."""
     big: bool = False
     """More distinct texts than are held in memory: their words are kept in the database."""
     low: float = 0.0
@@ -73,10 +78,6 @@ class Column:
     @property
     def key(self) -> str:
         return f"k{self.index}"
-
-    @property
-    def words(self) -> str:
-        return f"w{self.index}"
 
     @property
     def kind(self) -> str:
@@ -105,6 +106,7 @@ class Sheet:
     raw: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     """Per column, the texts of its cells by their words (once profiled)."""
     numeric: set[int] = field(default_factory=set)
+    indexed: set[int] = field(default_factory=set)
     """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
     parts: tuple[str, ...] = ()
     """The tables a joined table was made of (else empty: it is its own)."""
@@ -118,22 +120,25 @@ class Sheet:
 
 
 @functools.lru_cache(maxsize=4096)
-def _read(text: str | None) -> tuple[Value, str]:
-    if text is None:
-        return Value(missing=True), ""
-    return read_value(text), key(text)
+def _value(text: str) -> Value:
+    return read_value(text)
 
 
-def _words_of(text: str | None) -> str | None:
-    return None if text is None else _read(text)[1]
+@functools.lru_cache(maxsize=4096)
+def _key(text: str) -> str:
+    return key(text)
+
+
+def _plain(text: str) -> bool:
+    return PLAIN.fullmatch(text) is not None
 
 
 def _number_of(text: str | None) -> float | None:
-    return _read(text)[0].number
+    return None if text is None else _value(text).number
 
 
 def _date_of(text: str | None) -> int | None:
-    return _read(text)[0].date
+    return None if text is None else _value(text).date
 
 
 class Database:
@@ -147,7 +152,7 @@ class Database:
         self.db.execute("PRAGMA cache_size = -65536")
         self.db.create_function("number_of", 1, _number_of, deterministic=True)
         self.db.create_function("date_of", 1, _date_of, deterministic=True)
-        self.db.create_function("words_of", 1, _words_of, deterministic=True)
+        self.db.create_function("plain", 1, _plain, deterministic=True)
         self.sheets: dict[str, Sheet] = {}
         self.joined: dict[str, Sheet] = {}
         self.declared: list[Link] = []
@@ -186,69 +191,112 @@ class Database:
         return sheet, new
 
     def typed(self, sheet: Sheet, column: Column) -> Column:
-        """The column profiled from its distinct texts (once, a text at a time): what each
-        means, how many cells are numbers or dates, its most frequent texts, and its texts
-        by their words (for naming cells): held here for up to :data:`HELD_VALUES`
-        distinct texts, else kept in the database beside the cells, indexed."""
+        """The column profiled (once): what its texts mean, how many cells are numbers or
+        dates, its most frequent texts, and its texts by their words (for naming cells).
+        A column of more than :data:`HELD_VALUES` distinct texts is big: its kind is read
+        from a sample of them, its cells are named through an index (case aside), and
+        nothing of it is held here."""
         if column.typed:
             return column
-        cursor = self.db.execute(
-            f"SELECT {column.text}, COUNT(*) FROM {sheet.sql} WHERE {column.text} IS NOT NULL "
-            "GROUP BY 1"
-        )
+        column.typed = True
+        t, c = sheet.sql, column.text
+        (distinct,) = self.db.execute(f"SELECT COUNT(DISTINCT {c}) FROM {t}").fetchone()
+        if distinct > HELD_VALUES:
+            self._profile_big(sheet, column)
+            return column
         raw: dict[str, list[str]] = {}
         top: list[tuple[int, str]] = []
-        for text, n in cursor:
-            value, said = _read(text)
-            if value.missing:
-                continue
+        for text, n in self.db.execute(f"SELECT {c}, COUNT(*) FROM {t} WHERE {c} IS NOT NULL "
+                                       "GROUP BY 1"):  # fmt: skip
+            value = _value(text)
             column.present += n
             column.distinct += 1
-            column.numbers += n if value.number is not None else 0
-            column.dates += n if value.date is not None else 0
-            column.full_dates += n if value.date is not None and value.date % 10000 else 0
-            if not column.big:
-                raw.setdefault(said, []).append(text)
-                if len(raw) > HELD_VALUES:
-                    column.big, raw = True, {}
+            self._count(column, text, value, n)
+            raw.setdefault(_key(text), []).append(text)
             if n > 1:
                 heapq.heappush(top, (n, text)) if len(top) < TOP_VALUES else heapq.heappushpop(
                     top, (n, text))  # fmt: skip
-            if value.number is not None:
-                if column.numbers == n:  # the first number
-                    column.low = column.high = value.number
-                column.low = min(column.low, value.number)
-                column.high = max(column.high, value.number)
-                column.total += value.number * n
         column.top = [(t, n) for n, t in sorted(top, key=lambda c: (-c[0], c[1]))]
-        if column.big:
-            self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.words} TEXT")
-            self.db.execute(
-                f"UPDATE {sheet.sql} SET {column.words} = words_of({column.text}) "
-                f"WHERE {column.text} IS NOT NULL"
-            )
-            self.db.execute(f"CREATE INDEX i{sheet.sql}_{column.index} ON {sheet.sql} "
-                            f"({column.words})")  # fmt: skip
         sheet.values[column.index] = sorted(raw)
         sheet.raw[column.index] = raw
-        column.typed = True
         return column
+
+    @staticmethod
+    def _count(column: Column, text: str, value: Value, n: int) -> None:
+        if column.plain and not PLAIN.fullmatch(text):
+            column.plain = False
+        column.numbers += n if value.number is not None else 0
+        column.dates += n if value.date is not None else 0
+        column.full_dates += n if value.date is not None and value.date % 10000 else 0
+        if value.number is not None:
+            if column.numbers == n:  # the first number
+                column.low = column.high = value.number
+            column.low = min(column.low, value.number)
+            column.high = max(column.high, value.number)
+            column.total += value.number * n
+
+    def _profile_big(self, sheet: Sheet, column: Column) -> None:
+        t, c = sheet.sql, column.text
+        column.big = True
+        (present, column.distinct) = self.db.execute(
+            f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
+        ).fetchone()
+        sample = self.db.execute(
+            f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
+        ).fetchall()
+        for (text,) in sample:
+            self._count(column, text, _value(text), 1)
+        column.present = len(sample)  # the shares, from the sample
+        if column.plain:  # every cell, not only the sample's
+            (other,) = self.db.execute(
+                f"SELECT COUNT(*) FROM {t} WHERE {c} IS NOT NULL AND NOT plain({c})"
+            ).fetchone()
+            column.plain = not other
+        if column.kind == "number":
+            self.numeric(sheet, column)
+            low, high, total, numbers = self.db.execute(
+                f"SELECT MIN({column.num}), MAX({column.num}), SUM({column.num}), "
+                f"COUNT({column.num}) FROM {t}"
+            ).fetchone()
+            column.low, column.high, column.total = low or 0.0, high or 0.0, total or 0.0
+            column.numbers = numbers
+        column.present = present
+        column.top = [
+            (text, n) for text, n in self.db.execute(
+                f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
+                f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
+        ]  # fmt: skip
+        self.db.execute(f"CREATE INDEX i{t}_{column.index} ON {t} ({c} COLLATE NOCASE)")
+        sheet.values[column.index] = []
+        sheet.raw[column.index] = {}
+
+    def indexed(self, sheet: Sheet, column: Column) -> None:
+        """An index on the column's cells (a big table's column a condition names)."""
+        if column.index not in sheet.indexed and not column.big:
+            self.db.execute(f"CREATE INDEX IF NOT EXISTS j{sheet.sql}_{column.index} ON "
+                            f"{sheet.sql} ({column.text})")  # fmt: skip
+        sheet.indexed.add(column.index)
 
     def said(self, sheet: Sheet, column: Column, phrases: Sequence[str]) -> list[str]:
         """Of ``phrases`` (cells' words, as :func:`words.key` writes them), those that are
-        the words of a cell of the column."""
+        the words of a cell of the column; a big column's cells are looked up through its
+        index (their text, case aside) and the texts found are kept for its conditions."""
         self.typed(sheet, column)
+        held = sheet.raw.setdefault(column.index, {})
         if not column.big:
-            held = sheet.raw.get(column.index, {})
             return [p for p in phrases if p in held]
         found: list[str] = []
         for i in range(0, len(phrases), 500):
             part = list(phrases[i : i + 500])
             marks = ", ".join("?" * len(part))
-            found += [p for (p,) in self.db.execute(
-                f"SELECT DISTINCT {column.words} FROM {sheet.sql} WHERE {column.words} IN "
-                f"({marks})", part)]  # fmt: skip
-        return found
+            for (text,) in self.db.execute(
+                f"SELECT DISTINCT {column.text} FROM {sheet.sql} WHERE {column.text} "
+                f"COLLATE NOCASE IN ({marks})", part):  # fmt: skip
+                said = _key(text)
+                if said in part:
+                    held.setdefault(said, []).append(text)
+                    found.append(said)
+        return sorted(set(found))
 
     def numeric(self, sheet: Sheet, column: Column) -> None:
         """The column's numbers and date keys stored beside its texts (once), for ordering,
@@ -258,6 +306,15 @@ class Database:
         self.typed(sheet, column)
         self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.num} REAL")
         self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.key} INTEGER")
+        c = column.text
+        if column.plain:  # in SQLite alone: what the program reads is what CAST reads
+            self.db.execute(
+                f"UPDATE {sheet.sql} SET {column.num} = CAST({c} AS REAL), {column.key} = "
+                f"CASE WHEN {c} GLOB '1[0-9][0-9][0-9]' OR {c} GLOB '20[0-9][0-9]' THEN "
+                f"CAST({c} AS INTEGER) * 10000 END WHERE {c} IS NOT NULL"
+            )
+            sheet.numeric.add(column.index)
+            return
         self.db.execute(
             f"UPDATE {sheet.sql} SET {column.num} = number_of({column.text}), "
             f"{column.key} = date_of({column.text}) WHERE {column.text} IS NOT NULL"
@@ -310,7 +367,6 @@ class Database:
                 names[c.text] = quote(c.name)
                 names[c.num] = f"number({quote(c.name)})"
                 names[c.key] = f"date({quote(c.name)})"
-                names[c.words] = f"words({quote(c.name)})"
         out: list[str] = []
         params = iter(args)
         names["_row"] = "rowid"  # the table's own order

@@ -91,12 +91,19 @@ def _strength(reading: Reading, cond: Cond) -> float:
                if i < len(reading.cells))  # fmt: skip
 
 
-def queries(reading: Reading, sheet: Sheet) -> Iterator[Query]:
-    """Every query of the space the question's mentions allow over ``sheet``."""
+def queries(
+    reading: Reading, sheet: Sheet, relevant: set[int] | None = None
+) -> Iterator[Query]:
+    """Every query of the space the question's mentions allow over ``sheet``; over a big
+    table only its ``relevant`` columns (those the question names, or names a cell of, and
+    the first) answer, order or are compared, and only its strongest mentions select."""
     cells, numbers = conditions(reading, sheet)
-    if sheet.rows > BIG_ROWS:  # the strongest mentions only: every query reads every row
-        cells = cells[:BIG_CONDS]
     columns = [c for c in sheet.columns if c.present]
+    if sheet.rows > BIG_ROWS:  # every query reads every row
+        cells = cells[:BIG_CONDS]
+        if relevant is not None:
+            columns = [c for c in columns if c.index in relevant]
+            numbers = [c for c in numbers if c.column in relevant]
     numeric = [c for c in columns if c.kind == "number"]
     ordered = [c for c in columns if c.kind in ("number", "date")]
     places = sorted({int(n.value) for n in reading.numbers if n.ordinal and 1 < n.value <=
@@ -165,6 +172,10 @@ def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:
     """The query's answer, or None when it has none (no row, no number)."""
     for index in query.numeric_columns():
         db.numeric(sheet, sheet.columns[index])
+    if sheet.rows > BIG_ROWS:
+        for cond in query.conds + query.other:
+            if cond.op == "in":
+                db.indexed(sheet, sheet.columns[cond.column])
     sql, args = query.sql(sheet)
     try:
         rows = db.db.execute(sql, args).fetchall()

@@ -80,9 +80,6 @@ class Cond:
         column = sheet.columns[self.column]
         if self.op == "in":
             assert isinstance(self.value, tuple)
-            if column.big:
-                marks = ", ".join("?" * len(self.value))
-                return f"{column.words} IN ({marks})", list(self.value)
             raw = sheet.raw.get(self.column, {})
             texts = [t for v in self.value for t in raw.get(v, [v])]
             marks = ", ".join("?" * len(texts))
