@@ -91,9 +91,7 @@ def _strength(reading: Reading, cond: Cond) -> float:
                if i < len(reading.cells))  # fmt: skip
 
 
-def queries(
-    reading: Reading, sheet: Sheet, relevant: set[int] | None = None
-) -> Iterator[Query]:
+def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """Every query of the space the question's mentions allow over ``sheet``; over a big
     table only its ``relevant`` columns (those the question names, or names a cell of, and
     the first) answer, order or are compared, and only its strongest mentions select."""

@@ -69,6 +69,11 @@ class QuestionView:
     says its whole name)."""
     mention_words: dict[int, set[str]]
     """Per cell mention, the stems of its words."""
+    content: list[str]
+    """The stems of the question's words outside the cells it names and not function
+    words."""
+    header_words: dict[int, list[str]]
+    """Per column, the stems of its name's words."""
 
 
 def view(reading: Reading, sheet: Sheet) -> QuestionView:
@@ -90,6 +95,12 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         share = sum(w in stems for w in content) / len(content) if content else 0.0
         whole = " " + " ".join(tokens(column.name)) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
+    content = sorted({
+        s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
+    })  # fmt: skip
+    headers = {
+        c.index: sorted({stem(w) for w in column_words(c.name)} - {""})[:6] for c in sheet.columns
+    }
     return QuestionView(
         reading,
         sheet,
@@ -97,6 +108,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         sorted(set(unigrams + bigrams)),
         columns,
         {i: {reading.stems[k] for k in range(m.start, m.end)} for i, m in enumerate(reading.cells)},
+        content,
+        headers,
     )
 
 
@@ -132,6 +145,10 @@ def query_features(q: QuestionView, query: Query) -> Features:
             f[f"col:first|{group}"] = 1.0
         if share == 0:
             f[f"col:unnamed|wh:{q.wh}|{group}"] = 1.0
+        for h in q.header_words[query.column]:
+            f[f"colw:{h}|wh:{q.wh}"] = 1.0
+            for w in q.content:
+                f[f"colw:{h}|q:{w}"] = 1.0
     if query.by is not None:
         by = sheet.columns[query.by]
         share, whole = q.column_match[query.by]
@@ -141,6 +158,9 @@ def query_features(q: QuestionView, query: Query) -> Features:
         f[f"by:kind:{by.kind}|op:{op}"] = 1.0
         if query.by == query.column:
             f[f"by:same|op:{op}"] = 1.0
+        for h in q.header_words[query.by]:
+            for w in q.content:
+                f[f"byw:{h}|q:{w}"] = 1.0
     _conditions(q, query, f)
     return f
 
