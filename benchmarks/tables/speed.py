@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from wtq_common import WTQ  # noqa: E402
+from wtq_common import WTQ
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -62,7 +62,8 @@ def make_big() -> Path:
 CASES = [
     ("60,000 x 24 TSV", lambda: make_big(), "What is the average rating of the movies from 1999?"),
     ("60,000 x 24 TSV", lambda: make_big(), "How many movies have a budget over 100000000?"),
-    ("11-table database", lambda: DBS / "lahman.db", "How many home runs did Mike Trout hit in 2019?"),
+    ("11-table database", lambda: DBS / "lahman.db",
+     "How many home runs did Mike Trout hit in 2019?"),
     ("11-table database", lambda: DBS / "lahman.db", "Which team had the most wins in 2019?"),
     ("WikiTableQuestions table", lambda: WTQ / "csv/204-csv/772.csv",
      "which team won previous to crettyard?"),
@@ -107,9 +108,9 @@ def main() -> None:
         "print(time.perf_counter() - t)"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", code, str(BIG)]
     seconds = statistics.median(
-        float(subprocess.run([sys.executable, "-c", code, str(BIG)], capture_output=True,
-                             text=True, env=env, check=True).stdout)  # fmt: skip
+        float(subprocess.run(command, capture_output=True, text=True, env=env, check=True).stdout)
         for _ in range(args.runs)
     )
     lines.append(f"reading plain CSV/TSV into the database: {size:.1f} MB in {seconds:.2f} s = "

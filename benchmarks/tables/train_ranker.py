@@ -205,11 +205,15 @@ def _tables_split(data: Data) -> tuple[set[int], set[int]]:
     return learn, set(range(len(data.questions))) - learn
 
 
-def _held_examples(data: Data) -> list[Example]:
-    """Every training question (with a positive or not) of the tables held apart."""
+def _held_examples(data: Data, limit: int | None = None) -> list[Example]:
+    """The training questions (with a positive or not) of the tables held apart, every one
+    or a fixed-seed sample of ``limit``."""
     tables = sorted({t for _, t in data.questions})
     held = set(random.Random(SEED).sample(tables, len(tables) // 5))
-    return [e for e in examples("train") if e.table in held]
+    chosen = [e for e in examples("train") if e.table in held]
+    if limit is not None and limit < len(chosen):
+        chosen = random.Random(SEED).sample(chosen, limit)
+    return chosen
 
 
 def _answer_one(job: tuple[Example, dict[str, float]]) -> bool:
@@ -257,7 +261,8 @@ def main() -> None:
     )
     ch = sub.add_parser("choose")
     ch.add_argument("data", type=Path)
-    ch.add_argument("--l2", type=float, nargs="+", default=[0.01, 0.03, 0.1, 0.3, 1.0, 3.0])
+    ch.add_argument("--l2", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
+    ch.add_argument("--limit", type=int, help="a sample of the held-apart questions")
     for p in (f, ch):
         p.add_argument("--min-questions", type=int, default=MIN_QUESTIONS)
     args = parser.parse_args()
@@ -267,7 +272,7 @@ def main() -> None:
     data = _load(args.data)
     if args.command == "choose":
         learn, _ = _tables_split(data)
-        held = _held_examples(data)
+        held = _held_examples(data, args.limit)
         for l2 in args.l2:
             w = fit(data, learn, l2, args.min_questions)
             print(
