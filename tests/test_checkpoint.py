@@ -1,5 +1,5 @@
 """Checkpoints: a damaged state is refused with one clear error, whatever its shape; a new run
-sets its own previous state aside instead of deleting it, and leaves other runs' states in the
+replaces its own previous state when it first saves, and leaves other runs' states in the
 folder as they are."""
 
 from __future__ import annotations
@@ -132,16 +132,22 @@ def test_any_replaced_part_restores_or_is_refused(tmp_path: Path, saved, data) -
         folder.restore(runner(), SCHEMA, folder.load())
 
 
-def test_a_new_run_sets_the_previous_state_aside(tmp_path: Path, saved: dict[str, Any]) -> None:
+def test_a_new_run_replaces_the_previous_state_at_its_first_save(
+    tmp_path: Path, saved: dict[str, Any]
+) -> None:
     folder = load(tmp_path, saved, "twice")
-    kept = folder.set_aside()
-    assert kept is not None and kept.parent == folder.path and kept.name.startswith("state-")
-    assert json.loads(kept.read_text()) == saved
-    assert not folder.state_file.exists()
-    load(tmp_path, saved, "twice")
-    again = folder.set_aside()
-    assert again is not None and again != kept and kept.exists()
-    assert folder.set_aside() is None
+    previous = folder.previous()
+    assert previous is not None and previous.counts.steps == 1 and not previous.finished
+    assert folder.state_file.is_file()  # until the new run saves, the old one can be resumed
+    again = runner()
+    for event in again.run(["Mowgli was a boy.", "He lived with wolves."]):
+        if isinstance(event, StepDone):
+            folder.save(again)
+    folder.save(again, finished=True)
+    folder.unlock()
+    assert [p.name for p in folder.path.glob("state-*.json")] == [folder.state_file.name]
+    assert folder.load().finished
+    assert RunFolder(tmp_path / "none", "settings", "inputs").previous() is None
 
 
 def test_runs_of_other_settings_or_inputs_keep_their_own_states(
@@ -152,7 +158,7 @@ def test_runs_of_other_settings_or_inputs_keep_their_own_states(
     hashes = {"settings_hash": "other settings", "inputs_hash": "other inputs"}
     other.state_file.write_text(json.dumps({**saved, **hashes}))
     assert other.state_file != folder.state_file
-    assert other.set_aside() is not None  # a new run of the other command
+    assert other.previous() is not None  # a new run of the other command
     assert folder.state_file.is_file()  # this run's state is left as it was
     fresh = runner()
     folder.restore(fresh, SCHEMA, folder.load())

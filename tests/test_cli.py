@@ -637,16 +637,15 @@ def test_sweep_reuses_the_tables_run_at_the_same_chunk_size(harness, story, tmp_
     assert calls("150", "300") == calls("150") > calls("300")
 
 
-def test_a_new_run_keeps_the_previous_state(harness, story, tmp_path):
+def test_a_new_run_replaces_the_previous_state(harness, story, tmp_path):
     run_dir = tmp_path / "r"
     for _ in range(2):
         result = invoke("run", str(story), "--chunk-tokens", "200", "--run-dir", str(run_dir))
         assert result.exit_code == 0, result.output
-    assert "the previous run's state was kept as" in result.stderr
+    assert "note:" not in result.stderr  # the previous one had finished: nothing to say
     current = run_state(run_dir)
-    kept = [p for p in run_dir.glob("state-*.json") if p != current]
-    assert len(kept) == 1 and json.loads(kept[0].read_text())["finished"] is True
-    assert current.is_file() and kept[0].name.startswith(current.stem + "-")
+    assert [p.name for p in run_dir.glob("state-*.json")] == [current.name]
+    assert saved_state(run_dir)["finished"] is True
 
 
 def test_version_names_the_build_and_the_guard():

@@ -179,8 +179,7 @@ def test_the_store_is_compacted_when_stale_lines_outgrow_the_live_ones(
         index = indexed(root, cache)
         sizes.append(index.path.stat().st_size)
     live = sum(
-        len(index_module._encode(w, e.digest, e.definitions).encode())
-        for w, e in index.entries.items()
+        len(index_module._encode(w, e.digest, e.definitions)) for w, e in index.entries.items()
     )
     assert max(sizes) <= index_module.COMPACT_AT * live + max(sizes) // 4
     assert "version11" in {located.definition.name for located in index.located()}

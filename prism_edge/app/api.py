@@ -18,10 +18,11 @@ local model is closed when the call returns.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import inspect
 import threading
-from collections.abc import AsyncIterator, Callable, Generator, Sequence
+from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,13 +97,21 @@ def stream(
 
 async def arun(inputs: str | Path | Sequence[str | Path], **options: Any) -> Answer:
     """:func:`run` for asyncio code: in a worker thread (llama.cpp releases the GIL while it
-    computes), so the event loop goes on serving."""
-    return await asyncio.to_thread(run, inputs, **options)
+    computes), so the event loop goes on serving. Cancelled, the run stops after its current
+    step and the model is closed before the cancellation goes on up."""
+    on_event = options.pop("on_event", None)
+    async with contextlib.aclosing(astream(inputs, **options)) as items:
+        async for item in items:
+            if isinstance(item, Answer):
+                return item
+            if on_event is not None:
+                on_event(item)
+    raise AssertionError("a run ends with its answer")  # pragma: no cover
 
 
 async def astream(
     inputs: str | Path | Sequence[str | Path], **options: Any
-) -> AsyncIterator[Event | Answer]:
+) -> AsyncGenerator[Event | Answer, None]:
     """:func:`stream` for asyncio code: the run in a worker thread, its events as they come.
     Leaving the loop early stops the run after its current step and closes the model."""
     loop = asyncio.get_running_loop()
@@ -218,13 +227,18 @@ class CodeSearch:
                 f"score ({self._planned.choice.reason})"
             )
         self._session = self._planned.indexed_session()
+        self._closed = False
 
     def ask(self, description: str) -> Answer:
         """The definition ``description`` describes (the index is read by the first ask)."""
+        if self._closed:
+            raise ValueError("this code search is closed: open another to ask it more")
         return _answer_of(self._planned, self._session.ask(description))
 
     def close(self) -> None:
-        self._planned.backend.close()
+        if not self._closed:
+            self._closed = True
+            self._planned.backend.close()
 
     def __enter__(self) -> CodeSearch:
         return self

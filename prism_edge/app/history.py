@@ -297,7 +297,12 @@ class History:
 
 def _encode(name: str, value: Any) -> Any:
     if name in _JSON:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a path in bytes that are not UTF-8: kept, escaped
+            return json.dumps(value)
+        return text
     if name == "parent":
         return None if value is None else str(value)
     return value
@@ -351,6 +356,22 @@ _SHAPES: dict[str, Any] = {
 }
 """What each JSON column of a row must be: checked once, where a row is read."""
 _TEXT = ("started", "status", "command", "task", "method", "question", "model")
+MAX_DEPTH = 64
+"""Containers nested in a column's value at most (a memory is a few levels deep): a row nested
+deeper was not written by a run, and would fail every reader that recurses."""
+
+
+def _deeper(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests containers deeper than ``limit`` (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth >= limit:
+                return True
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _entry(row: Sequence[Any]) -> Entry:
@@ -367,6 +388,8 @@ def _entry(row: Sequence[Any]) -> Entry:
                 continue
             try:
                 value = json.loads(raw) if isinstance(raw, str) else raw
+                if _deeper(value, MAX_DEPTH):
+                    raise ValueError(f"nested deeper than {MAX_DEPTH}")
                 values[name] = _SHAPES[name].validate_python(value)
             except (ValueError, RecursionError):  # ValidationError is a ValueError
                 wrong.append(name)

@@ -6,23 +6,33 @@ command makes for the same inputs, and cannot drift from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from prism_edge.backends import Backend, factory
+from prism_edge.backends.catalog import ModelNotFound
 from prism_edge.backends.factory import Engine
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.schema import Schema
 from prism_edge.engine.search import IndexedSession
 from prism_edge.engine.session import Session
 from prism_edge.engine.tables import TableSession
-from prism_edge.methods import AUTO, METHODS, Choice, Method
+from prism_edge.methods import (
+    AUTO,
+    METHODS,
+    MODEL_FREE,
+    MODEL_FREE_BELOW,
+    SCORED_BELOW,
+    Choice,
+    Method,
+)
 from prism_edge.methods.definitions import ScoredDefinitions
 from prism_edge.methods.presets import Task
 from prism_edge.methods.tables import TableFacts
-from prism_edge.text.inputs import Collected, Filters, collect, with_text_tables
+from prism_edge.text.inputs import Collected, Filters, collect, shown, with_text_tables
 
 DEFAULT_CHUNK_TOKENS = 2048
 """A run's chunk size when neither it nor its method says another."""
@@ -80,6 +90,9 @@ class Request:
     filters: Filters = field(default_factory=Filters)
     stdin_text: str | None = None
     """The text a ``-`` input stands for (a library call's text)."""
+    default_model: bool = False
+    """``model`` is the user's default (their config, ``PRISM_EDGE_MODEL``), not asked for
+    on the line: a run that uses no model goes on without it when it is not on this machine."""
 
 
 @dataclass
@@ -144,7 +157,42 @@ class Planned:
             self.chunk_tokens,
             run_dir,
             self.method,
+            run_label(self.task.name, self.request.inputs),
         )
+
+
+def runs_without_model(request: Request, task: Task | None) -> bool:
+    """Whether a run of ``request`` would choose a method that uses no model whatever local
+    model it is given, by what the catalog says of the requested one (its size): the
+    model-free ranking asked for (``--no-model``), or ``auto`` on a model under 1B where the
+    task's scored method ranks alone there (summaries, table questions)."""
+    if task is None or request.server is not None or task.scored_method is None:
+        return False
+    if request.no_model:
+        return (task.scored_method if request.method == AUTO else request.method) in MODEL_FREE
+    if request.method != AUTO or task.scored_method not in MODEL_FREE_BELOW:
+        return False
+    size = catalog_size(request.model)
+    return size is not None and size < SCORED_BELOW
+
+
+def catalog_size(spec: str | None) -> int | None:
+    """The parameters the catalog gives a model of this name (``270M``, ``1.5B``), if any."""
+    from prism_edge.backends.catalog import catalog
+
+    entry = catalog().get(spec or "")
+    match = re.fullmatch(r"([0-9.]+)([MB])", entry.params) if entry is not None else None
+    if match is None:
+        return None
+    return int(float(match.group(1)) * (1e6 if match.group(2) == "M" else 1e9))
+
+
+def run_label(task: str, inputs: Sequence[str]) -> str:
+    """What a run is, in a saved state's words: its task and its inputs as given (the first
+    two, and how many more)."""
+    names = [shown("<stdin>" if i == "-" else i) for i in inputs]
+    more = f" +{len(names) - 2}" if len(names) > 2 else ""
+    return f"{task}: {', '.join(names[:2])}{more}"
 
 
 def grounded_default(asked: bool | None, task: Task, backend: Backend) -> bool:
@@ -183,18 +231,35 @@ def open_run(
     if warned is not None:
         warned(collected.warnings)
     asked_chunk = request.chunk_tokens or DEFAULT_CHUNK_TOKENS
-    backend = factory.open_backend(
-        request.model,
-        server=request.server,
-        n_ctx=request.ctx
-        if request.server
-        else request.ctx or context_for(asked_chunk, request.max_tokens),
-        server_model=request.server_model,
-        api_key=request.api_key,
-        grammar_field=request.grammar_field,
-        retries=request.retries,
-        engine=request.engine,
-    )
+
+    def opened_backend(model: str | None) -> Backend:
+        return factory.open_backend(
+            model,
+            server=request.server,
+            n_ctx=request.ctx
+            if request.server
+            else request.ctx or context_for(asked_chunk, request.max_tokens),
+            server_model=request.server_model,
+            api_key=request.api_key,
+            grammar_field=request.grammar_field,
+            retries=request.retries,
+            engine=request.engine,
+        )
+
+    try:
+        backend = opened_backend(request.model)
+    except ModelNotFound as exc:
+        if not (request.default_model and runs_without_model(request, task)):
+            raise
+        if warned is not None:
+            warned(
+                [
+                    f"the default model {request.model} is not on this machine ({exc}); this "
+                    "run uses no model (--method auto ranks alone on a model under 1B), so it "
+                    "reads with the built-in one"
+                ]
+            )
+        backend = opened_backend(None)
     if opened is not None:
         opened(backend)
     if task is None:

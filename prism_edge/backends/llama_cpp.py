@@ -118,6 +118,16 @@ SmolLM2 a 1,024-token window prefills 8-10% faster at depths 1,024-3,072 in micr
 (``benchmarks/results/micro_batch.txt``)."""
 
 
+class _Closed:
+    """What a closed backend holds instead of its model: any use is one clear error."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        raise BackendError(f"the model {self.name} was closed; open it again to use it")
+
+
 class LlamaTokenizer:
     """A model's tokenizer alone (vocab-only load: no weights, no context), for planning."""
 
@@ -319,8 +329,15 @@ class LlamaCppBackend(Backend):
         return [int(t) for t in self.llama._input_ids]
 
     def close(self) -> None:
-        """Free the model and its context now, not when the collector gets to them."""
+        """Free the model and its context now, not when the collector gets to them; every
+        later call is a :class:`BackendError` (never a call into freed memory). Closing
+        twice is nothing."""
+        if isinstance(self.llama, _Closed):
+            return
         self.llama.close()
+        self.llama = _Closed(self.name)
+        self._part_tokens.cache_clear()
+        self._pieces.cache_clear()
 
     def reset_cache(self) -> None:
         """Forget the KV cache (for measuring what reuse saves)."""

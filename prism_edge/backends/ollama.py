@@ -34,7 +34,15 @@ import httpx
 from pydantic import BaseModel
 
 from prism_edge.backends import Completion, Grammar, Sampling
-from prism_edge.backends.server import Flavor, ServerBackend, _sent_parts
+from prism_edge.backends.server import (
+    PROBE_DEADLINE_S,
+    Flavor,
+    ReplyTooLarge,
+    ServerBackend,
+    _sent_parts,
+    parsed,
+    read_reply,
+)
 from prism_edge.core.errors import BackendError, PrismError
 from prism_edge.prompts import Prompt
 
@@ -99,9 +107,10 @@ def answers_as_ollama(
         with httpx.Client(
             base_url=base, headers=headers, auth=auth, timeout=10.0, transport=transport
         ) as client:
-            response = client.get("/api/version")
-            body = response.json() if response.status_code == 200 else None
-    except (httpx.HTTPError, ValueError):
+            request = client.build_request("GET", "/api/version")
+            response = read_reply(client, request, PROBE_DEADLINE_S, f"the server at {url}")
+            body = parsed(response) if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError, ReplyTooLarge):
         return False
     return isinstance(body, dict) and isinstance(body.get("version"), str)
 

@@ -21,6 +21,11 @@ first grammar for the whole output; the runner validates every revision regardle
 Transport errors, timeouts, 429 and 5xx are retried with exponential backoff, then reported as
 one :class:`~prism_edge.core.errors.BackendError`; a 4xx is reported at once with the server's
 message. The backend is thread-safe (one ``httpx.Client``), so documents can share it.
+
+Every reply, the start-up probes' included, is read by one reader (:func:`read_reply`): within a
+deadline however slowly it drips (a probe's is :data:`PROBE_DEADLINE_S`), at most
+:data:`MAX_REPLY_BYTES`, and parsed by one parser (:func:`parsed`) for which JSON nested past
+Python's recursion limit is no JSON. A probe whose reply is none of these counts as unanswered.
 """
 
 from __future__ import annotations
@@ -83,12 +88,67 @@ LOGPROB_SLACK = 1e-3
 """A log-probability above this is no log-probability (rounding may lift a 0 a little)."""
 QUOTED_CHARS = 160
 """Of a reply a server should not have sent, what an error quotes at most."""
+MAX_REPLY_BYTES = 32 << 20
+"""Bytes of one reply read at most (a scoring reply of eight long prompts is about a megabyte):
+a reply that goes on is refused, never held in memory to its end."""
+PROBE_DEADLINE_S = 30.0
+"""Seconds a start-up probe's reply may take in all (the main calls have the backend's
+deadline)."""
+
+
+class ReplyTooLarge(BackendError):
+    hint = "check that --server is the inference server's address"
 
 
 def _quote(value: object) -> str:
     """At most :data:`QUOTED_CHARS` of ``value`` on one line, for an error message."""
-    text = " ".join(str(value).split())
+    try:
+        text = " ".join(str(value).split())
+    except RecursionError:
+        return "(nested too deep to quote)"
     return text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS] + "..."
+
+
+def parsed(response: httpx.Response) -> Any:
+    """A reply's JSON; a ``ValueError`` for a reply that is none, or nested deeper than the
+    parser goes (never a ``RecursionError``)."""
+    try:
+        return response.json()
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
+
+
+def read_reply(
+    client: httpx.Client, request: httpx.Request, deadline: float, what: str
+) -> httpx.Response:
+    """The response to ``request``, read to its end within ``deadline`` seconds in all
+    (httpx's own timeout bounds each read, so a server that sends a byte a second would hold
+    a call forever) and at most :data:`MAX_REPLY_BYTES` (:class:`ReplyTooLarge`, naming
+    ``what`` sent it)."""
+    ends = time.monotonic() + deadline
+    response = client.send(request, stream=True)
+    try:
+        data = bytearray()
+        for piece in response.iter_bytes():
+            data += piece
+            if len(data) > MAX_REPLY_BYTES:
+                raise ReplyTooLarge(
+                    f"{what} sent a reply larger than {MAX_REPLY_BYTES >> 20} MB to "
+                    f"{request.url.path}; refused"
+                )
+            if time.monotonic() > ends:
+                raise httpx.ReadTimeout(f"no whole reply within {deadline:.0f} s", request=request)
+    finally:
+        response.close()
+    # the body as read is decoded already: the headers that described its transfer go
+    headers = {
+        k: v
+        for k, v in response.headers.items()
+        if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+    }
+    return httpx.Response(
+        response.status_code, headers=headers, content=bytes(data), request=request
+    )
 
 
 class _Logprobs(BaseModel):
@@ -443,15 +503,18 @@ class ServerBackend(Backend):
     # -- transport
 
     def _optional(self, method: str, path: str, **kwargs: Any) -> Any:
-        """A probe: the JSON body, or None when the endpoint is missing or not JSON."""
+        """A probe: the JSON body, or None when the endpoint is missing, not JSON, or not
+        answered within :data:`PROBE_DEADLINE_S` and :data:`MAX_REPLY_BYTES`."""
         try:
-            response = self._client.request(method, path, **kwargs)
-        except httpx.HTTPError:
+            request = self._client.build_request(method, path, **kwargs)
+            deadline = min(self.deadline, PROBE_DEADLINE_S)
+            response = read_reply(self._client, request, deadline, f"the server at {self.url}")
+        except (httpx.HTTPError, ReplyTooLarge):
             return None
         if response.status_code >= 400:
             return None
         try:
-            return response.json()
+            return parsed(response)
         except ValueError:
             return None
 
@@ -461,8 +524,8 @@ class ServerBackend(Backend):
         server and the endpoint and quoting at most a line of it."""
         response = self._request(method, path, **kwargs)
         try:
-            body = response.json()
-        except (ValueError, RecursionError):
+            body = parsed(response)
+        except ValueError:
             raise BackendError(
                 f"the server at {self.url} sent no JSON from {path} "
                 f"(HTTP {response.status_code}): {_quote(response.text)}"
@@ -472,7 +535,11 @@ class ServerBackend(Backend):
     def _checked(self, path: str, body: Any, shape: type[Reply]) -> Reply:
         try:
             return shape.model_validate(body)
-        except ValidationError as exc:
+        except (ValidationError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                raise BackendError(
+                    f"the server at {self.url} sent JSON nested too deep from {path}"
+                ) from None
             raise BackendError(
                 f"the server at {self.url} sent an unexpected reply from {path} "
                 f"({first_problem(exc, 'the reply')}): {_quote(body)}"
@@ -518,31 +585,9 @@ class ServerBackend(Backend):
         raise error
 
     def _within_deadline(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        """One attempt, read to its end within ``deadline`` seconds in all (httpx's own
-        timeout bounds each read, so a server that sends a byte a second would hold a call
-        forever)."""
-        deadline = time.monotonic() + self.deadline
+        """One attempt, read to its end within ``deadline`` seconds in all (:func:`read_reply`)."""
         request = self._client.build_request(method, path, **kwargs)
-        response = self._client.send(request, stream=True)
-        try:
-            data = bytearray()
-            for piece in response.iter_bytes():
-                data += piece
-                if time.monotonic() > deadline:
-                    raise httpx.ReadTimeout(
-                        f"no whole reply within {self.deadline:.0f} s", request=request
-                    )
-        finally:
-            response.close()
-        # the body as read is decoded already: the headers that described its transfer go
-        headers = {
-            k: v
-            for k, v in response.headers.items()
-            if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-        }
-        return httpx.Response(
-            response.status_code, headers=headers, content=bytes(data), request=request
-        )
+        return read_reply(self._client, request, self.deadline, f"the server at {self.url}")
 
     def close(self) -> None:
         self._client.close()
@@ -570,10 +615,10 @@ def _reused(usage: _Usage, timings: _Timings) -> int | None:
 
 def _message(response: httpx.Response) -> str:
     try:
-        body = response.json()
+        body = parsed(response)
     except ValueError:
-        return response.text[:200]
+        return _quote(response.text)
     error = body.get("error", body) if isinstance(body, dict) else body
     if isinstance(error, dict):
-        return str(error.get("message") or error)[:300]
-    return str(error)[:300]
+        return _quote(error.get("message") or error)
+    return _quote(error)

@@ -16,9 +16,19 @@ part of the state set, or items appended to one of its lists), synced. When the 
 the base, the whole state is written as a new base (a compaction, at doubling sizes, as a
 log-structured store does) and the journal starts again. Loading reads the base and applies the
 journal's complete lines of the same generation in order; a torn last line (a crash while it
-was written) is the step that was not saved. Bytes written over a run: the journal's lines plus
-a geometric series of bases, at most a few times the final state. One process writes a run's
-state at a time: a lock on ``state-<key>.lock`` (the second says who holds it and stops).
+was written) is the step that was not saved, and so is a complete line that does not apply
+whole (damaged: it and what follows are left out, never half applied). Bytes written over a run:
+the journal's lines plus a geometric series of bases, at most a few times the final state. One
+process writes a run's state at a time: a lock on ``state-<key>.lock`` (the second says who holds
+it and stops).
+
+A folder keeps what ``--resume`` needs and no more (issue 54): one state per command (its
+settings and inputs). The same command run again without ``--resume`` starts over, and its first
+save replaces the previous state (finished or not) in one rename, the old journal left behind
+with the old generation; until then the previous state is there to resume. A state says what it
+is a run of (``label``: its task and inputs, for ``prism-edge runs``), and is the program's own
+by its name and its content (:func:`own_state`: the key in its name is the digest of the hashes
+it holds), so ``runs rm`` never touches a file of the user's that merely looks like one.
 """
 
 from __future__ import annotations
@@ -27,8 +37,9 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import secrets
-import time
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +59,7 @@ VERSION = 1
 
 
 class ResumeError(PrismError):
-    hint = "run again without --resume to start over (the old state is kept beside it)"
+    hint = "run again without --resume to start over (its first step replaces the old state)"
 
 
 class _Strict(BaseModel):
@@ -117,6 +128,8 @@ class RunState(BaseModel):
     """A scored method's final candidates and scores, best first."""
     generation: int = Field(0, ge=0)
     """Which base this is: journal lines of another generation are not applied to it."""
+    label: str = ""
+    """What the run is, for a reader of the folder: its task and inputs (not hashed)."""
 
 
 def digest(parts: Iterable[str]) -> str:
@@ -223,23 +236,48 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def apply_ops(state: dict[str, Any], ops: list[Op]) -> None:
-    """Apply a journal line's operations to ``state`` (a loaded base, in place)."""
-    for op, path, *rest in ops:
-        target = state
-        for key in path[:-1]:
-            target = target[key]
-        last = path[-1]
-        if op == "set":
+def apply_ops(state: dict[str, Any], ops: Any) -> None:
+    """Apply a journal line's operations to ``state`` (a loaded base, in place), all or none:
+    a line whose operations are not all of a known shape with a target in ``state`` is a
+    ``ValueError`` and changes nothing."""
+    if not isinstance(ops, list):
+        raise ValueError("a journal line's operations are not a list")
+    targets = [_target(state, op) for op in ops]  # every one checked before any is applied
+    for (target, last), (name, _path, *rest) in zip(targets, ops, strict=True):
+        if name == "set":
             target[last] = rest[0]
-        elif op == "update":
+        elif name == "update":
             target[last].update(rest[0])
-        elif op == "append":
+        elif name == "append":
             target.setdefault(last, []).extend(rest[0])
-        elif op == "del":
-            target.pop(last, None)
         else:
-            raise ValueError(f"unknown journal operation {op!r}")
+            target.pop(last, None)
+
+
+_ARITY = {"set": 3, "update": 3, "append": 3, "del": 2}
+
+
+def _target(state: dict[str, Any], op: Any) -> tuple[dict[str, Any], str]:
+    """The object an operation changes and the key it changes there (a ``ValueError`` for an
+    operation of another shape, or whose path does not lead through objects of ``state``)."""
+    if not isinstance(op, list) or not op or not isinstance(op[0], str):
+        raise ValueError(f"not a journal operation: {str(op)[:80]}")
+    if _ARITY.get(op[0]) != len(op):
+        raise ValueError(f"not a journal operation: {str(op)[:80]}")
+    name, path = op[0], op[1]
+    if not isinstance(path, list) or not path or not all(isinstance(k, str) for k in path):
+        raise ValueError(f"not a path of keys: {str(path)[:80]}")
+    target: Any = state
+    for key in path[:-1]:
+        target = target.get(key) if isinstance(target, dict) else None
+    if not isinstance(target, dict):
+        raise ValueError(f"no object at {path[:-1]}")
+    value, last = target.get(path[-1]), path[-1]
+    if name == "update" and not (isinstance(value, dict) and isinstance(op[2], dict)):
+        raise ValueError(f"update of no object at {path}")
+    if name == "append" and not (isinstance(value, list | None) and isinstance(op[2], list)):
+        raise ValueError(f"append to no list at {path}")
+    return target, last
 
 
 def journal_of(state_file: Path) -> Path:
@@ -249,7 +287,8 @@ def journal_of(state_file: Path) -> Path:
 
 def journaled(raw: dict[str, Any], journal: Path) -> dict[str, Any]:
     """``raw`` (a base) with ``journal``'s complete lines of its generation applied in order;
-    a torn or unreadable line ends the journal (the step it was to save was not saved)."""
+    a torn, unreadable or damaged line ends the journal (the step it was to save was not
+    saved): a line applies whole or not at all."""
     try:
         data = journal.read_bytes()
     except FileNotFoundError:
@@ -260,8 +299,8 @@ def journaled(raw: dict[str, Any], journal: Path) -> dict[str, Any]:
             entry = json.loads(line.decode("utf-8"))
             if not isinstance(entry, dict) or entry.get("generation") != generation:
                 continue
-            apply_ops(raw, entry["ops"])
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            apply_ops(raw, entry.get("ops"))
+        except (ValueError, RecursionError):
             break
     return raw
 
@@ -289,6 +328,8 @@ class RunFolder:
     path: Path
     settings_hash: str
     inputs_hash: str
+    label: str = ""
+    """What the run is (its task and inputs), kept in its state for ``prism-edge runs``."""
     _writes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """This process's writing of the state: what is written (``_Written``), the base's
     generation and size, the journal's size, and the run's lock."""
@@ -346,6 +387,7 @@ class RunFolder:
             "inputs_hash": self.inputs_hash,
             **runner.snapshot(),
             "finished": finished,
+            "label": self.label,
         }
         writes = self._writes
         written: _Written | None = writes.get("written")
@@ -492,26 +534,46 @@ class RunFolder:
         seen = f" ({len(others)} saved there are of other inputs and settings)" if others else ""
         return ResumeError(f"nothing to resume in {self.path} for these inputs and settings{seen}")
 
-    def set_aside(self) -> Path | None:
-        """Before a new run: move this run's previous state (the same command's) aside as
-        ``state-<key>-<its time>.json``, never deleted; return where it went, or None when
-        there was none. Other runs' states in the folder are left as they are."""
+    def previous(self) -> RunState | None:
+        """Before a new run of this command (not ``--resume``): the state its previous run
+        left, or None when there is none or it cannot be read. Nothing is changed here: the
+        new run's first save replaces it (:meth:`save`), so a run stopped before its first step
+        leaves the previous state to ``--resume``."""
         if not self.state_file.is_file():
             return None
-        self.lock()
-        if self.journal_file.is_file():  # the journal belongs to the base set aside
-            with contextlib.suppress(OSError, ValueError, RecursionError, ResumeError):
-                raw = json.loads(self.state_file.read_bytes().decode("utf-8"))
-                if isinstance(raw, dict):
-                    write_atomic(self.state_file, json.dumps(self._journaled(raw)))
-            with contextlib.suppress(OSError):
-                self.journal_file.unlink()
-        when = time.localtime(self.state_file.stat().st_mtime)
-        stem = f"state-{self.key}-{time.strftime('%Y%m%d-%H%M%S', when)}"
-        target = self.path / f"{stem}.json"
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path / f"{stem}-{n}.json"
-        os.replace(self.state_file, target)
-        return target
+        with contextlib.suppress(ResumeError):
+            return self.load()
+        return None
+
+
+STATE_NAME = re.compile(r"state-([0-9a-f]{16})(-\d{8}-\d{6}(?:-\d+)?)?\.json")
+"""A run state's name: ``state-<key>.json``, the key the digest of its two hashes (earlier
+versions set a state aside as ``state-<key>-<time>.json``)."""
+
+
+def own_state(path: Path) -> dict[str, Any] | None:
+    """The state at ``path`` with its journal applied, when the program wrote it: a regular
+    file (not a link) named ``state-<key>.json`` whose content is a state whose two hashes
+    digest to that key. None for anything else (a user's file that merely looks like one, a
+    folder, a damaged state)."""
+    found = STATE_NAME.fullmatch(path.name)
+    try:
+        if found is None or not stat.S_ISREG(path.lstat().st_mode):
+            return None
+        raw = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    hashes = raw.get("settings_hash"), raw.get("inputs_hash")
+    if not all(isinstance(h, str) for h in hashes):
+        return None
+    if digest([str(h) for h in hashes])[:16] != found.group(1):
+        return None
+    return journaled(raw, journal_of(path))
+
+
+def state_files(state_file: Path) -> list[Path]:
+    """The files of the run whose base is ``state_file``, journal first (a journal is never
+    left beside a newer base of its generation: removed before the base)."""
+    return [journal_of(state_file), state_file, state_file.with_suffix(".lock")]

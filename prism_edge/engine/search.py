@@ -45,7 +45,7 @@ class IndexedSession(WholeSession):
         self.documents = list(documents)
         self.inputs = [str(Path(i).expanduser().resolve()) for i in inputs]
         """The inputs as absolute paths (what a later ``ask`` reads again)."""
-        self.index = CodeIndex(folder or cache_folder(), index_key(inputs))
+        self.index = CodeIndex(folder or cache_folder(), index_key(inputs), self.inputs)
         self.runner = PrismRunner(backend, schema, config, method=method)
         self.search: DefinitionSearch | None = None
         self.read_s = 0.0

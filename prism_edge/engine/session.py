@@ -105,9 +105,11 @@ class Session:
         chunk_tokens: int,
         run_dir: Path | None = None,
         method: Method | None = None,
+        label: str = "",
     ) -> Session:
         """A session over documents cut into chunks of ``chunk_tokens``, saved in ``run_dir``
-        (the checkpoint is tied to the settings and the chunks)."""
+        (the checkpoint is tied to the settings and the chunks; ``label`` says what the run is
+        to a reader of the folder)."""
         method = method or WrittenRevisions(schema, config)
         count = counter(backend)
         chunks: Iterable[str]
@@ -126,7 +128,7 @@ class Session:
         folder = None
         if run_dir is not None:
             settings = settings_digest(backend, schema, config, method, chunk_tokens)
-            folder = RunFolder(run_dir, settings, chunks_digest)
+            folder = RunFolder(run_dir, settings, chunks_digest, label)
         return cls(backend, schema, config, chunks, folder, method, sizes)
 
     @property
@@ -169,9 +171,23 @@ class Session:
         a caller that shows it calls it first): the setting chosen and why, or None."""
         return self.runner.suit()
 
-    def start_afresh(self) -> Path | None:
-        """Before a new run: the previous run's state is set aside (returned), never deleted."""
-        return None if self.folder is None else self.folder.set_aside()
+    def start_afresh(self) -> str | None:
+        """Before a new run (not ``--resume``): a note when it starts over a run of the same
+        command that did not finish (its state is replaced at this run's first step), else
+        None. A finished one is replaced without a word: its answer was given. The run is this
+        process's from here (another process running the same command is refused now, not at
+        its first save)."""
+        if self.folder is not None:
+            self.folder.lock()
+        previous = None if self.folder is None else self.folder.previous()
+        if previous is None or previous.finished:
+            return None
+        return (
+            f"this run starts over: the same command stopped after step "
+            f"{previous.counts.steps} ({self.folder.state_file if self.folder else ''}), and "
+            "its state is replaced at this run's first step (Ctrl-C now, then --resume, "
+            "continues it)"
+        )
 
     def events(self) -> Iterator[Event]:
         """The run's events; the state is saved after every step and when it ends. A resumed

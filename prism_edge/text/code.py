@@ -122,9 +122,42 @@ def tree_definitions(code: str, path: str) -> list[Definition]:
     """The definitions tree-sitter finds in ``code`` read as ``path``'s language, each name
     once (a declaration before its body)."""
     found: dict[str, Definition] = {}
+    read = _Reader(code)
     for span in syntax.definitions(code, path):
-        found.setdefault(span.name, _from_tree(span, code))
+        if span.name not in found:
+            found[span.name] = _from_tree(span, code, read)
     return list(found.values())
+
+
+READ_CHARS = 1200
+"""Characters of a node read at most for a field of a definition (each is cut shorter)."""
+
+
+class _Reader:
+    """A parsed file's nodes read by their heads: what a definition keeps of a node is a few
+    hundred characters, so no node is read whole (a minified bundle's one line is the whole
+    file, and each of its thousands of definitions would copy it)."""
+
+    def __init__(self, code: str) -> None:
+        self.data = code.encode("utf-8", "replace")
+
+    def __call__(self, node: Any, limit: int = READ_CHARS) -> str:
+        if node is None:
+            return ""
+        start = int(node.start_byte)
+        end = min(int(node.end_byte), start + 4 * limit)  # UTF-8: at most 4 bytes a character
+        return self.data[start:end].decode("utf-8", "ignore")[:limit]
+
+    def head(self, span: syntax.Span, code: str) -> str:
+        """A definition's own lines from where it starts (its comments and decorators
+        above it included), at most :data:`MAX_SOURCE_CHARS`; one that starts inside a line
+        (a minified bundle) from its own first character."""
+        top = syntax.attached_top(span.node)
+        column = int(top.start_point.column)
+        at = int(top.start_byte)
+        if column <= 256 and not self.data[at - column : at].strip():
+            return code[span.start : min(span.end, span.start + MAX_SOURCE_CHARS)]
+        return self(top, MAX_SOURCE_CHARS)
 
 
 def _walk(tree: ast.AST, code: _Segments, owner: str) -> list[Definition]:
@@ -232,20 +265,20 @@ def _owned(found: list[Definition], owner: str | None, code: str) -> list[Defini
 _RETURN_FIELDS = ("return_type", "result", "type")
 
 
-def _from_tree(span: syntax.Span, code: str) -> Definition:
+def _from_tree(span: syntax.Span, code: str, read: _Reader) -> Definition:
     node = span.node
-    head = code[span.start : span.end][:MAX_SOURCE_CHARS]
-    signature = syntax.text_of(node).split("{", 1)[0]
+    head = read.head(span, code)
+    signature = read(node).split("{", 1)[0]
     signature = " ".join(signature.split())[:300]
     body = node.child_by_field_name("body")
-    doc = _comment_above(node) or _docstring(body)
+    doc = _comment_above(node) or _docstring(body, read)
     value = node.child_by_field_name("value")
     if body is None and value is not None:  # const f = (a) => ... : the arrow's body
         body = value.child_by_field_name("body")
-    first = _first_statements(body)
+    first = _first_statements(body, read)
     if span.kind == "class":
         heritage = [
-            syntax.text_of(c)
+            read(c)
             for c in node.named_children
             if c.type in {"superclass", "super_interfaces", "class_heritage", "extends_clause"}
         ]
@@ -260,11 +293,11 @@ def _from_tree(span: syntax.Span, code: str) -> Definition:
             first,
             node.start_point[0] + 1,
         )
-    params = _parameters(node)
+    params = _parameters(node, read)
     returns = (
         next(
             (
-                syntax.text_of(node.child_by_field_name(f))
+                read(node.child_by_field_name(f))
                 for f in _RETURN_FIELDS
                 if node.child_by_field_name(f) is not None
             ),
@@ -275,7 +308,7 @@ def _from_tree(span: syntax.Span, code: str) -> Definition:
     )
     if not returns and body is not None:
         returned = [
-            " ".join(syntax.text_of(n).removeprefix("return").strip(" ;").split())
+            " ".join(read(n).removeprefix("return").strip(" ;").split())
             for n in _nodes(body)
             if n.type in {"return_statement", "return_expression"}
         ]
@@ -302,7 +335,7 @@ def _nodes(node: Any) -> list[Any]:
     return found
 
 
-def _parameters(node: Any) -> str:
+def _parameters(node: Any, read: _Reader) -> str:
     params = node.child_by_field_name("parameters")
     if params is None:  # C: the parameters sit in the function declarator
         declarators = [n for n in _nodes(node) if n.type == "function_declarator"]
@@ -310,24 +343,23 @@ def _parameters(node: Any) -> str:
     if params is None:  # JavaScript: const f = (a, b) => ...
         value = node.child_by_field_name("value")
         params = value.child_by_field_name("parameters") if value is not None else None
-    text = " ".join(syntax.text_of(params).split())
+    text = " ".join(read(params).split())
     return text.removeprefix("(").removesuffix(")").strip()[:300]
 
 
-def _first_statements(body: Any) -> str:
+def _first_statements(body: Any, read: _Reader) -> str:
     if body is None:
         return "no body"
     if not body.type.endswith(("block", "body", "list")):  # an arrow's expression body
-        return " ".join(syntax.text_of(body).split())[:300]
-    parts = [
-        " ".join(syntax.text_of(c).split()).rstrip(";")
-        for c in body.named_children
-        if c.type not in {"comment", "line_comment", "block_comment"}
+        return " ".join(read(body).split())[:300]
+    statements = [
+        c for c in body.named_children if c.type not in {"comment", "line_comment", "block_comment"}
     ]
-    return "; ".join(parts[:3])[:300] or "empty"
+    parts = [" ".join(read(c).split()).rstrip(";") for c in statements[:3]]
+    return "; ".join(parts)[:300] or "empty"
 
 
-def _docstring(body: Any) -> str:
+def _docstring(body: Any, read: _Reader) -> str:
     """A Python body's docstring (its first statement, a string), unquoted."""
     first = body.named_children[0] if body is not None and body.named_children else None
     if first is None or first.type != "expression_statement" or not first.named_children:
@@ -335,7 +367,7 @@ def _docstring(body: Any) -> str:
     string = first.named_children[0]
     if string.type != "string":
         return ""
-    return syntax.text_of(string).strip("\"'rbuRBU").strip()
+    return read(string).strip("\"'rbuRBU").strip()
 
 
 def _comment_above(node: Any) -> str:

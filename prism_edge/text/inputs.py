@@ -1,10 +1,14 @@
 """Inputs: files, folders and stdin, read as text documents in a stable order.
 
 Folders are walked recursively in sorted order, skipping hidden entries, binary files and what
-the folder's ``.gitignore`` files exclude. Text that is not valid UTF-8 is decoded with
-replacement characters and reported (a warning, never a silent skip); a binary file (a NUL
-byte in its first 8 KiB) named directly is an error, inside a folder it is skipped and
-reported.
+the folder's ``.gitignore`` files exclude (a line git accepts but no pattern reads matches
+nothing, as in git); a folder's own entries come before what its links lead to, so a link to
+one of its folders never hides that folder's files. Text is UTF-8, or UTF-16 or UTF-32 when it
+starts with a byte-order mark; text that is not valid in its encoding (a file's or standard
+input's) is decoded with replacement characters and reported (a warning, never a silent skip);
+a binary file (a NUL byte in its first 8 KiB, found before the rest is read) named directly is
+an error, inside a folder it is skipped and reported. A file whose name is not UTF-8 is read by
+its own path and named with the bytes that are not as ``\\xNN`` (:func:`shown`).
 
 A Project Gutenberg book is read without the header and licence the project wraps around it
 (:func:`without_boilerplate`; ``keep_boilerplate`` keeps them), so a summary is about the book.
@@ -72,6 +76,22 @@ CODE_SUFFIXES = {
 TABLE_SUFFIXES = {".csv", ".tsv", *JSONL_SUFFIXES}
 
 
+def shown(path: Path | str) -> str:
+    """A path as text that can be printed, logged and stored: as it is when its name is
+    UTF-8, else with each byte that is not written as ``\\xNN`` (a name the system gave as
+    bytes that do not decode). The file is still opened by its own path."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return text
+
+
 class InputError(PrismError):
     hint = "check the path; use - to read standard input"
 
@@ -109,6 +129,8 @@ class Document:
     """The SQLite table a streamed ``sqlite`` document reads."""
     columns: tuple[str, ...] = ()
     """The keys of streamed JSON lines, in first-seen order (found when collected)."""
+    encoding: str = "utf-8-sig"
+    """The streamed file's encoding: UTF-8, or UTF-16 or UTF-32 by its byte-order mark."""
     label: str = ""
     """The name a table goes by (its chunks' ``Table:`` line) when not its file's stem: an
     SQLite table's own name, ``notes 1`` for a text file's first table, the path where two
@@ -163,7 +185,7 @@ class Document:
     def _open(self) -> io.TextIOWrapper:
         assert self.source is not None
         try:
-            stream = self.source.open(encoding="utf-8-sig", errors="replace", newline="")
+            stream = self.source.open(encoding=self.encoding, errors="replace", newline="")
         except OSError as exc:
             raise InputError(f"{self.source}: cannot read ({exc.strerror})") from None
         try:
@@ -203,7 +225,42 @@ def kind_of(name: str) -> str:
 
 
 def is_binary(head: bytes) -> bool:
+    """Whether a file whose first bytes are ``head`` is binary: a NUL byte in text that has no
+    byte-order mark of UTF-16 or UTF-32 (whose characters hold NUL bytes)."""
+    if encoding_of(head) != "utf-8":
+        return "\x00" in head.decode(encoding_of(head), errors="ignore").lstrip("\ufeff")
     return b"\x00" in head
+
+
+HEAD = 8192
+"""Bytes of a file read before the rest: the binary check and the encoding."""
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+_LABEL = {"utf-8": "UTF-8", "utf-16": "UTF-16", "utf-32": "UTF-32"}
+
+
+def encoding_of(head: bytes) -> str:
+    """The encoding of text that starts with ``head``: UTF-16 or UTF-32 by a byte-order mark
+    (UTF-32's first: it starts like UTF-16's), else UTF-8."""
+    return next((name for bom, name in _BOMS if head.startswith(bom)), "utf-8")
+
+
+def decoded(data: bytes, name: str, warnings: list[str]) -> str:
+    """``data`` as text in its encoding (:func:`encoding_of`), a byte-order mark dropped;
+    bytes that do not decode are replaced and reported in ``warnings``."""
+    encoding = encoding_of(data[:4])
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        text = data.decode(encoding, errors="replace")
+        warnings.append(f"{name} is not valid {_LABEL[encoding]}; undecodable bytes were replaced")
+    return text.removeprefix("\ufeff")
 
 
 _GUTENBERG_START = re.compile(
@@ -352,6 +409,15 @@ def _distinct_ends(paths: list[str]) -> list[str]:
     return paths
 
 
+def _tracked(relative: str, tracked: set[str]) -> bool:
+    """Whether git sees a file: it is tracked (or untracked, not ignored), or reached through
+    a link git tracks (``--follow-links``: git tracks the link, not what it leads to)."""
+    if relative in tracked:
+        return True
+    parts = relative.split("/")
+    return any("/".join(parts[:i]) in tracked for i in range(1, len(parts)))
+
+
 def _collect(
     inputs: Iterable[str],
     stdin_text: str | None,
@@ -362,7 +428,7 @@ def _collect(
     out = Collected()
     for spec in inputs:
         if spec == "-":
-            text = stdin_text if stdin_text is not None else sys.stdin.read()
+            text = stdin_text if stdin_text is not None else _stdin(out.warnings)
             out.documents.append(Document("<stdin>", text, "prose"))
             continue
         path = Path(spec)
@@ -373,7 +439,7 @@ def _collect(
             left_out = {"by git": 0, "by --include/--exclude": 0}
             for file in walk(path, notes, follow_links=follow_links):
                 relative = file.relative_to(path).as_posix()
-                if tracked is not None and relative not in tracked:
+                if tracked is not None and not _tracked(relative, tracked):
                     left_out["by git"] += 1  # ignored by .git/info/exclude, global excludes
                     continue
                 if not filters.keeps(relative):
@@ -397,6 +463,14 @@ def _collect(
     if not any(d.has_text() for d in out.documents):
         raise InputError("the input is empty: nothing to read")
     return out
+
+
+def _stdin(warnings: list[str]) -> str:
+    """Standard input as text, read as bytes and decoded as a file is (:func:`decoded`)."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:  # a text stream without bytes beneath (a test's, an embedding's)
+        return sys.stdin.read()
+    return decoded(raw.read(), "<stdin>", warnings)
 
 
 _BINARY = "skipped binary file "
@@ -448,7 +522,7 @@ def _read_all(
             warnings.append(f"skipped in {path}, unreadable here: {', '.join(skipped)}")
         return [
             Document(
-                f"{path}#{name}",
+                f"{shown(path)}#{name}",
                 "",
                 "table",
                 source=path,
@@ -473,44 +547,44 @@ def _read(
 ) -> Document | None:
     if path.suffix.lower() in STREAMED_SUFFIXES:
         return _streamed(path, warnings, inside_folder=inside_folder)
+    name = shown(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            head = stream.read(HEAD)
+            if is_binary(head):  # before the rest is read: a disk image is not read whole
+                if inside_folder:
+                    warnings.append(f"{_BINARY}{name}")
+                    return None
+                raise InputError(f"{name}: a binary file, not text")
+            data = head + stream.read()
     except OSError as exc:
         if inside_folder:
-            warnings.append(f"skipped {path}: {exc.strerror}")
+            warnings.append(f"skipped {name}: {exc.strerror}")
             return None
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    if is_binary(data[:8192]):
-        if inside_folder:
-            warnings.append(f"{_BINARY}{path}")
-            return None
-        raise InputError(f"{path}: a binary file, not text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("utf-8", errors="replace")
-        warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
-    text = text.removeprefix("\ufeff")
+        raise InputError(f"{name}: cannot read ({exc.strerror})") from None
+    text = decoded(data, name, warnings)
     kind = kind_of(path.name)
     if kind == "code" and not hold_code:
-        return Document(str(path), "", kind, source=path, stamp=_stamp(path))
-    return Document(str(path), text, kind)
+        return Document(name, "", kind, source=path, stamp=_stamp(path))
+    return Document(name, text, kind)
 
 
 def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Document | None:
-    """A table file as a streamed document: checked here block by block (binary, UTF-8) as
+    """A table file as a streamed document: checked here block by block (binary, encoding) as
     :func:`_read` checks a file it holds, with the same warnings and errors."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
+    name = shown(path)
     valid = True
     try:
         stamp = _stamp(path)
         with path.open("rb") as stream:
-            head = stream.read(8192)
+            head = stream.read(HEAD)
             if is_binary(head):
                 if inside_folder:
-                    warnings.append(f"{_BINARY}{path}")
+                    warnings.append(f"{_BINARY}{name}")
                     return None
-                raise InputError(f"{path}: a binary file, not text")
+                raise InputError(f"{name}: a binary file, not text")
+            encoding = encoding_of(head)
+            decoder = codecs.getincrementaldecoder(encoding)()
             block = head
             while block:
                 if valid:
@@ -526,22 +600,29 @@ def _streamed(path: Path, warnings: list[str], *, inside_folder: bool) -> Docume
                     valid = False
     except OSError as exc:
         if inside_folder:
-            warnings.append(f"skipped {path}: {exc.strerror}")
+            warnings.append(f"skipped {name}: {exc.strerror}")
             return None
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    document = Document(str(path), "", kind_of(path.name), source=path, stamp=stamp)
+        raise InputError(f"{name}: cannot read ({exc.strerror})") from None
+    document = Document(
+        name,
+        "",
+        kind_of(path.name),
+        source=path,
+        stamp=stamp,
+        encoding="utf-8-sig" if encoding == "utf-8" else encoding,
+    )
     if path.suffix.lower() in JSONL_SUFFIXES:
         try:
             with document._open() as stream:
                 columns = jsonl_columns(stream)
         except ValueError as exc:
             if inside_folder:
-                warnings.append(f"skipped {path}: not JSON lines ({exc})")
+                warnings.append(f"skipped {name}: not JSON lines ({exc})")
                 return None
-            raise InputError(f"{path}: not JSON lines ({exc})") from None
+            raise InputError(f"{name}: not JSON lines ({exc})") from None
         document = replace(document, form="jsonl", columns=tuple(columns))
     if not valid:
-        warnings.append(f"{path} is not valid UTF-8; undecodable bytes were replaced")
+        warnings.append(f"{name} is not valid {_LABEL[encoding]}; undecodable bytes were replaced")
     return document
 
 
@@ -603,19 +684,24 @@ def walk(
     root: Path, warnings: list[str] | None = None, *, follow_links: bool = False
 ) -> Iterator[Path]:
     """Regular files under ``root`` in sorted order, minus hidden entries and .gitignore
-    matches.
+    matches; then what its links lead to.
 
     A link whose target lies outside ``root`` (a cloned repository's ``docs -> ~/.ssh``) is
     skipped and reported, so nothing from elsewhere reaches a prompt, the history or a server,
-    unless ``follow_links``. Links inside are followed, but every file and folder is visited
-    once by its real path: a link back into a folder being walked (a loop) or to something
-    already visited is skipped, and a loop is reported in ``warnings``.
+    unless ``follow_links``. Links inside are followed once the folder's own entries are read,
+    and every file and folder is visited once by its real path: a link to a folder read already
+    (``lib -> src``) adds nothing and hides nothing, a link back into a folder being walked (a
+    loop) is skipped and reported in ``warnings``.
     """
     seen: set[Path] = set()
     real_root = _real(root)
     inside = None if follow_links or real_root is None else real_root
     out = warnings if warnings is not None else []
-    yield from _walk(root, root, [], real_root, seen, out, (), inside)
+    links: list[_Link] = []
+    yield from _walk(root, root, [], real_root, seen, out, (), inside, links)
+    while links:  # in the order they were met; a link's folder may hold links of its own
+        entry, specs, ancestors = links.pop(0)
+        yield from _visit(root, entry, specs, seen, out, ancestors, inside, links)
 
 
 def _real(path: Path) -> Path | None:
@@ -625,6 +711,10 @@ def _real(path: Path) -> Path | None:
         return None
 
 
+_Link = tuple[Path, list[tuple[Path, "pathspec.PathSpec[Any]"]], tuple[Path, ...]]
+"""A link met in a walk: itself, the ignore files over it, the real folders above it."""
+
+
 def _walk(
     root: Path,
     folder: Path,
@@ -632,8 +722,9 @@ def _walk(
     real_folder: Path | None,
     seen: set[Path],
     warnings: list[str],
-    ancestors: tuple[Path, ...] = (),
-    inside: Path | None = None,
+    ancestors: tuple[Path, ...],
+    inside: Path | None,
+    links: list[_Link],
 ) -> Iterator[Path]:
     if real_folder is None:
         warnings.append(f"skipped {folder}: cannot be resolved (a broken or looping link)")
@@ -644,35 +735,67 @@ def _walk(
         ignore = folder / name
         if ignore.is_file():
             lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
-            specs = [*specs, (folder, pathspec.PathSpec.from_lines("gitignore", lines))]
+            specs = [*specs, (folder, ignore_spec(lines))]
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError as exc:
         warnings.append(f"skipped {folder}: {exc.strerror or exc}")
         return
     for entry in entries:
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or _ignored(entry, specs):
             continue
-        if _ignored(entry, specs):
+        if entry.is_symlink():
+            links.append((entry, specs, ancestors))  # after the folders' own entries
             continue
-        real = _real(entry)
-        if real is None:
-            if entry.is_symlink():
-                warnings.append(f"skipped {entry}: a broken or looping link")
-            continue
-        if real in ancestors:
-            warnings.append(f"skipped {entry}: a link back to {real} (a loop)")
-            continue
-        if inside is not None and not real.is_relative_to(inside):
-            warnings.append(f"{_OUTSIDE}{entry} -> {real}")
-            continue
-        if real in seen:
-            continue  # reached already through another link: read once
-        if real.is_dir():
-            yield from _walk(root, entry, specs, real, seen, warnings, ancestors, inside)
-        elif real.is_file():
-            seen.add(real)
-            yield entry
+        yield from _visit(root, entry, specs, seen, warnings, ancestors, inside, links)
+
+
+def _visit(
+    root: Path,
+    entry: Path,
+    specs: list[tuple[Path, pathspec.PathSpec[Any]]],
+    seen: set[Path],
+    warnings: list[str],
+    ancestors: tuple[Path, ...],
+    inside: Path | None,
+    links: list[_Link],
+) -> Iterator[Path]:
+    real = _real(entry)
+    if real is None:
+        if entry.is_symlink():
+            warnings.append(f"skipped {shown(entry)}: a broken or looping link")
+        return
+    if real in ancestors:
+        warnings.append(f"skipped {shown(entry)}: a link back to {shown(real)} (a loop)")
+        return
+    if inside is not None and not real.is_relative_to(inside):
+        warnings.append(f"{_OUTSIDE}{shown(entry)} -> {shown(real)}")
+        return
+    if real in seen:
+        return  # reached already by its own name or through another link: read once
+    if real.is_dir():
+        yield from _walk(root, entry, specs, real, seen, warnings, ancestors, inside, links)
+    elif real.is_file():
+        seen.add(real)
+        yield entry
+
+
+def ignore_spec(lines: list[str]) -> pathspec.PathSpec[Any]:
+    """The patterns of an ignore file's lines; a line git accepts but that no pattern reads
+    (``[z-a]``, ``bin\\``, a lone ``!``) matches nothing, as in git."""
+    try:
+        return pathspec.PathSpec.from_lines("gitignore", lines)
+    except (ValueError, re.error):
+        kept = [line for line in lines if _pattern(line)]
+        return pathspec.PathSpec.from_lines("gitignore", kept)
+
+
+def _pattern(line: str) -> bool:
+    try:
+        pathspec.PathSpec.from_lines("gitignore", [line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def _ignored(entry: Path, specs: list[tuple[Path, pathspec.PathSpec[Any]]]) -> bool:

@@ -263,15 +263,22 @@ def _leading_start(node: Any) -> int:
     return leading(node)[0]
 
 
-def leading(node: Any) -> tuple[int, list[str]]:
-    """(row where a definition starts, the comments right above it): what is attached above
-    it counts -- comments, decorators, attributes, and the ``export``/``decorated_definition``
-    that wraps it."""
+def attached_top(node: Any) -> Any:
+    """A definition with what wraps it (``export``, ``decorated_definition``, a ``const``)."""
     top = node
     parent = node.parent
     while parent is not None and parent.type in _WRAPPERS:
         top = parent
         parent = parent.parent
+    return top
+
+
+def leading(node: Any) -> tuple[int, list[str]]:
+    """(row where a definition starts, the comments right above it): what is attached above
+    it counts -- comments, decorators, attributes, and the ``export``/``decorated_definition``
+    that wraps it."""
+    top = attached_top(node)
+    parent = top.parent
     row = top.start_point.row
     comments: list[str] = []
     sibling = top.prev_named_sibling
