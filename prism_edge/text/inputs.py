@@ -367,7 +367,10 @@ def _once(documents: list[Document], warnings: list[str]) -> list[Document]:
     for document in documents:
         where = document.source or (Path(document.name) if document.name != "<stdin>" else None)
         try:
-            key = (str(where.resolve()) if where is not None else f"<{id(document)}>", document.table)
+            key = (
+                str(where.resolve()) if where is not None else f"<{id(document)}>",
+                document.table,
+            )
         except OSError:
             key = (document.name, document.table)
         if key in seen:
