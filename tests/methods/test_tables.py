@@ -91,10 +91,13 @@ def test_the_memory_holds_exact_facts_computed_as_the_chunks_pass(power):
     assert "rows: 30" in stats
     assert (
         f"net_generation: 30 values, 25 distinct, from 10 to 1000, sum {total}, mean "
-        f"{total / 30:.6f}".rstrip("0") in stats
+        f"{total / 30:.6f}".rstrip("0")
+        in stats
     )
-    assert "source: 30 values, 3 distinct; most frequent: Fossil Fuels (10), Nuclear Energy " \
+    assert (
+        "source: 30 values, 3 distinct; most frequent: Fossil Fuels (10), Nuclear Energy "
         "(10), Renewables (10)" in stats
+    )
     assert runner.result.answer == "150"  # 5 x 30: the cell the question names
     assert any(s.startswith("for the question: the net_generation of") for s in stats)
 
@@ -165,7 +168,10 @@ def test_two_tables_of_one_name_in_two_folders_stay_two_tables(tmp_path):
 def test_without_the_model_the_program_ranks_by_the_question_words(power):
     backend = ScriptedBackend()  # cannot score: the words chooser needs no model
     result = ask(
-        backend, chunks_of(power, backend), "What was the largest net generation?", chooser="program"
+        backend,
+        chunks_of(power, backend),
+        "What was the largest net generation?",
+        chooser="program",
     )
     assert result.answer == "1000" and result.metrics.calls == []
     with pytest.raises(MethodError, match="scores continuations"):

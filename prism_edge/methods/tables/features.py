@@ -44,6 +44,39 @@ _WH = (
 )  # fmt: skip
 
 
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "high": ("most", "highest", "largest", "greatest", "biggest", "maximum", "max", "top",
+             "best", "longest", "tallest", "heaviest", "oldest", "farthest", "furthest",
+             "widest", "deepest", "fastest", "hottest", "richest", "more", "higher", "larger",
+             "greater", "bigger", "longer", "taller", "older", "better", "northernmost"),
+    "low": ("least", "fewest", "lowest", "smallest", "minimum", "min", "shortest", "worst",
+            "youngest", "nearest", "slowest", "coldest", "cheapest", "poorest", "less", "fewer",
+            "lower", "smaller", "shorter", "younger", "worse", "southernmost"),
+    "average": ("average", "mean", "avg"),
+    "total": ("total", "sum", "combined", "altogether", "overall", "together"),
+    "count": ("many", "number", "count"),
+    "first": ("first", "earliest", "initial", "opening", "begin", "began", "start", "started"),
+    "last": ("last", "latest", "final", "recent", "bottom", "end", "ended"),
+    "after": ("after", "next", "following", "followed", "succeeded", "then", "later", "below"),
+    "before": ("before", "previous", "preceding", "preceded", "prior", "earlier", "above"),
+    "difference": ("difference", "differ", "between", "gap", "margin", "apart"),
+    "different": ("different", "distinct", "unique", "various"),
+    "other": ("other", "besides", "except", "not", "only"),
+    "same": ("same", "equal", "tied", "tie", "also"),
+    "common": ("common", "often", "frequent", "frequently", "popular", "usual", "majority"),
+    "or": ("or", "either", "whether"),
+}  # fmt: skip
+"""Words that say the same thing about a query, by family: a general lexicon whose pairing
+with each kind of query the ranker learns (so that "fewest" weighs as "least" does, though
+the training questions say one far more often)."""
+_FAMILY_OF = {w: name for name, words in FAMILIES.items() for w in words}
+
+
+def families(words: Sequence[str]) -> list[str]:
+    """The families of the question's words, once each, in order."""
+    return list(dict.fromkeys(_FAMILY_OF[w] for w in words if w in _FAMILY_OF))
+
+
 def opening(words: Sequence[str]) -> str:
     """The question's opening words that say what kind of answer it wants ("how many",
     "when", "who"), found anywhere a question may put them; ``other`` when none."""
@@ -64,6 +97,8 @@ class QuestionView:
     wh: str
     triggers: list[str]
     """Words and pairs of words outside the cells the question names."""
+    families: list[str]
+    """The lexicon's families of the question's words (:data:`FAMILIES`)."""
     column_match: dict[int, tuple[float, float]]
     """Per column: (the share of its name's words the question says, whether the question
     says its whole name)."""
@@ -106,6 +141,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         sheet,
         opening(reading.words),
         sorted(set(unigrams + bigrams)),
+        families([reading.words[i] for i, _ in kept]),
         columns,
         {i: {reading.stems[k] for k in range(m.start, m.end)} for i, m in enumerate(reading.cells)},
         content,
@@ -132,6 +168,9 @@ def query_features(q: QuestionView, query: Query) -> Features:
     f: Features = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
     for t in q.triggers:
         f[f"{t}|op:{op}"] = 1.0
+    for family in q.families:
+        f[f"fam:{family}|op:{op}"] = 1.0
+        f[f"fam:{family}|{group}"] = 1.0
     sheet = q.sheet
     if query.column is not None:
         column = sheet.columns[query.column]
@@ -186,6 +225,8 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
                 f["cond:size"] = f.get("cond:size", 0.0) + mention.size
                 before = reading.stems[mention.start - 1] if mention.start else "<start>"
                 f[f"cond:before:{before}|op:{query.op}"] = 1.0
+                for family in families(reading.words[max(0, mention.start - 3) : mention.start]):
+                    f[f"cond:before:{family}|op:{query.op}"] = 1.0
                 if not mention.exact:
                     f["cond:part:values"] = f.get("cond:part:values", 0.0) + min(
                         len(mention.values), 10
@@ -202,6 +243,8 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
         for i in cond.mentions:
             n = reading.numbers[i - n_cells]
             used.update(range(n.start, n.end))
+        for family in families(reading.words[max(0, number.start - 3) : number.start]):
+            f[f"cmp:{cond.op}|fam:{family}"] = 1.0
         preceding = reading.stems[max(0, number.start - 2) : number.start]
         if preceding:
             f[f"cmp:{cond.op}|w:{preceding[-1]}"] = 1.0

@@ -118,3 +118,31 @@ def test_a_table_question_ranked_alone_loads_no_model(tmp_path):
         assert planned.table_session().run().answer == "5"
     with pytest.raises(BackendError, match="not loaded"):
         planned.backend.tokenize("x")
+
+
+COMPANIES = [
+    ["Acme", "Sweden", "120", "900"],
+    ["Borealis", "Sweden", "80", "400"],
+    ["Cobalt", "Norway", "300", "2500"],
+    ["Dune", "Norway", "-20", "150"],
+    ["Ember", "Finland", "45", "300"],
+]
+FIRMS = ["name", "country", "profits", "employees"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which company has the lowest profits?", ["Dune"]),
+        ("Which company has the highest profits?", ["Cobalt"]),
+        ("Which company has the fewest employees?", ["Dune"]),
+        ("Which company has the most employees?", ["Cobalt"]),
+        ("How many companies have more than 400 employees?", ["2"]),
+        ("How many companies are from Norway?", ["2"]),
+        ("How many employees does Ember have?", ["300"]),
+        ("What is the average profit of the companies from Sweden?", ["100"]),
+        ("What is the average number of employees, rounded to 1 decimal place?", ["850"]),
+    ],
+)
+def test_the_ordinary_kinds_over_a_small_table(question, expected):
+    assert values(question, rows=COMPANIES, header=FIRMS) == expected
