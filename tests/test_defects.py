@@ -466,10 +466,10 @@ def _ask_table(monkeypatch, path, question: str):
 
 def test_1_sums_past_64_bit_integers_do_not_fail_a_run(monkeypatch, tmp_path):
     table = tmp_path / "messages.jsonl"
-    rows = [{"id": 912345678901234567 + i, "author": f"user{i}", "score": i} for i in range(30)]
+    # 19-digit integers are ids (text, never summed); numbers this large are written as floats
+    rows = [{"author": f"user{i}", "views": 9.1e18 + i * 1e16} for i in range(30)]
     table.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    for question, answer in (("What is the largest score?", "29"),
-                             ("What is the total id?", "2.737037037e+19")):  # fmt: skip
+    for question, answer in (("What is the total of the views?", "277350000000000000000"),):
         out = _ask_table(monkeypatch, table, question)
         assert out.exit_code == 0, out.output
         assert out.stdout.strip() == answer
@@ -491,14 +491,14 @@ def test_8_the_table_database_leaves_nothing_in_the_temporary_folder(monkeypatch
     import os
     import tempfile
 
-    from prism_edge.methods.tables import Store
+    from prism_edge.methods.tables.db import Database
 
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setenv("SQLITE_TMPDIR", str(scratch))
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    store = Store()
+    store = Database()
     store.db.execute("CREATE TABLE t (x)")
     store.db.executemany("INSERT INTO t VALUES (?)", [(str(i) * 50,) for i in range(20000)])
     assert os.listdir(scratch) == []  # unlinked as soon as opened: no Ctrl-C can leave it
@@ -636,8 +636,8 @@ def test_2_a_cell_longer_than_any_chunk_is_read_as_csv_whole(monkeypatch, tmp_pa
     lines = ["title,body,score"] + [f'post {i},"{long if i == 3 else "short"}",{i * 7}'
                                     for i in range(10)]  # fmt: skip
     table.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = _ask_table(monkeypatch, table, "What is the largest score?")
+    out = _ask_table(monkeypatch, table, "What is the total score?")
     assert out.exit_code == 0, out.output
-    assert out.stdout.strip() == "63"
+    assert out.stdout.strip() == "315"  # 7 x (0 + 1 + ... + 9): no score shifted
     out = _ask_table(monkeypatch, table, "What is the score of post 3?")
     assert out.stdout.strip() == "21"

@@ -871,7 +871,7 @@ def test_54_28_a_default_model_not_here_does_not_fail_runs_that_do_not_use_it(
     out = invoke("run", str(table), "--task", "table-qa", "--query", "How old is Baloo?")
     assert out.exit_code == 0, out.output
     assert out.stdout.strip() == "40"
-    assert "gemma3-270m is not on this machine" in out.stderr and opened == ["gemma3-270m", None]
+    assert opened == []  # a table question ranked by the program alone loads no model at all
     summary = invoke("run", str(story))
     assert summary.exit_code == 0, summary.output
     code = tmp_path / "src"

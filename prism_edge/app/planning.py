@@ -15,6 +15,7 @@ from typing import Any
 from prism_edge.backends import Backend, factory
 from prism_edge.backends.catalog import ModelNotFound
 from prism_edge.backends.factory import Engine
+from prism_edge.backends.unloaded import Unloaded
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.schema import Schema
 from prism_edge.engine.reading import TextSession
@@ -49,6 +50,8 @@ DEFAULT_CHUNK_TOKENS = 2048
 """A run's chunk size when neither it nor its method says another."""
 DEFAULT_MAX_TOKENS = 512
 """Output tokens of a revision step when none is given."""
+EMBEDDED = "smollm2-135m"
+"""The catalog's name of the model a run uses when it names none."""
 STATIC_ESTIMATE = 1536
 """Tokens set aside for instructions and schema when the context size is derived."""
 
@@ -215,14 +218,25 @@ def runs_without_model(request: Request, task: Task | None) -> bool:
 
 
 def catalog_size(spec: str | None) -> int | None:
-    """The parameters the catalog gives a model of this name (``270M``, ``1.5B``), if any."""
+    """The parameters the catalog gives a model of this name (``270M``, ``1.5B``; None: the
+    embedded default's), if any."""
     from prism_edge.backends.catalog import catalog
 
-    entry = catalog().get(spec or "")
+    entry = catalog().get(spec or EMBEDDED)
     match = re.fullmatch(r"([0-9.]+)([MB])", entry.params) if entry is not None else None
     if match is None:
         return None
     return int(float(match.group(1)) * (1e6 if match.group(2) == "M" else 1e9))
+
+
+def unloaded(spec: str | None, ctx: int | None) -> Unloaded:
+    """The model a run that uses none names, not loaded nor looked for (a catalog model: its
+    file's name and its size)."""
+    from prism_edge.backends.catalog import catalog
+
+    name = spec or EMBEDDED
+    entry = catalog().get(name)
+    return Unloaded(entry.file if entry else name, catalog_size(spec), ctx or 8192)
 
 
 def run_label(task: str, inputs: Sequence[str]) -> str:
@@ -341,8 +355,12 @@ def open_run(
             engine=request.engine,
         )
 
+    backend: Backend
     try:
-        backend = opened_backend(request.model)
+        if task is not None and task.reads_tables and runs_without_model(request, task):
+            backend = unloaded(request.model, request.ctx)  # a table question ranked alone
+        else:
+            backend = opened_backend(request.model)
     except ModelNotFound as exc:
         if not (request.default_model and runs_without_model(request, task)):
             raise

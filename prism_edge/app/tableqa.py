@@ -16,7 +16,6 @@ from prism_edge.app.output import Output
 from prism_edge.app.plan import size_label
 from prism_edge.app.render import (
     PLAIN_EVERY_S,
-    _print_ranking,
     logged,
     model_work,
     payload_of,
@@ -24,8 +23,9 @@ from prism_edge.app.render import (
     say_no_answer,
     write_memory,
 )
-from prism_edge.core.events import StepDone
+from prism_edge.core.events import StepDone, TableAnswer
 from prism_edge.engine.tables import TableSession
+from prism_edge.methods.tables.answer import said
 
 
 def reading_of(session: TableSession) -> str:
@@ -74,9 +74,8 @@ def run_tables(
     if output.text:
         say_no_answer(result, console)
     if output.text and not quiet:
-        _print_ranking(result, console)
-        if session.method.query:
-            console.print(f"query: {session.method.query}", markup=False)
+        for line in explain(result.table):
+            console.print(line, markup=False)
         tables = len(session.documents)
         console.print(
             f"done: {session.rows:,} records of {tables} table{'s' if tables != 1 else ''} read; "
@@ -85,6 +84,23 @@ def run_tables(
         )
     write_memory(memory_out, result.memory.data)
     return result.found
+
+
+def explain(table: TableAnswer | None) -> list[str]:
+    """What the answer was computed by and how sure the ranker is, with the runner-up (its
+    values and query) when it is not."""
+    if table is None or table.best is None:
+        return []
+    best = table.best
+    sure = "sure" if table.sure else "NOT SURE"
+    lines = [f"computed: {best.said} ({sure}: probability {best.probability:.2f})",
+             f"query: {best.sql}"]  # fmt: skip
+    other = table.runner_up
+    if other is not None and (not table.sure or other.probability >= 0.1):
+        values = ", ".join(said(v) for v in other.values)
+        lines += [f"runner-up: {values} ({other.probability:.2f}): {other.said}",
+                  f"runner-up query: {other.sql}"]  # fmt: skip
+    return lines
 
 
 def _drive(session: TableSession, console: Console, quiet: bool) -> None:

@@ -63,6 +63,48 @@ class Answered:
     kind: Literal["answer"] = "answer"
 
 
+@dataclass(frozen=True)
+class Computed:
+    """One computed answer of a table question: its values, the query that computed them
+    (as SQL a user can run, and in words) and the ranker's probability for it."""
+
+    values: tuple[str | float, ...]
+    sql: str
+    said: str
+    probability: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"values": list(self.values), "sql": self.sql, "said": self.said,
+                "probability": round(self.probability, 4)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TableAnswer:
+    """A table question's answer: the best computed answer, the runner-up with other values,
+    and whether the ranker is sure (``None`` answers: the question names nothing the tables
+    hold, with why)."""
+
+    best: Computed | None
+    runner_up: Computed | None = None
+    sure: bool = False
+    not_in_table: str = ""
+    candidates: int = 0
+
+    @property
+    def values(self) -> list[str | float]:
+        return list(self.best.values) if self.best else []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "values": self.values,
+            "best": self.best.to_dict() if self.best else None,
+            "runner_up": self.runner_up.to_dict() if self.runner_up else None,
+            "sure": self.sure,
+            "not_in_table": self.not_in_table,
+            "candidates": self.candidates,
+        }
+
+
 @dataclass
 class RunResult:
     answer: str | None
@@ -95,6 +137,9 @@ class RunResult:
     def found(self) -> bool:
         """Whether the run answered (the command line's exit status 0; 1 when not)."""
         return self.no_answer is None and bool(self.answer)
+
+    table: TableAnswer | None = None
+    """A table question's computed answer (the table method's), else None."""
 
     def count(self, step: StepDone) -> None:
         """Add a finished step's revisions to the counts."""
@@ -131,6 +176,8 @@ class RunResult:
         out["found"] = self.found
         if self.no_answer is not None:
             out["no_answer"] = self.no_answer
+        if self.table is not None:
+            out["table"] = self.table.to_dict()
         return out
 
 

@@ -21,9 +21,27 @@ from prism_edge.core.events import Event
 from prism_edge.core.schema import Schema
 from prism_edge.engine.runner import PrismRunner
 from prism_edge.engine.whole import WholeSession
-from prism_edge.methods.tables import TableFacts
+from prism_edge.methods.tables import Link, TableFacts
 from prism_edge.text.inputs import Document
-from prism_edge.text.tables import records
+from prism_edge.text.tables import records, sqlite_foreign_keys, table_label
+
+
+def declared_links(documents: Sequence[Document]) -> list[Link]:
+    """The foreign keys the SQLite files among ``documents`` declare, between the tables as
+    the run names them."""
+    named = {
+        (d.source, d.table): table_label(d.name, d.label)
+        for d in documents
+        if d.source is not None and d.table
+    }
+    found = []
+    for (source, table), label in named.items():
+        assert source is not None
+        for own, target, theirs in sqlite_foreign_keys(source, table):
+            other = named.get((source, target))
+            if other is not None:
+                found.append(Link(label, own, other, theirs))
+    return found
 
 
 class TableSession(WholeSession):
@@ -47,6 +65,7 @@ class TableSession(WholeSession):
 
     def steps(self) -> Iterator[Event]:
         """A :class:`StepDone` per batch of records, then the answer."""
+        self.method.declare(declared_links(self.documents))
         for document in self.documents:
             for batch in records(document.name, document.lines(), document.label):
                 step = self.method.ingest(self.runner, self.result.steps, batch)

@@ -84,7 +84,7 @@ them so far: the ablation); and gated: frequency ranks, the model reorders only 
 frequency score lies within the margin of where the kept names end."""
 TABLE_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM tables": {"chooser": "model"},
-    "tables without the model": {"chooser": "words"},
+    "tables without the model": {"chooser": "program"},
 }
 """Table questions answered by the program's arithmetic, the answer chosen by the model or,
 for comparison, by the program's word overlap alone (methods/tables.py)."""

@@ -46,11 +46,11 @@ commonly reported to start following a JSON format reliably, so ``--method`` ove
 MODEL_FREE: dict[str, dict[str, Any]] = {
     ScoredNames.name: {"scoring": "frequency"},
     ScoredDefinitions.name: {"formulation": "bm25"},
-    TableFacts.name: {"chooser": "words"},
+    TableFacts.name: {"chooser": "program"},
     Outlined.name: {"choose": "program"},
 }
 """Each scored method with the model taken out (``--no-model``): names ranked by how often
-and how widely the input names them, definitions by BM25, table answers by word overlap. The
+and how widely the input names them, definitions by BM25, table answers by the learned ranker. The
 program's ranking every scored method is measured against."""
 MODEL_FREE_BELOW: dict[str, str] = {
     ScoredNames.name: "SmolLM2's scores added nothing to a summary on 11 texts, 4 of them held out",

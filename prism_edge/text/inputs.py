@@ -351,10 +351,36 @@ def collect(
     ``--exclude``). Without ``hold_code``, code files are checked and then read again from
     disk when they are used (a repository's index holds one file at a time)."""
     out = _collect(inputs, stdin_text, follow_links, filters or Filters(), hold_code)
+    out.documents = _once(out.documents, out.warnings)
     if not keep_boilerplate:
         out.documents = [_unwrapped(d, out.warnings) for d in out.documents]
     out.documents = labelled(out.documents)
     return out
+
+
+def _once(documents: list[Document], warnings: list[str]) -> list[Document]:
+    """Each file read once, however often the inputs name it (a file given twice, a folder
+    and a file inside it): twice would count its rows twice."""
+    seen: set[tuple[str, str]] = set()
+    kept: list[Document] = []
+    repeated: list[str] = []
+    for document in documents:
+        where = document.source or (Path(document.name) if document.name != "<stdin>" else None)
+        try:
+            key = (
+                str(where.resolve()) if where is not None else f"<{id(document)}>",
+                document.table,
+            )
+        except OSError:
+            key = (document.name, document.table)
+        if key in seen:
+            repeated.append(document.name)
+            continue
+        seen.add(key)
+        kept.append(document)
+    if repeated:
+        warnings.append("read once, though given more than once: " + ", ".join(repeated))
+    return kept
 
 
 def labelled(documents: list[Document]) -> list[Document]:

@@ -151,6 +151,32 @@ def sqlite_table_names(path: Path, skipped: list[str] | None = None) -> list[str
         return names
 
 
+def sqlite_foreign_keys(path: Path, table: str) -> list[tuple[str, str, str]]:
+    """The foreign keys an SQLite table declares: (its column, the table it refers to, that
+    table's column; its primary key where the declaration names none). Composite keys are
+    left out (one column joins one column here)."""
+    with _read_only(path) as db:
+        try:
+            rows = db.execute(f"PRAGMA foreign_key_list({_quoted(table)})").fetchall()
+        except sqlite3.Error:
+            return []
+        columns: dict[int, list[tuple[str, str, str | None]]] = {}
+        for key, _, target, own, theirs, *_ in rows:
+            columns.setdefault(key, []).append((str(target), str(own), theirs))
+        found = []
+        for parts in columns.values():
+            if len(parts) != 1:
+                continue
+            target, own, theirs = parts[0]
+            if theirs is None:
+                keys = [r[1] for r in db.execute(f"PRAGMA table_info({_quoted(target)})") if r[5]]
+                if len(keys) != 1:
+                    continue
+                theirs = keys[0]
+            found.append((own, target, str(theirs)))
+        return found
+
+
 def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -188,7 +214,7 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
         db.close()
 
 
-_MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _FIXED_RULE = re.compile(r"^\s*-{3,}(\s+-{3,})+\s*$")
 
 
@@ -229,7 +255,7 @@ def text_tables(text: str) -> list[str]:
 def _md_cells(line: str) -> list[str]:
     body = line.strip()
     body = body.removeprefix("|").removesuffix("|")
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", body)]
 
 
 def _fixed_cells(line: str, spans: list[tuple[int, int]]) -> list[str]:

@@ -190,7 +190,7 @@ def test_no_model_runs_the_scored_methods_ranking_without_the_model():
     for scored, options in (
         ("names", {"scoring": "frequency"}),
         ("definitions", {"formulation": "bm25"}),
-        ("tables", {"chooser": "words"}),
+        ("tables", {"chooser": "program"}),
     ):
         choice = choose("auto", scored, small, no_model=True)
         assert (choice.name, dict(choice.options)) == (scored, options) and choice.model_free

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,31 +12,30 @@ from pydantic import BaseModel, ConfigDict, Field
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
 from prism_edge.core.errors import RevisionError
-from prism_edge.core.events import Answered, Event, StepDone
+from prism_edge.core.events import Answered, Event, StepDone, TableAnswer
 from prism_edge.core.metrics import RunMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
-from prism_edge.methods.tables.candidates import Candidate, candidates, rank_by_words
-from prism_edge.methods.tables.lexicon import rounding
-from prism_edge.methods.tables.question import read_question
-from prism_edge.methods.tables.store import Link, Store, Table, links
+from prism_edge.methods.tables.answer import Scored, answer, decide, said
+from prism_edge.methods.tables.db import Column, Database, Link, Sheet, links, show_number
+from prism_edge.methods.tables.enumerate import Candidate
+from prism_edge.methods.tables.ranker import probabilities
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.tables import Dialect, TableChunk, read_chunk
 
 FIELD = "table_descriptions"
 NOT_IN_TABLE = "not in the table"
 MAX_CANDIDATES = 48
-"""Candidate answers scored at most (the likeliest by the program's reading first)."""
+"""Candidates kept in the result's ranking (and its SQL list), the best first."""
+MODEL_SHORTLIST = 8
+"""The ranker's best candidates the model's feature is added to."""
+MODEL_WEIGHT = 0.0
+"""The model feature's weight beside the ranker's score, learned on the training questions
+(``benchmarks/tables/model_feature.py``)."""
 
 
 # --- the method --------------------------------------------------------------------------------
-
-_ASK = "\nTo answer it, the program computes"
-
-
-def _prompt(question: str) -> Prompt:
-    return Prompt((Part("Question: "), Part(question, "document"), Part(_ASK)))
 
 
 class TablesState(BaseModel):
@@ -56,18 +54,17 @@ class TableFacts(Method):
     needs: ClassVar[frozenset[Capability]] = frozenset({"score"})
     option_names: ClassVar[tuple[str, ...]] = ("chooser",)
     state_model: ClassVar[type[BaseModel]] = TablesState
-    score_meaning: ClassVar[str] = (
-        "shared words; with the model, its fit of description and value too"
-    )
+    score_meaning: ClassVar[str] = "the ranker's probability"
 
     def __init__(self, config: PrismConfig, chooser: str = "model") -> None:
-        if chooser not in ("model", "words"):
-            raise MethodError(f"unknown chooser {chooser!r} (model, words)")
+        if chooser not in ("model", "program"):
+            raise MethodError(f"unknown chooser {chooser!r} (model, program)")
         self.config = config
         self.chooser = chooser
-        """``model``: the model scores the candidates; ``words``: the program's word overlap
-        (the method without the model, for comparison)."""
-        self.store: Store | None = None
+        """``program``: the learned ranker alone; ``model``: the ranker with the model's
+        feature added over its best :data:`MODEL_SHORTLIST` (measured against it)."""
+        self.store: Database | None = None
+        self._declared: list[Link] = []
         self.ingested = 0
         self._dialects: dict[str, Dialect] = {}
         self._replay = 0
@@ -104,10 +101,17 @@ class TableFacts(Method):
     def room(self, run: Context) -> int:
         return run.backend.n_ctx  # the records go to the program, never into a prompt
 
-    def _store(self) -> Store:
+    def _store(self) -> Database:
         if self.store is None:
-            self.store = Store()
+            self.store = Database()
+            self.store.declared = list(self._declared)
         return self.store
+
+    def declare(self, found: list[Link]) -> None:
+        """The foreign keys the input declares (read from an SQLite file's schema)."""
+        self._declared = list(found)
+        if self.store is not None:
+            self.store.declared = list(found)
 
     def step(self, run: Context, index: int, chunk: str, chunk_tokens: int) -> StepDone:
         read = read_chunk(chunk, self._dialects)
@@ -127,34 +131,36 @@ class TableFacts(Method):
     ) -> tuple[list[Revision], list[RevisionError]]:
         revisions: list[Revision] = []
         if read is not None and read.header:
-            table, new = self._store().add(read)
-            entry = _entry(table)
+            sheet, new = self._store().add(read)
             if new:
                 segments: tuple[str | int, ...] = (FIELD,)
+                entry = _entry(self._store(), sheet)
                 revisions.append(Revision(format_path(segments), segments, "add", entry))
             elif _refresh(self.ingested + 1):
-                revisions += _updates(run, table.index, entry)
+                revisions += _update(run, sheet.index, "table_description", _size(sheet))
         self.ingested += 1
         report = run.memory.revise(revisions)
         return list(report.applied), list(report.rejected)
 
     def answer(self, run: Context) -> Iterator[Event]:
-        store = self._store()
+        db = self._store()
         try:
-            store.finish()
-            joins = links(store)
-            for table in store.tables.values():
-                entry = _entry(
-                    table, [j.describe() for j in joins if table.name in (j.left, j.right)]
-                )
-                run.memory.revise(_updates(run, table.index, entry))
-            answer, ranking = self._choose(run, store, joins)
+            for sheet in list(db.sheets.values()):
+                db.type_all(sheet)
+            joins = links(db)
+            for sheet in db.sheets.values():
+                related = [j.describe() for j in joins if sheet.name in (j.left, j.right)]
+                entry = _entry(db, sheet, related)
+                run.memory.revise(_updates(run, sheet.index, entry))
+            result, ranking = self._choose(run, db)
         finally:
-            store.close()
+            db.close()
             self.store = None
+        run.result.table = result
         run.result.ranking = ranking
+        answer = text_of(result)
         run.result.answer = answer
-        if answer.startswith(NOT_IN_TABLE):  # said in words; no answer all the same
+        if result.best is None:  # not in the table, said in words; no answer all the same
             run.result.no_answer = answer
         yield Answered(answer, None)
 
@@ -166,119 +172,111 @@ class TableFacts(Method):
         )
         yield  # pragma: no cover - a generator that refuses
 
-    def _choose(
-        self, run: Context, store: Store, joins: list[Link]
-    ) -> tuple[str, list[tuple[str, float]]]:
+    def _choose(self, run: Context, db: Database) -> tuple[TableAnswer, list[tuple[str, float]]]:
         question = self.config.question
-        if not store.tables:
-            return f"{NOT_IN_TABLE}: the input holds no table", []
-        reading = read_question(question, store)
-        if reading.unmatched:
-            said = ", ".join(reading.unmatched)
-            return f"{NOT_IN_TABLE}: no table holds {said}", []
-        if reading.missing:
-            return f"{NOT_IN_TABLE}: no column holds {reading.missing!r}", []
-        found = candidates(store, reading, joins)
-        if not found:
-            return f"{NOT_IN_TABLE}: the question names no column, value or table", []
-        prior = rank_by_words(question, found)
-        order = sorted(range(len(found)), key=lambda i: -prior[i])[:MAX_CANDIDATES]
-        found = [found[i] for i in order]
-        if self.chooser == "words":
-            values = [prior[i] for i in order]
-        else:
-            values = choose_by_model(
-                run.backend, question, found, run.metrics, [prior[i] for i in order]
-            )
-        ranked = sorted(zip(found, values, strict=True), key=lambda p: -p[1])
-        places = rounding(question)
-        if places is not None:  # "rounded to 1 decimal place": every number as asked
-            ranked = [(_rounded(c, places), v) for c, v in ranked]
-        best = ranked[0][0]
-        self.fact = f"{best.description}: {best.value}"
-        self.query = best.query
-        self.queries = [c.query for c, _ in ranked]
-        ranking = [(f"{c.description} = {c.value}", float(v)) for c, v in ranked]
-        table = store.tables.get(best.table)
-        if table is not None:
-            facts = [*_statistics(table), f"for the question: {self.fact}", f"query: {best.query}"]
-            run.memory.revise(_update(run, table.index, "relevant_statistics", facts))
-        return best.value, ranking
+        result, scored = answer(db, question)
+        if result.best is None:
+            return result, []
+        top = scored[:MAX_CANDIDATES]
+        if self.chooser == "model" and len(top) > 1:
+            result, top = self._rescore(run, db, question, top)
+        best = result.best
+        if best is None:  # the model's choice keeps an answer: only the order changes
+            return result, []
+        chances = probabilities([s for _, _, s in top])
+        ranking = [
+            (f"{c.query.render(_sheet(db, c))} = {', '.join(map(said, c.values))}", float(p))
+            for (c, _, _), p in zip(top, chances, strict=True)
+        ]
+        self.query = best.sql
+        self.queries = [db.shown(c.sql, c.args) for c, _, _ in top]
+        sheet = db.sheets.get(top[0][0].query.sheet)
+        if sheet is not None:
+            facts = [*_statistics(db, sheet), f"for the question: {best.said}: "
+                     f"{text_of(result)}", f"query: {best.sql}"]  # fmt: skip
+            run.memory.revise(_update(run, sheet.index, "relevant_statistics", facts))
+        return result, ranking
+
+    def _rescore(
+        self, run: Context, db: Database, question: str, top: list[Scored]
+    ) -> tuple[TableAnswer, list[Scored]]:
+        """The ranker's best :data:`MODEL_SHORTLIST` with the model's feature added: how
+        likely the question is after each candidate's words (against after none), weighed by
+        :data:`MODEL_WEIGHT`."""
+        head = top[:MODEL_SHORTLIST]
+        likely = question_given(run.backend, question, [c.query.render(_sheet(db, c)) for c, _, _
+                                                        in head], run.metrics)  # fmt: skip
+        rescored = [
+            (c, {**f, "model:question|query": m}, s + MODEL_WEIGHT * m)
+            for (c, f, s), m in zip(head, likely, strict=True)
+        ]
+        rescored.sort(key=lambda x: -x[2])
+        merged = rescored + top[MODEL_SHORTLIST:]
+        return decide(db, question, merged), merged
 
 
-def _rounded(candidate: Candidate, places: int) -> Candidate:
-    """The candidate with its value rounded to ``places`` decimals (a value that is no
-    number stays as it is)."""
-    try:
-        number = float(candidate.value)
-    except ValueError:
-        return candidate
-    value = f"{round(number, places):.{places}f}" if places else str(round(number))
-    return replace(candidate, value=value, description=f"{candidate.description}, rounded")
+def _sheet(db: Database, candidate: Candidate) -> Sheet:
+    name = candidate.query.sheet
+    return db.sheets.get(name) or db.joined[name]
 
 
-def choose_by_model(
-    backend: Backend,
-    question: str,
-    found: Sequence[Candidate],
-    metrics: RunMetrics,
-    prior: Sequence[float],
+def text_of(result: TableAnswer) -> str:
+    """The answer as the command prints it: the values, one per line when several; "not in
+    the table" with why."""
+    if result.best is None:
+        return f"{NOT_IN_TABLE}: {result.not_in_table}"
+    return "\n".join(said(v) for v in result.best.values)
+
+
+def question_given(
+    backend: Backend, question: str, renderings: Sequence[str], metrics: RunMetrics
 ) -> list[float]:
-    """Each candidate's score: three views, each as standard scores over the candidates and
-    added with equal weights (so no view's scale decides): the program's word overlap
-    (``prior``); the model's pointwise mutual information of the candidate's description
-    with the question (after the question against alone: is this what is asked?); and the
-    model's mean pointwise mutual information of the answer's value with the question, per
-    token (is this what such an answer looks like: a place for "where", a number for "how
-    old"?). Measured on the first ten table questions: 9 of 10 together, 8 by the words
-    alone, 8 by the model's two views alone (benchmarks/results/table-qa-*)."""
-    texts = [f" {c.core or c.description}." for c in found]
-    given, _ = score(backend, _prompt(question), texts, metrics)
-    alone, _ = score(backend, _prompt(""), texts, metrics)
-    values = [f" {c.value}" for c in found]
-    fits, _ = score(backend, _answer_prompt(question), values, metrics)
-    plain, _ = score(backend, _answer_prompt(""), values, metrics)
-    described = [a.logprob - b.logprob for a, b in zip(given, alone, strict=True)]
-    typed_as = [
-        (a.logprob - b.logprob) / max(1, a.tokens) for a, b in zip(fits, plain, strict=True)
-    ]
-    return [
-        w + d + v
-        for w, d, v in zip(_standard(prior), _standard(described), _standard(typed_as), strict=True)
-    ]
+    """For each query in words, the model's log-probability of the question after it, less
+    the question's after no query (pointwise mutual information: does this query say what
+    the question asks?)."""
+    given = []
+    for said_as in renderings:
+        prompt = Prompt((Part("Query: "), Part(said_as, "document"), Part("\nQuestion:")))
+        (s,), _ = score(backend, prompt, [f" {question}"], metrics)
+        given.append(s.logprob)
+    (alone,), _ = score(backend, Prompt((Part("Query:\nQuestion:"),)), [f" {question}"], metrics)
+    return [g - alone.logprob for g in given]
 
 
-def _answer_prompt(question: str) -> Prompt:
-    return Prompt((Part("Question: "), Part(question, "document"), Part("\nAnswer:")))
+def _size(sheet: Sheet) -> str:
+    return f"{sheet.rows} rows of {len(sheet.columns)} columns"
 
 
-def _standard(values: Sequence[float]) -> list[float]:
-    """Standard scores (mean 0, deviation 1; all 0 when the values do not vary)."""
-    if not values:
-        return []
-    mean = sum(values) / len(values)
-    spread = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
-    return [(v - mean) / spread if spread else 0.0 for v in values]
-
-
-def _statistics(table: Table) -> list[str]:
-    facts = [f"rows: {table.rows}"]
-    for column in table.columns:
-        line = column.facts()
-        if column.name in table.distinct:
-            line += f", {table.distinct[column.name]} distinct"
-        if table.top.get(column.name):
-            line += "; most frequent: " + ", ".join(f"{v} ({n})" for v, n in table.top[column.name])
+def _statistics(db: Database, sheet: Sheet) -> list[str]:
+    """The facts of every column read so far: its count of values and of distinct ones;
+    for numbers the least, the greatest, the sum and the mean; for text the most frequent."""
+    facts = [f"rows: {sheet.rows}"]
+    for column in sheet.columns:
+        if not column.typed:
+            facts.append(f"{column.name}: not read yet")
+            continue
+        line = f"{column.name}: {column.present} values, {column.distinct} distinct"
+        if column.kind == "number" and column.numbers:
+            line += (
+                f", from {show_number(column.low)} to {show_number(column.high)}, sum "
+                f"{show_number(column.total)}, mean {show_number(column.total / column.numbers)}"
+            )
+        elif column.top:
+            line += "; most frequent: " + ", ".join(f"{v} ({n})" for v, n in column.top)
         facts.append(line)
     return facts
 
 
-def _entry(table: Table, relationships: list[str] | None = None) -> dict[str, Any]:
+def _observed(column: Column) -> str:
+    return f"{column.name} ({column.kind if column.typed else 'not read yet'})"
+
+
+def _entry(db: Database, sheet: Sheet, relationships: list[str] | None = None) -> dict[str, Any]:
     return {
-        "table_name": table.name,
-        "table_description": f"{table.rows} rows of {len(table.columns)} columns",
-        "columns_observed": [c.observed() for c in table.columns],
-        "relevant_statistics": _statistics(table),
+        "table_name": sheet.name,
+        "table_description": _size(sheet),
+        "columns_observed": [_observed(c) for c in sheet.columns],
+        "relevant_statistics": _statistics(db, sheet),
         "relationships": relationships or [],
     }
 

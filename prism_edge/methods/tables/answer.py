@@ -1,0 +1,290 @@
+"""A question over tables answered: its mentions read, the query space enumerated and run
+over each table (and each pair that joins, where the question names both), every candidate
+scored by the learned ranker; the answer is the best, with how sure the ranker is.
+
+"Not in the table" is said only when the question names nothing the tables hold: no cell, no
+column, no table. Otherwise the best candidate answers, and when its probability (the
+softmax over every candidate; those with the same values together) is under :data:`SURE`,
+the answer says the ranker is not sure, with the runner-up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from prism_edge.core.events import Computed, TableAnswer
+from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
+from prism_edge.methods.tables.enumerate import Candidate, candidates, queries, run
+from prism_edge.methods.tables.features import (
+    Features,
+    QuestionView,
+    features,
+    query_features,
+    view,
+)
+from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
+from prism_edge.methods.tables.ranker import probabilities, score, weights
+from prism_edge.methods.tables.space import Cond
+from prism_edge.methods.tables.words import column_words, key, rounding, tokens
+from prism_edge.text.tables import records
+from prism_edge.text.values import read_value
+
+SMALL_ROWS = 2_000
+"""Rows of a table up to which every query is run (beyond, only the likeliest)."""
+RUN_AT_MOST = 32
+"""Queries run over a big table at most."""
+SURE = 0.5
+"""The probability of its values the best answer needs for the ranker to be sure of it."""
+
+Scored = tuple[Candidate, Features, float]
+TABLE_WORDS = frozenset({"row", "record", "entri", "line", "item", "tabl"})
+"""Stems of the words that name any table's rows ("how many rows?")."""
+
+
+def rank_all(
+    db: Database, sheet: Sheet, question: str, w: Mapping[str, float] | None = None
+) -> list[Scored]:
+    """Every candidate of ``question`` over ``sheet`` with its features and score, the
+    best first (the enumeration's order on a tie)."""
+    reading = read(question, db, [sheet])
+    return _scored(db, reading, sheet, w)
+
+
+def _scored(
+    db: Database, reading: Reading, sheet: Sheet, w: Mapping[str, float] | None
+) -> list[Scored]:
+    """Every candidate over ``sheet`` scored, the best first. A big table's queries are
+    first ranked by what they are (their query's features) and only the best
+    :data:`RUN_AT_MOST` run: each query reads the whole table."""
+    w = weights() if w is None else w
+    shared = view(reading, sheet)
+    if sheet.rows > SMALL_ROWS:
+        relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
+        relevant |= {m.column for m in reading.cells} | {0}
+        ranked = sorted(
+            ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
+             sheet, relevant))), key=lambda x: (-x[0], x[1]),
+        )[:RUN_AT_MOST]  # fmt: skip
+        found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
+    else:
+        found = candidates(db, reading, sheet)
+    out = []
+    for candidate in _fullest(found, reading):
+        feats = features(shared, candidate)
+        out.append((candidate, feats, score(feats, w)))
+    out.sort(key=lambda s: -s[2])
+    return out
+
+
+def _fullest(found: list[Candidate], reading: Reading) -> list[Candidate]:
+    """The candidates less those that leave out a row the question names plainly: where the
+    same query with one more condition on a whole cell the question names ("Nuclear
+    Energy") or on a year it names ("in 2007") has an answer, the query without it is no
+    reading of the question (it answers for rows the question did not ask about). Weak
+    supervision cannot teach this: the query without the condition is often right by chance
+    on the training questions."""
+
+    def plain(cond: Cond) -> bool:
+        if cond.op == "in":
+            return all(i < len(reading.cells) and reading.cells[i].exact for i in cond.mentions)
+        if cond.op in ("year=", "="):
+            numbers = [reading.numbers[i - len(reading.cells)] for i in cond.mentions
+                       if len(reading.cells) <= i < reading.text_index(0)]  # fmt: skip
+            return bool(numbers) and all(n.year for n in numbers)
+        return False
+
+    groups: dict[tuple[object, ...], list[Candidate]] = {}
+    for c in found:
+        q = c.query
+        groups.setdefault((q.sheet, q.op, q.column, q.by, q.nth, q.other), []).append(c)
+    left = set()
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for c in group:
+            mine = set(c.query.conds)
+            if any(mine < set(d.query.conds) and all(plain(e) for e in set(d.query.conds) - mine)
+                   for d in group):  # fmt: skip
+                left.add(id(c))
+    return [c for c in found if id(c) not in left]
+
+
+def named(q: QuestionView) -> bool:
+    """Whether the question names anything of the table: a cell, a column, its name."""
+    if q.reading.cells or any(share > 0 for share, _ in q.column_match.values()):
+        return True
+    said = set(q.reading.stems)
+    if said & TABLE_WORDS:
+        return True
+    return any(stem(w) in said for w in tokens(q.sheet.name) if w[:1].isalpha() and len(w) > 2)
+
+
+def answer(
+    db: Database, question: str, w: Mapping[str, float] | None = None
+) -> tuple[TableAnswer, list[Scored]]:
+    """The answer to ``question`` over every table of ``db``, and every candidate scored,
+    the best first."""
+    if not db.sheets:
+        return TableAnswer(None, not_in_table="the input holds no table"), []
+    sheets = list(db.sheets.values())
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    touched = {s.name for s in sheets if named(view(readings[s.name], s))}
+    if not touched:
+        return TableAnswer(
+            None, not_in_table="the question names no column, value or table of the input"
+        ), []
+    missing = absent(question, sheets, readings)
+    if missing:
+        return TableAnswer(None, not_in_table=f"no cell, column or table holds {missing}"), []
+    scored: list[Scored] = []
+    for sheet in _asked(db, question, sheets, touched, readings):
+        reading = readings.get(sheet.name) or read(question, db, [sheet])
+        scored += _scored(db, reading, sheet, w)
+    scored.sort(key=lambda s: -s[2])
+    if not scored:
+        return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
+    return decide(db, question, scored), scored
+
+
+_NAME = re.compile(
+    r"\b(?:of|for|by|in|at|does|did|do|is|was|were|from|about|with|named|called) "
+    r"(\"[^\"]+\"|'[^']+'|[^\W\d_a-z][\w&.'-]*(?: (?:[^\W\d_a-z][\w&.'-]*|of|de|la)(?=[ ,?.!]|$))*|"
+    r"\d{4}\b)"
+)
+"""A name, a quoted text or a year where a question names a row ("the profits of Zenith",
+"what did 'Dig a Hole' chart at", "in 2042")."""
+
+
+def absent(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> str:
+    """The first name, quoted text or year the question puts where it names a row that no
+    cell, column or table of the input holds (quoted: ``'Solar Power'``), else ""."""
+    for match in _NAME.finditer(question):
+        said = match.group(1).strip("\"'")
+        if not (said[:1].isupper() or said.isdigit() or match.group(1)[0] in "\"'"):
+            continue  # a word in lower case ("of örebro"): no name
+        cut = tokens(said)
+        if not cut or all(w in STOP for w in cut):
+            continue
+        if _held(cut, sheets, readings):
+            continue
+        if said.isdigit() and not any(c.kind == "date" or (c.kind == "number" and
+                                      c.low <= int(said) <= c.high) for s in sheets
+                                      for c in s.columns):  # fmt: skip
+            continue  # a number, not a year: no year column to hold it
+        return repr(said)
+    return ""
+
+
+def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> bool:
+    """Whether the words ``cut`` are held by a cell (whole or in part), a column's name or a
+    table's name."""
+    for sheet in sheets:
+        reading = readings[sheet.name]
+        spans = [(i, i + len(cut)) for i in range(len(reading.words))
+                 if reading.words[i : i + len(cut)] == cut]  # fmt: skip
+        if any(m.start < e and s < m.end for m in reading.cells for s, e in spans):
+            return True
+        names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
+        names |= {stem(w) for w in tokens(sheet.name)}
+        content = [stem(w) for w in cut if w not in STOP]
+        if content and all(w in names for w in content):
+            return True
+    return False
+
+
+def _asked(
+    db: Database,
+    question: str,
+    sheets: list[Sheet],
+    touched: set[str],
+    readings: Mapping[str, Reading],
+) -> list[Sheet]:
+    """The tables a question is asked of: one table, its own; of several, those it touches
+    (by name, a column or a cell) and each pair joined along a link where it touches both;
+    and where it names tables by their names, only those of them that hold every table it
+    so names (the rows it asks about are in the tables it names: "how many flights did
+    Delta fly?" asks of flights joined with airlines)."""
+    if len(sheets) == 1:
+        return sheets
+    said = set(readings[sheets[0].name].stems)
+    by_name = {s.name for s in sheets if _says_name(s.name, said)}
+    asked = [s for s in sheets if s.name in touched]
+    for link in links(db):
+        if link.left in touched and link.right in touched:
+            asked.append(join(db, link))
+    if not by_name:
+        return asked
+
+    def tables(sheet: Sheet) -> set[str]:
+        return set(sheet.parts or (sheet.name,))
+
+    holding = [s for s in asked if by_name <= tables(s)]
+    return holding or [s for s in asked if by_name & tables(s)] or asked
+
+
+def _says_name(name: str, said: set[str]) -> bool:
+    words = [stem(w) for w in tokens(name) if w[:1].isalpha() and len(w) > 2]
+    return bool(words) and all(w in said for w in words)
+
+
+def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
+    chances = probabilities([s for _, _, s in scored])
+    by_values: dict[frozenset[str | float], float] = {}
+    for (candidate, _, _), p in zip(scored, chances, strict=True):
+        key = meaning(candidate.values)
+        by_values[key] = by_values.get(key, 0.0) + p
+    places = rounding(question)
+    first = meaning(scored[0][0].values)
+    best = _computed(db, scored[0][0], by_values[first], places)
+    other = next((c for c, _, _ in scored if meaning(c.values) != first), None)
+    runner_up = _computed(db, other, by_values[meaning(other.values)], places) if other else None
+    return TableAnswer(best, runner_up, best.probability >= SURE, candidates=len(scored))
+
+
+def meaning(values: Sequence[str | float]) -> frozenset[str | float]:
+    """What an answer's values say, whatever computed them: a cell that reads as a number
+    is that number ("4" and 4.0), texts compared folded, order left aside."""
+    out: set[str | float] = set()
+    for value in values:
+        if isinstance(value, str):
+            number = read_value(value).number
+            out.add(number if number is not None and value.strip()[:1].isdigit() else key(value))
+        else:
+            out.add(value)
+    return frozenset(out)
+
+
+def _computed(db: Database, candidate: Candidate, p: float, places: int | None) -> Computed:
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    values = candidate.values
+    if places is not None:
+        values = tuple(_round(v, places) for v in values)
+    return Computed(values, db.shown(candidate.sql, candidate.args),
+                    candidate.query.render(sheet), p)  # fmt: skip
+
+
+def _round(value: str | float, places: int) -> str | float:
+    if not isinstance(value, float) or value != value or abs(value) == float("inf"):
+        return value
+    return round(value, places) if places else float(round(value))
+
+
+def said(value: str | float) -> str:
+    """A value as the answer writes it."""
+    return show_number(value) if isinstance(value, float) else value
+
+
+def load(path: Path) -> tuple[Database, Sheet]:
+    """A table file read into a new database as a run reads it (the records of
+    :func:`prism_edge.text.tables.records`)."""
+    db = Database()
+    sheet = None
+    with open(path, encoding="utf-8", newline="") as f:
+        for batch in records(path.name, f):
+            sheet, _ = db.add(batch)
+    if sheet is None:
+        db.close()
+        raise ValueError(f"{path}: no table")
+    return db, sheet

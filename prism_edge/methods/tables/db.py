@@ -1,0 +1,562 @@
+"""The tables of a question in SQLite's private temporary database, every cell as its text,
+and what the cells mean (numbers, dates, folded text) computed for the columns a question
+touches.
+
+A table ``people`` with columns ``Name`` and ``Born`` is stored as
+
+    t0 (_row INTEGER PRIMARY KEY, c0 TEXT, c1 TEXT)
+
+``_row`` is the record's place in the file (the table's own order: "the first", "the next");
+a cell's text is kept as written (ids and codes stay exact). When a question needs column 1
+as numbers, dates or folded text, :meth:`Database.typed` adds ``n1`` (REAL), ``k1`` (the date
+key of :mod:`prism_edge.text.values`) and ``f1`` (folded text) once, computed from each
+distinct text once. Reading a table is parsing and inserting text, nothing more: a column no
+question touches is never typed.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from prism_edge.methods.base import MethodError
+from prism_edge.methods.tables.words import key
+from prism_edge.text.tables import TableChunk
+from prism_edge.text.values import MISSING, PLAIN, Value, read_value
+
+MAX_COLUMNS = 600
+"""Columns of one table at most (each may take four of SQLite's 2,000)."""
+SUMMARY_WORDS = frozenset({"total", "totals", "grand total", "all", "overall", "sum", "total:"})
+"""What a table's summary row says in its label cell (folded)."""
+SAMPLE = 2_000
+"""Texts of a big column its kind is read from."""
+HELD_VALUES = 5_000
+"""Distinct texts of a column held in memory at most (more: their words go in the
+database, indexed)."""
+TOP_VALUES = 3
+"""Most frequent values a column's facts show."""
+NUMERIC_SHARE = 0.6
+"""Of a column's present cells, the share that must read as numbers (or dates) for the
+column to be one of numbers (or dates)."""
+
+
+@dataclass
+class Column:
+    name: str
+    index: int
+    present: int = 0
+    numbers: int = 0
+    dates: int = 0
+    full_dates: int = 0
+    """Dates with a month (not bare years)."""
+    distinct: int = 0
+    typed: bool = False
+    plain: bool = True
+    """Every present cell a plain number ("12", "-3.5"): SQLite reads them as the program
+    does."""
+    big: bool = False
+    """More distinct texts than are held in memory: their words are kept in the database."""
+    low: float = 0.0
+    high: float = 0.0
+    total: float = 0.0
+    """The least, greatest and sum of its numbers (once profiled)."""
+    top: list[tuple[str, int]] = field(default_factory=list)
+    """Its most frequent texts with their counts (once profiled)."""
+
+    @property
+    def text(self) -> str:
+        return f"c{self.index}"
+
+    @property
+    def num(self) -> str:
+        return f"n{self.index}"
+
+    @property
+    def key(self) -> str:
+        return f"k{self.index}"
+
+    @property
+    def kind(self) -> str:
+        """``number``, ``date``, ``text`` or ``empty`` (known once :meth:`Database.typed`)."""
+        if not self.present:
+            return "empty"
+        if self.full_dates >= NUMERIC_SHARE * self.present:
+            return "date"
+        if self.numbers >= NUMERIC_SHARE * self.present:
+            return "number"
+        return "text"
+
+
+@dataclass
+class Sheet:
+    """One table: its name, its SQL name, its columns and how many rows it has."""
+
+    name: str
+    sql: str
+    columns: list[Column]
+    rows: int = 0
+    index: int = 0
+    values: dict[int, list[str]] = field(default_factory=dict)
+    """Per column, its distinct texts' words (:func:`words.key`), once profiled; empty
+    for a big column (:attr:`Column.big`)."""
+    raw: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    """Per column, the texts of its cells by their words (once profiled)."""
+    numeric: set[int] = field(default_factory=set)
+    indexed: set[int] = field(default_factory=set)
+    """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
+    parts: tuple[str, ...] = ()
+    """The tables a joined table was made of (else empty: it is its own)."""
+    prepared: bool = False
+    summary: tuple[int, str] | None = None
+    """A summary row (its column and text: "Total"), first or last, left out of every
+    query."""
+    shown_as: str = ""
+    """How the SQL a user reads names this table, when not by its name (a join: the
+    subquery that makes it)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _value(text: str) -> Value:
+    return read_value(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _key(text: str) -> str:
+    return key(text)
+
+
+def _plain(text: str) -> bool:
+    return PLAIN.fullmatch(text) is not None
+
+
+def _number_of(text: str | None) -> float | None:
+    return None if text is None else _value(text).number
+
+
+def _date_of(text: str | None) -> int | None:
+    return None if text is None else _value(text).date
+
+
+class Database:
+    """The tables read so far (SQLite's private temporary database: unlinked as soon as it
+    opens, so nothing of the user's rows is left behind however the process ends)."""
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect("")
+        self.db.execute("PRAGMA journal_mode = OFF")
+        self.db.execute("PRAGMA synchronous = OFF")
+        self.db.execute("PRAGMA cache_size = -65536")
+        self.db.create_function("number_of", 1, _number_of, deterministic=True)
+        self.db.create_function("date_of", 1, _date_of, deterministic=True)
+        self.db.create_function("plain", 1, _plain, deterministic=True)
+        self.sheets: dict[str, Sheet] = {}
+        self.joined: dict[str, Sheet] = {}
+        self.declared: list[Link] = []
+        """The foreign keys the input declares (an SQLite file's)."""
+        """Tables made by joining two (:func:`join`)."""
+        self.executed: list[tuple[str, list[Any]]] = []
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def add(self, chunk: TableChunk) -> tuple[Sheet, bool]:
+        """Insert a chunk's records as text; (its table, whether it is new)."""
+        sheet = self.sheets.get(chunk.table)
+        new = sheet is None
+        if sheet is None:
+            if len(chunk.header) > MAX_COLUMNS:
+                raise MethodError(
+                    f"the table {chunk.table} has {len(chunk.header)} columns; at most "
+                    f"{MAX_COLUMNS} can be read"
+                )
+            names = unique([_column_name(h) or f"column {i + 1}" for i, h in
+                            enumerate(chunk.header)])  # fmt: skip
+            columns = [Column(n, i) for i, n in enumerate(names)]
+            sheet = Sheet(chunk.table, f"t{len(self.sheets)}", columns, index=len(self.sheets))
+            cells = ", ".join(f"{c.text} TEXT" for c in columns)
+            self.db.execute(f"CREATE TABLE {sheet.sql} (_row INTEGER PRIMARY KEY, {cells})")
+            self.sheets[chunk.table] = sheet
+        width = len(sheet.columns)
+        start = sheet.rows
+        rows = [
+            (start + i, *(_cell(v) for v in record[:width]), *([None] * (width - len(record))))
+            for i, record in enumerate(chunk.rows)
+        ]
+        marks = ", ".join("?" * (width + 1))
+        self.db.executemany(f"INSERT INTO {sheet.sql} VALUES ({marks})", rows)
+        sheet.rows += len(rows)
+        return sheet, new
+
+    def typed(self, sheet: Sheet, column: Column) -> Column:
+        """The column profiled (once): what its texts mean, how many cells are numbers or
+        dates, its most frequent texts, and its texts by their words (for naming cells).
+        A column of more than :data:`HELD_VALUES` distinct texts is big: its kind is read
+        from a sample of them, its cells are named through an index (case aside), and
+        nothing of it is held here."""
+        if column.typed:
+            return column
+        column.typed = True
+        t, c = sheet.sql, column.text
+        (distinct,) = self.db.execute(f"SELECT COUNT(DISTINCT {c}) FROM {t}").fetchone()
+        if distinct > HELD_VALUES:
+            self._profile_big(sheet, column)
+            return column
+        raw: dict[str, list[str]] = {}
+        top: list[tuple[int, str]] = []
+        for text, n in self.db.execute(f"SELECT {c}, COUNT(*) FROM {t} WHERE {c} IS NOT NULL "
+                                       "GROUP BY 1"):  # fmt: skip
+            value = _value(text)
+            column.present += n
+            column.distinct += 1
+            self._count(column, text, value, n)
+            raw.setdefault(_key(text), []).append(text)
+            if n > 1:
+                heapq.heappush(top, (n, text)) if len(top) < TOP_VALUES else heapq.heappushpop(
+                    top, (n, text))  # fmt: skip
+        column.top = [(t, n) for n, t in sorted(top, key=lambda c: (-c[0], c[1]))]
+        sheet.values[column.index] = sorted(raw)
+        sheet.raw[column.index] = raw
+        return column
+
+    @staticmethod
+    def _count(column: Column, text: str, value: Value, n: int) -> None:
+        if column.plain and not PLAIN.fullmatch(text):
+            column.plain = False
+        column.numbers += n if value.number is not None else 0
+        column.dates += n if value.date is not None else 0
+        column.full_dates += n if value.date is not None and value.date % 10000 else 0
+        if value.number is not None:
+            if column.numbers == n:  # the first number
+                column.low = column.high = value.number
+            column.low = min(column.low, value.number)
+            column.high = max(column.high, value.number)
+            column.total += value.number * n
+
+    def _profile_big(self, sheet: Sheet, column: Column) -> None:
+        t, c = sheet.sql, column.text
+        column.big = True
+        (present, column.distinct) = self.db.execute(
+            f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
+        ).fetchone()
+        sample = self.db.execute(
+            f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
+        ).fetchall()
+        for (text,) in sample:
+            self._count(column, text, _value(text), 1)
+        column.present = len(sample)  # the shares, from the sample
+        if column.plain:  # every cell, not only the sample's
+            (other,) = self.db.execute(
+                f"SELECT COUNT(*) FROM {t} WHERE {c} IS NOT NULL AND NOT plain({c})"
+            ).fetchone()
+            column.plain = not other
+        if column.kind == "number":
+            self.numeric(sheet, column)
+            low, high, total, numbers = self.db.execute(
+                f"SELECT MIN({column.num}), MAX({column.num}), SUM({column.num}), "
+                f"COUNT({column.num}) FROM {t}"
+            ).fetchone()
+            column.low, column.high, column.total = low or 0.0, high or 0.0, total or 0.0
+            column.numbers = numbers
+        column.present = present
+        column.top = [
+            (text, n) for text, n in self.db.execute(
+                f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
+                f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
+        ]  # fmt: skip
+        self.db.execute(f"CREATE INDEX i{t}_{column.index} ON {t} ({c} COLLATE NOCASE)")
+        sheet.values[column.index] = []
+        sheet.raw[column.index] = {}
+
+    def indexed(self, sheet: Sheet, column: Column) -> None:
+        """An index on the column's cells (a big table's column a condition names)."""
+        if column.index not in sheet.indexed and not column.big:
+            self.db.execute(f"CREATE INDEX IF NOT EXISTS j{sheet.sql}_{column.index} ON "
+                            f"{sheet.sql} ({column.text})")  # fmt: skip
+        sheet.indexed.add(column.index)
+
+    def said(self, sheet: Sheet, column: Column, phrases: Sequence[str]) -> list[str]:
+        """Of ``phrases`` (cells' words, as :func:`words.key` writes them), those that are
+        the words of a cell of the column; a big column's cells are looked up through its
+        index (their text, case aside) and the texts found are kept for its conditions."""
+        self.typed(sheet, column)
+        held = sheet.raw.setdefault(column.index, {})
+        if not column.big:
+            return [p for p in phrases if p in held]
+        found: list[str] = []
+        for i in range(0, len(phrases), 500):
+            part = list(phrases[i : i + 500])
+            marks = ", ".join("?" * len(part))
+            for (text,) in self.db.execute(
+                f"SELECT DISTINCT {column.text} FROM {sheet.sql} WHERE {column.text} "
+                f"COLLATE NOCASE IN ({marks})", part):  # fmt: skip
+                said = _key(text)
+                if said in part:
+                    held.setdefault(said, []).append(text)
+                    found.append(said)
+        return sorted(set(found))
+
+    def numeric(self, sheet: Sheet, column: Column) -> None:
+        """The column's numbers and date keys stored beside its texts (once), for ordering,
+        comparing and adding."""
+        if column.index in sheet.numeric:
+            return
+        self.typed(sheet, column)
+        self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.num} REAL")
+        self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.key} INTEGER")
+        c = column.text
+        if column.plain:  # in SQLite alone: what the program reads is what CAST reads
+            self.db.execute(
+                f"UPDATE {sheet.sql} SET {column.num} = CAST({c} AS REAL), {column.key} = "
+                f"CASE WHEN {c} GLOB '1[0-9][0-9][0-9]' OR {c} GLOB '20[0-9][0-9]' THEN "
+                f"CAST({c} AS INTEGER) * 10000 END WHERE {c} IS NOT NULL"
+            )
+            sheet.numeric.add(column.index)
+            return
+        self.db.execute(
+            f"UPDATE {sheet.sql} SET {column.num} = number_of({column.text}), "
+            f"{column.key} = date_of({column.text}) WHERE {column.text} IS NOT NULL"
+        )
+        sheet.numeric.add(column.index)
+
+    def prepare(self, sheet: Sheet) -> None:
+        """Find the table's summary row, if it has one: its first or last row, whose cell in
+        one of the first three columns says "Total" (or "Totals", "Grand total", "All"), the
+        only such cell there."""
+        if sheet.prepared:
+            return
+        sheet.prepared = True
+        if sheet.rows < 3:
+            return
+        for edge in ("MIN", "MAX"):
+            for column in sheet.columns[:3]:
+                (text,) = self.db.execute(
+                    f"SELECT {column.text} FROM {sheet.sql} WHERE _row = (SELECT {edge}(_row) "
+                    f"FROM {sheet.sql})"
+                ).fetchone()
+                if text is None or key(text).rstrip(" :") not in SUMMARY_WORDS:
+                    continue
+                (n,) = self.db.execute(
+                    f"SELECT COUNT(*) FROM {sheet.sql} WHERE {column.text} = ?", (text,)
+                ).fetchone()
+                if n == 1:
+                    sheet.summary = (column.index, text)
+                    return
+
+    def type_all(self, sheet: Sheet) -> None:
+        for column in sheet.columns:
+            self.typed(sheet, column)
+
+    # --- asking ----------------------------------------------------------------------------
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self.executed.append((sql, list(args)))
+        return list(self.db.execute(sql, list(args)))
+
+    def shown(self, sql: str, args: Sequence[Any]) -> str:
+        """A query as a user reads it: the tables and columns by their own names and every
+        parameter in place as an SQL literal (what ran, renamed: the names are substituted
+        token by token, so a column named ``t0`` or a ``?`` inside a name cannot be
+        confused)."""
+        names = {}
+        for sheet in [*self.sheets.values(), *self.joined.values()]:
+            names[sheet.sql] = sheet.shown_as or quote(sheet.name)
+            for c in sheet.columns:
+                names[c.text] = quote(c.name)
+                names[c.num] = f"number({quote(c.name)})"
+                names[c.key] = f"date({quote(c.name)})"
+        out: list[str] = []
+        params = iter(args)
+        names["_row"] = "rowid"  # the table's own order
+        for token in _tokens(sql):
+            if token == "?":
+                out.append(literal(next(params)))
+            else:
+                out.append(names.get(token, token))
+        return "".join(out)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _tokens(sql: str) -> Iterable[str]:
+    """SQL as tokens: words, quoted strings, and single characters."""
+    i = 0
+    while i < len(sql):
+        ch = sql[i]
+        if ch.isalnum() or ch == "_":
+            j = i
+            while j < len(sql) and (sql[j].isalnum() or sql[j] == "_"):
+                j += 1
+            yield sql[i:j]
+            i = j
+        elif ch in "'\"":
+            j = i + 1
+            while j < len(sql):
+                if sql[j] == ch:
+                    if j + 1 < len(sql) and sql[j + 1] == ch:
+                        j += 2
+                        continue
+                    break
+                j += 1
+            yield sql[i : j + 1]
+            i = j + 1
+        else:
+            yield ch
+            i += 1
+
+
+def _cell(text: str) -> str | None:
+    """A cell as stored: its text, None for an empty one or a mark of no value ("N/A")."""
+    text = text.strip()
+    return None if text.casefold() in MISSING else text
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(value: Any) -> str:
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if value is None:
+        return "NULL"
+    return show_number(value) if isinstance(value, float) else str(value)
+
+
+def show_number(value: float) -> str:
+    """A computed number as an answer states it: whole numbers without a point or an
+    exponent (``12345678900``), others with up to six decimals (``0.333333``)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if float(value).is_integer():
+        return str(int(value))
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
+
+
+def _column_name(header: str) -> str:
+    return "".join("\ufffd" if not c.isprintable() and c != " " else c for c in header).strip()
+
+
+def unique(names: list[str]) -> list[str]:
+    """Column names made unique case folded: a repeated name gets the first free number
+    after it ("a", "a 2", ...)."""
+    originals = {name.casefold() for name in names}
+    seen: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        given, n = name, 1
+        while given.casefold() in seen or (given != name and given.casefold() in originals):
+            n += 1
+            given = f"{name} {n}"
+        seen.add(given.casefold())
+        out.append(given)
+    return out
+
+
+# --- tables that join ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Link:
+    """``left.left_column`` holds values of ``right.right_column``: the two tables join
+    there."""
+
+    left: str
+    left_column: str
+    right: str
+    right_column: str
+
+    def describe(self) -> str:
+        return f"{self.left}.{self.left_column} -> {self.right}.{self.right_column}"
+
+
+def _singular(word: str) -> str:
+    word = word.lower()
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _key_names(sheet: Sheet) -> set[str]:
+    one = _singular(sheet.name).replace(" ", "_")
+    return {f"{one}_id", f"{one}id", f"{one} id"}
+
+
+def links(db: Database) -> list[Link]:
+    """Columns that join two tables: the foreign keys a database declares (when it declares
+    any, those only); else a shared name (not a bare ``id``), or ``<table>_id``
+    (``customer_id`` beside a table ``customers``) with that table's ``id``, kept when most of
+    the left column's distinct values occur in the right one."""
+    declared = [
+        link
+        for link in db.declared
+        if link.left in db.sheets
+        and link.right in db.sheets
+        and any(c.name == link.left_column for c in db.sheets[link.left].columns)
+        and any(c.name == link.right_column for c in db.sheets[link.right].columns)
+    ]
+    if declared:
+        return declared
+    found = []
+    sheets = list(db.sheets.values())
+    for left in sheets:
+        for right in sheets:
+            if left is right:
+                continue
+            keys = _key_names(right)
+            for lc in left.columns:
+                for rc in right.columns:
+                    ln, rn = lc.name.lower(), rc.name.lower()
+                    shared = ln == rn and ln != "id" and left.index < right.index
+                    keyed = rn == "id" and ln in keys
+                    if (shared or keyed) and _overlap(db, left, lc, right, rc):
+                        found.append(Link(left.name, lc.name, right.name, rc.name))
+    return found
+
+
+def _overlap(db: Database, left: Sheet, lc: Column, right: Sheet, rc: Column) -> bool:
+    (distinct, present) = db.db.execute(
+        f"SELECT COUNT(DISTINCT {lc.text}), COUNT(DISTINCT CASE WHEN {lc.text} IN "
+        f"(SELECT {rc.text} FROM {right.sql}) THEN {lc.text} END) FROM {left.sql}"
+    ).fetchone()
+    return bool(distinct) and present * 2 >= distinct
+
+
+def join(db: Database, link: Link) -> Sheet:
+    """The two tables of ``link`` joined into a new table (its columns named ``<table>
+    <column>``, its order the left table's), typed as any other."""
+    left, right = db.sheets[link.left], db.sheets[link.right]
+    made = db.joined.get(f"{left.name} and {right.name}")
+    if made is not None:
+        return made
+    lc = next(c for c in left.columns if c.name == link.left_column)
+    rc = next(c for c in right.columns if c.name == link.right_column)
+    parts = [("a", left, c) for c in left.columns] + [
+        ("b", right, c) for c in right.columns if c is not rc
+    ]
+    names = unique([f"{s.name} {c.name}" for _, s, c in parts])
+    sql = f"j{len(db.sheets) + len(db.joined)}"
+    select = ", ".join(f"{alias}.{c.text} AS c{i}" for i, (alias, _, c) in enumerate(parts))
+    db.db.execute(
+        f"CREATE TABLE {sql} AS SELECT ROW_NUMBER() OVER (ORDER BY a._row, b._row) - 1 AS "
+        f"_row, {select} FROM {left.sql} AS a JOIN {right.sql} AS b ON a.{lc.text} = "
+        f"b.{rc.text}"
+    )
+    (rows,) = db.db.execute(f"SELECT COUNT(*) FROM {sql}").fetchone()
+    shown = ", ".join(
+        f"{alias}.{quote(c.name)} AS {quote(n)}"
+        for (alias, _, c), n in zip(parts, names, strict=True)
+    )
+    sheet = Sheet(
+        f"{left.name} and {right.name}", sql, [Column(n, i) for i, n in enumerate(names)], rows,
+        parts=(left.name, right.name),
+        shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY a.rowid, b.rowid) - 1 AS rowid, {shown} "
+        f"FROM {quote(left.name)} AS a JOIN {quote(right.name)} AS b ON a.{quote(lc.name)} = "
+        f"b.{quote(rc.name)})",
+    )  # fmt: skip
+    db.joined[sheet.name] = sheet
+    return sheet

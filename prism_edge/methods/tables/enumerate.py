@@ -1,0 +1,235 @@
+"""Candidate queries for a question, enumerated from what it mentions and from the tables'
+columns, each run in the database: the answers the ranker chooses among.
+
+Rows are selected by the question's mentions (a cell it names, two cells of one column
+together, a number it compares a column with, a year it dates rows by) alone or two together,
+or not at all; every answer of :mod:`prism_edge.methods.tables.space` is then computed over
+them for every column it applies to. Nothing is left out because a word of the question
+seems to exclude it: that is the ranker's judgement, learned from questions people wrote.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from prism_edge.methods.tables.db import Database, Sheet
+from prism_edge.methods.tables.mentions import CellMention, Reading, direction
+from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
+from prism_edge.methods.tables.words import families
+
+MAX_NTH = 5
+"""Places ("the third highest") asked for at most."""
+MAX_CELL_CONDS = 24
+BIG_ROWS = 2_000
+BIG_CONDS = 8
+"""Cell conditions a table of more than :data:`BIG_ROWS` rows is asked with at most."""
+"""Cell conditions combined in pairs at most (the most specific first)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    query: Query
+    values: tuple[str | float, ...]
+    """The answer: cells' texts, or computed numbers."""
+    sql: str
+    args: tuple[object, ...]
+    more: bool = False
+    """A list longer than :data:`space.MAX_LISTED` cells, cut there."""
+
+
+def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
+    """The cell conditions and the comparison conditions the question's mentions allow over
+    ``sheet``."""
+    cells: list[Cond] = []
+    mine = [(i, m) for i, m in enumerate(reading.cells) if m.sheet == sheet.name]
+    for i, mention in mine:
+        cells.append(Cond(mention.column, "in", mention.values, (i,)))
+    for (i, a), (j, b) in itertools.combinations(mine, 2):
+        if a.column == b.column and _apart(a, b) and set(a.values).isdisjoint(b.values):
+            cells.append(Cond(a.column, "in", a.values + b.values, (i, j)))
+    cells.sort(key=lambda c: (-_strength(reading, c), c.column))
+    numbers: list[Cond] = []
+    for lo, hi in reading.ranges:
+        low, high = reading.numbers[lo], reading.numbers[hi]
+        ref: tuple[int, ...] = (reading.number_index(lo), reading.number_index(hi))
+        for column in sheet.columns:
+            if column.kind == "number":
+                numbers.append(Cond(column.index, "between", low.value, ref, high.value))
+            elif column.kind == "date" and low.year and high.year:
+                numbers.append(Cond(column.index, "year-between", low.value, ref, high.value))
+    for k, text in enumerate(reading.texts):
+        ref = (reading.text_index(k),)
+        for column in sheet.columns:
+            if column.kind == "text":
+                numbers.append(Cond(column.index, text.kind, text.text, ref))
+    for k, number in enumerate(reading.numbers):
+        if number.ordinal:
+            continue
+        ref = (reading.number_index(k),)
+        said = direction(reading.words, number)
+        for column in sheet.columns:
+            if column.kind == "number":
+                numbers += [
+                    Cond(column.index, op, number.value, ref)
+                    for op in ((said,) if said else (">", "<", ">=", "<="))
+                ]
+                if not said and not any(m.column == column.index and m.start <= number.start
+                                        < m.end for _, m in mine):  # fmt: skip
+                    numbers.append(Cond(column.index, "=", number.value, ref))
+            elif column.kind == "date" and number.year:
+                years = {">": "year>", ">=": "year>", "<": "year<", "<=": "year<"}
+                ops = (years[said],) if said else ("year=", "year>", "year<")
+                numbers += [Cond(column.index, op, number.value, ref) for op in ops]
+    return cells, numbers
+
+
+def _apart(a: CellMention, b: CellMention) -> bool:
+    return a.end <= b.start or b.end <= a.start
+
+
+def _strength(reading: Reading, cond: Cond) -> float:
+    return sum(reading.cells[i].size + reading.cells[i].exact for i in cond.mentions
+               if i < len(reading.cells))  # fmt: skip
+
+
+def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
+    """Every query of the space the question's mentions allow over ``sheet`` (see
+    :func:`_space`); where the question bounds a column in words ("more than 400", "at
+    least 3") and the sheet has a column to bound, only the queries that keep the bound: a
+    comparison said is part of what is asked, never left out."""
+    _, numbers = conditions(reading, sheet)
+    bounded = {reading.number_index(k) for k, n in enumerate(reading.numbers)
+               if not n.ordinal and direction(reading.words, n)}  # fmt: skip
+    if not any(bounded & set(c.mentions) for c in numbers):
+        yield from _space(reading, sheet, relevant)
+        return
+    for query in _space(reading, sheet, relevant):
+        if any(bounded & set(c.mentions) for c in query.conds + query.other):
+            yield query
+
+
+def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
+    """Every query of the space the question's mentions allow over ``sheet``; over a big
+    table only its ``relevant`` columns (those the question names, or names a cell of, and
+    the first) answer, order or are compared, and only its strongest mentions select."""
+    cells, numbers = conditions(reading, sheet)
+    columns = [c for c in sheet.columns if c.present]
+    if sheet.rows > BIG_ROWS:  # every query reads every row
+        cells = cells[:BIG_CONDS]
+        if relevant is not None:
+            columns = [c for c in columns if c.index in relevant]
+            numbers = [c for c in numbers if c.column in relevant]
+    numeric = [c for c in columns if c.kind == "number"]
+    ordered = [c for c in columns if c.kind in ("number", "date")]
+    places = sorted({int(n.value) for n in reading.numbers if n.ordinal and 1 < n.value <=
+                     MAX_NTH})  # fmt: skip
+    name = sheet.name
+    said = families(reading.words)
+    order = [op for op, family in (("next", "after"), ("prev", "before")) if family in said]
+    singles = [(c,) for c in cells + numbers]
+    pairs = [
+        (a, b)
+        for a, b in itertools.combinations(cells[:MAX_CELL_CONDS], 2)
+        if a.column != b.column and set(a.mentions).isdisjoint(b.mentions)
+    ] + [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    # over every row
+    yield Query(name, "count")
+    for col in columns:
+        for op in ("first", "last", "most", "least"):
+            yield Query(name, op, col.index)
+        yield Query(name, "distinct", col.index)
+        for nth in places:
+            yield Query(name, "first", col.index, nth=nth)
+            yield Query(name, "last", col.index, nth=nth)
+        for by in ordered:
+            for op in ("argmax", "argmin"):
+                yield Query(name, op, col.index, by.index)
+                for nth in places:
+                    yield Query(name, op, col.index, by.index, nth=nth)
+    for col in numeric:
+        for op in ("sum", "avg", "max", "min", "range"):
+            yield Query(name, op, col.index)
+    grouping = [c for c in columns if c.kind == "text" and c.distinct < c.present]
+    for col in grouping:
+        for by in numeric:
+            yield Query(name, "groupmax", col.index, by.index)
+            yield Query(name, "groupmin", col.index, by.index)
+    # over the rows the mentions select
+    for conds in singles + pairs:
+        yield Query(name, "count", conds=conds)
+        used = {c.column for c in conds}
+        for col in columns:
+            yield Query(name, "select", col.index, conds=conds)
+            yield Query(name, "distinct", col.index, conds=conds)
+            for op in ("first", "last", "most"):
+                yield Query(name, op, col.index, conds=conds)
+            if len(conds) == 1 and conds[0].op == "in":
+                yield from (Query(name, op, col.index, conds=conds) for op in order)
+            for by in ordered:
+                if by.index in used and conds[0].op != "in":
+                    continue
+                yield Query(name, "argmax", col.index, by.index, conds)
+                yield Query(name, "argmin", col.index, by.index, conds)
+        for col in numeric:
+            for op in ("sum", "avg", "max", "min"):
+                yield Query(name, op, col.index, conds=conds)
+    # two selections compared
+    plain = [c for c in cells if len(c.mentions) == 1]
+    for a, b in itertools.combinations(plain[:MAX_CELL_CONDS], 2):
+        if not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
+            continue
+        yield Query(name, "countdiff", conds=(a,), other=(b,))
+        for col in numeric:
+            if col.index not in (a.column, b.column):
+                yield Query(name, "diff", col.index, conds=(a,), other=(b,))
+
+
+def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:
+    """The query's answer, or None when it has none (no row, no number)."""
+    for index in query.numeric_columns():
+        db.numeric(sheet, sheet.columns[index])
+    if sheet.rows > BIG_ROWS:
+        for cond in query.conds + query.other:
+            if cond.op == "in":
+                db.indexed(sheet, sheet.columns[cond.column])
+    sql, args = query.sql(sheet)
+    try:
+        rows = db.db.execute(sql, args).fetchall()
+    except sqlite3.OperationalError:
+        return None
+    values: list[str | float] = []
+    seen: set[object] = set()
+    for (value,) in rows:
+        if value is None or value == "":
+            continue
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if value not in seen:
+            seen.add(value)
+            values.append(value)
+    if not values:
+        return None
+    if len(values) > MAX_LISTED:
+        return Candidate(query, tuple(values[:MAX_LISTED]), sql, tuple(args), more=True)
+    if query.op in ("count", "countdiff", "distinct") and values == [0.0] and query.conds:
+        return Candidate(query, (0.0,), sql, tuple(args))
+    return Candidate(query, tuple(values), sql, tuple(args))
+
+
+def candidates(db: Database, reading: Reading, sheet: Sheet) -> list[Candidate]:
+    """Every query's answer (those with one), the same answer of the same query once."""
+    found = []
+    seen: set[tuple[str, tuple[object, ...]]] = set()
+    for query in queries(reading, sheet):
+        candidate = run(db, sheet, query)
+        if candidate is None:
+            continue
+        key = (candidate.sql, candidate.args)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(candidate)
+    return found

@@ -1,0 +1,252 @@
+"""What the ranker sees of a candidate: features relating the question to the query and its
+answer, as named indicator (or real) values.
+
+The templates, all learned from questions people wrote (none is scored by hand here):
+
+- the answer's operation with each word and pair of words of the question that is not part of
+  a cell it names ("how many", "after", "first", "most" ...);
+- how well each column the query uses (the answer's, the ordering's, each condition's) is
+  named by the question's words, by the column's role;
+- the kind of the answer's column and of the answer (a number, a date, text) with the
+  question's opening words ("how many", "when", "who" ...);
+- each condition: what kind it is (a whole cell, a part of one, two cells, a comparison), the
+  words just before a compared number ("more than", "before"), the question's cells it
+  leaves out;
+- the answer itself: how many values, whether it repeats a cell the question names, a zero.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from prism_edge.methods.tables.db import Sheet
+from prism_edge.methods.tables.enumerate import Candidate
+from prism_edge.methods.tables.mentions import STOP, Reading, stem
+from prism_edge.methods.tables.space import ROW_OPS, Query
+from prism_edge.methods.tables.words import column_words, families, key, tokens
+
+Features = dict[str, float]
+
+_GROUP = {
+    "select": "row", "first": "order", "last": "order", "next": "order", "prev": "order",
+    "argmax": "ordered", "argmin": "ordered", "most": "group", "least": "group",
+    "count": "count", "distinct": "count", "countdiff": "count", "sum": "agg", "avg": "agg",
+    "max": "agg", "min": "agg", "range": "agg", "diff": "agg", "groupmax": "group",
+    "groupmin": "group",
+}  # fmt: skip
+_WH = (
+    ("how", "many"), ("how", "much"), ("how", "long"), ("how", "old"), ("how",),
+    ("what", "year"), ("which", "year"), ("what", "is", "the", "total"), ("when",), ("who",),
+    ("whom",), ("whose",), ("where",), ("which",), ("what",), ("name",), ("list",), ("is",),
+    ("was",), ("did",), ("does",), ("are",), ("were",),
+)  # fmt: skip
+
+
+def opening(words: Sequence[str]) -> str:
+    """The question's opening words that say what kind of answer it wants ("how many",
+    "when", "who"), found anywhere a question may put them; ``other`` when none."""
+    for pattern in _WH:
+        n = len(pattern)
+        for i in range(len(words) - n + 1):
+            if tuple(words[i : i + n]) == pattern:
+                return "_".join(pattern)
+    return "other"
+
+
+@dataclass
+class QuestionView:
+    """What every candidate of one question shares, computed once."""
+
+    reading: Reading
+    sheet: Sheet
+    wh: str
+    triggers: list[str]
+    """Words and pairs of words outside the cells the question names."""
+    families: list[str]
+    """The lexicon's families of the question's words (:data:`FAMILIES`)."""
+    column_match: dict[int, tuple[float, float]]
+    """Per column: (the share of its name's words the question says, whether the question
+    says its whole name)."""
+    mention_words: dict[int, set[str]]
+    """Per cell mention, the stems of its words."""
+    content: list[str]
+    """The stems of the question's words outside the cells it names and not function
+    words."""
+    header_words: dict[int, list[str]]
+    """Per column, the stems of its name's words."""
+
+
+def view(reading: Reading, sheet: Sheet) -> QuestionView:
+    exact = {i for m in reading.cells if m.exact for i in range(m.start, m.end)}
+    numbers = {i for n in reading.numbers for i in range(n.start, n.end)}
+    kept = [
+        (i, "<num>" if i in numbers else reading.stems[i])
+        for i in range(len(reading.words))
+        if (i not in exact and reading.words[i][:1].isalnum()) or i in numbers
+    ]
+    unigrams = [f"w:{s}" for _, s in kept]
+    bigrams = [f"b:{a}_{b}" for (i, a), (j, b) in itertools.pairwise(kept) if j == i + 1]
+    stems = set(reading.stems)
+    said = " " + " ".join(reading.words) + " "
+    columns = {}
+    for column in sheet.columns:
+        name = [stem(w) for w in column_words(column.name)]
+        content = [w for w in name if w not in STOP] or name
+        share = sum(w in stems for w in content) / len(content) if content else 0.0
+        whole = " " + " ".join(tokens(column.name)) + " "
+        columns[column.index] = (share, float(len(whole) > 2 and whole in said))
+    content = sorted({
+        s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
+    })  # fmt: skip
+    headers = {
+        c.index: sorted({stem(w) for w in column_words(c.name)} - {""})[:6] for c in sheet.columns
+    }
+    return QuestionView(
+        reading,
+        sheet,
+        opening(reading.words),
+        sorted(set(unigrams + bigrams)),
+        families([reading.words[i] for i, _ in kept]),
+        columns,
+        {i: {reading.stems[k] for k in range(m.start, m.end)} for i, m in enumerate(reading.cells)},
+        content,
+        headers,
+    )
+
+
+def features(q: QuestionView, candidate: Candidate) -> Features:
+    """Every feature of a candidate: its query's and its answer's."""
+    f = query_features(q, candidate.query)
+    _answer(q, candidate, f, _op(candidate.query))
+    return f
+
+
+def _op(query: Query) -> str:
+    return query.op + ("@nth" if query.nth > 1 else "") + ("@all" if not query.conds else "")
+
+
+def query_features(q: QuestionView, query: Query) -> Features:
+    """The features of a query alone, known before it runs (a big table's queries are
+    ranked by these first, and only the best are run)."""
+    op = _op(query)
+    group = _GROUP[query.op]
+    f: Features = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
+    for t in q.triggers:
+        f[f"{t}|op:{op}"] = 1.0
+    for family in q.families:
+        f[f"fam:{family}|op:{op}"] = 1.0
+        f[f"fam:{family}|{group}"] = 1.0
+    sheet = q.sheet
+    if query.column is not None:
+        column = sheet.columns[query.column]
+        share, whole = q.column_match[query.column]
+        f[f"col:share|{group}"] = share
+        f[f"col:whole|{group}"] = whole
+        f[f"col:share|op:{op}"] = share
+        f[f"col:kind:{column.kind}|op:{op}"] = 1.0
+        f[f"col:kind:{column.kind}|wh:{q.wh}|{group}"] = 1.0
+        if query.column == 0:
+            f[f"col:first|{group}"] = 1.0
+        if share == 0:
+            f[f"col:unnamed|wh:{q.wh}|{group}"] = 1.0
+        for h in q.header_words[query.column]:
+            f[f"colw:{h}|wh:{q.wh}"] = 1.0
+            for w in q.content:
+                f[f"colw:{h}|q:{w}"] = 1.0
+    if query.by is not None:
+        by = sheet.columns[query.by]
+        share, whole = q.column_match[query.by]
+        f["by:share"] = share
+        f["by:whole"] = whole
+        f[f"by:share|op:{op}"] = share
+        f[f"by:kind:{by.kind}|op:{op}"] = 1.0
+        if query.by == query.column:
+            f[f"by:same|op:{op}"] = 1.0
+        for h in q.header_words[query.by]:
+            for w in q.content:
+                f[f"byw:{h}|q:{w}"] = 1.0
+    _conditions(q, query, f)
+    return f
+
+
+def _conditions(q: QuestionView, query: Query, f: Features) -> None:
+    reading = q.reading
+    n_cells, n_numbers = len(reading.cells), len(reading.numbers)
+    used: set[int] = set()
+    conds = query.conds + query.other
+    group = _GROUP[query.op]
+    f[f"conds:{len(conds)}|{group}"] = 1.0
+    for cond in conds:
+        share, _ = q.column_match[cond.column]
+        f["cond:col:share"] = f.get("cond:col:share", 0.0) + share
+        if cond.column == query.column:
+            f[f"cond:is-answer|op:{query.op}"] = 1.0
+        if cond.op == "in":
+            kinds = []
+            for i in cond.mentions:
+                mention = reading.cells[i]
+                used.update(range(mention.start, mention.end))
+                kinds.append("exact" if mention.exact else "part")
+                f["cond:size"] = f.get("cond:size", 0.0) + mention.size
+                before = reading.stems[mention.start - 1] if mention.start else "<start>"
+                f[f"cond:before:{before}|op:{query.op}"] = 1.0
+                for family in families(reading.words[max(0, mention.start - 3) : mention.start]):
+                    f[f"cond:before:{family}|op:{query.op}"] = 1.0
+                if not mention.exact:
+                    f["cond:part:values"] = f.get("cond:part:values", 0.0) + min(
+                        len(mention.values), 10
+                    )
+            f[f"cond:{'+'.join(kinds)}|op:{query.op}"] = 1.0
+            continue
+        f[f"cmp:{cond.op}|op:{query.op}"] = 1.0
+        k = cond.mentions[0] - n_cells
+        if k >= n_numbers:  # a text condition
+            text = reading.texts[k - n_numbers]
+            used.update(range(text.start, text.end))
+            continue
+        number = reading.numbers[k]
+        for i in cond.mentions:
+            n = reading.numbers[i - n_cells]
+            used.update(range(n.start, n.end))
+        for family in families(reading.words[max(0, number.start - 3) : number.start]):
+            f[f"cmp:{cond.op}|fam:{family}"] = 1.0
+        preceding = reading.stems[max(0, number.start - 2) : number.start]
+        if preceding:
+            f[f"cmp:{cond.op}|w:{preceding[-1]}"] = 1.0
+            f[f"cmp:{cond.op}|b:{'_'.join(preceding)}"] = 1.0
+        else:
+            f[f"cmp:{cond.op}|w:<start>"] = 1.0
+        after = reading.stems[number.end : number.end + 1]
+        if after:
+            f[f"cmp:{cond.op}|after:{after[0]}"] = 1.0
+        if number.year:
+            f[f"cmp:{cond.op}|year"] = 1.0
+    exact_left = [
+        m for m in reading.cells if m.exact and not any(i in used for i in range(m.start, m.end))
+    ]
+    spans = {(m.start, m.end) for m in exact_left}
+    f["left:exact"] = float(len(spans))
+    if spans:
+        f["left:exact:longest"] = float(max(e - s for s, e in spans))
+    numbers_left = [n for n in reading.numbers if not n.ordinal and n.start not in used]
+    f[f"left:numbers|{group}"] = float(len(numbers_left))
+    if reading.texts and not any(t.start in used for t in reading.texts):
+        f["left:texts"] = 1.0
+
+
+def _answer(q: QuestionView, candidate: Candidate, f: Features, op: str) -> None:
+    values = candidate.values
+    n = len(values)
+    size = "1" if n == 1 else "2" if n == 2 else "3-5" if n <= 5 else "6+"
+    f[f"ans:n:{size}|op:{op}"] = 1.0
+    f[f"ans:n:{size}|wh:{q.wh}"] = 1.0
+    numeric = all(isinstance(v, float) for v in values)
+    f[f"ans:{'number' if numeric else 'text'}|wh:{q.wh}"] = 1.0
+    if numeric and values == (0.0,):
+        f[f"ans:zero|op:{op}"] = 1.0
+    if candidate.query.op in ROW_OPS:
+        named = {v for m in q.reading.cells for v in m.values if m.exact}
+        if any(isinstance(v, str) and key(v) in named for v in values):
+            f[f"ans:named|op:{op}"] = 1.0

@@ -1,0 +1,276 @@
+"""What a question mentions of the tables: the cells it names (whole or in part), the
+numbers it holds, and its words, as the query space and the ranker read them.
+
+Nothing here decides what the question asks: every mention is a possibility the candidates
+may use or not; the ranker, learned from questions people wrote, weighs them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import snowballstemmer
+
+from prism_edge.methods.tables.db import Database, Sheet
+from prism_edge.methods.tables.words import tokens
+from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
+
+_STOP = """
+    a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
+    all also and any are been being both but can could did does for from had has have her here
+    him his how into its just now our out she should such than that their them then there
+    these they this those too very was were what when where which while who whom why will with
+    would you your was were one name list tell give total number many much
+"""
+STOP = frozenset(_STOP.split())
+"""Words too common to name a cell by themselves."""
+
+MAX_NGRAM = 10
+PARTIAL_ROWS = 0.5
+"""A part of the question that occurs inside the cells of more than this share of a column's
+distinct values names none of them in particular."""
+MAX_VALUES = 20_000
+"""Distinct values of a column, beyond which only whole cells are matched (a big table)."""
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+@dataclass(frozen=True)
+class CellMention:
+    """Cells of one column named by a span of the question."""
+
+    sheet: str
+    column: int
+    values: tuple[str, ...]
+    """The folded texts of the cells named."""
+    start: int
+    end: int
+    """The span (token indexes, end excluded)."""
+    exact: bool
+    """The span is the whole cell; else it occurs inside it."""
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    value: float
+    start: int
+    end: int
+    ordinal: bool = False
+    """Said as "second", "3rd": a place rather than an amount."""
+    year: bool = False
+
+
+@dataclass(frozen=True)
+class TextMention:
+    """A text the question says cells begin with, end with or contain ("beginning with
+    'Europe/'")."""
+
+    kind: str
+    """``prefix``, ``suffix`` or ``contains``."""
+    text: str
+    start: int
+    end: int
+
+
+@dataclass
+class Reading:
+    """A question as tokens, with what it mentions of the tables."""
+
+    question: str
+    words: list[str]
+    stems: list[str]
+    cells: list[CellMention] = field(default_factory=list)
+    numbers: list[NumberMention] = field(default_factory=list)
+    texts: list[TextMention] = field(default_factory=list)
+    ranges: list[tuple[int, int]] = field(default_factory=list)
+    """Pairs of numbers (their indexes in ``numbers``) the question puts a range between
+    ("between 1960 and 1965", "from 2 to 5")."""
+
+    def number_index(self, k: int) -> int:
+        """The mention index of number ``k`` (numbers come after the cells)."""
+        return len(self.cells) + k
+
+    def text_index(self, k: int) -> int:
+        return len(self.cells) + len(self.numbers) + k
+
+    def covered(self) -> set[int]:
+        return {i for m in self.cells for i in range(m.start, m.end)}
+
+
+_GREATER = ("more than", "greater than", "larger than", "higher than", "bigger than",
+            "longer than", "older than", "later than", "over", "above", "exceeding", "exceeds",
+            "exceeded", "excess of", "after")  # fmt: skip
+_LESS = ("less than", "fewer than", "smaller than", "lower than", "shorter than", "younger than",
+         "earlier than", "under", "below", "before")  # fmt: skip
+_AT_LEAST = ("at least", "no less than", "no fewer than", "not less than", "minimum of",
+             "or more")  # fmt: skip
+_AT_MOST = ("at most", "no more than", "not more than", "up to", "maximum of", "or less",
+            "or fewer")  # fmt: skip
+_BEFORE: dict[tuple[str, ...], str] = {
+    tuple(words.split()): op
+    for op, said in ((">", _GREATER), ("<", _LESS), (">=", _AT_LEAST), ("<=", _AT_MOST))
+    for words in said
+}
+"""The words of English that say which way a number bounds a column ("more than 400",
+"at least 3", "under 10", "after 1990"; "or more" after it): the comparison is read, as
+a parser reads grammar, not left to the ranker's weights (learned from weakly supervised
+questions, where a count with the wrong bound can match the answer by chance)."""
+
+
+def direction(words: Sequence[str], number: NumberMention) -> str | None:
+    """The comparison the question's words put on ``number`` (``>``, ``<``, ``>=``, ``<=``),
+    or None when they say none ("in 1990", "400 employees")."""
+    after = tuple(words[number.end : number.end + 2])
+    for size in (3, 2, 1):
+        before = tuple(words[number.start - size : number.start]) if number.start >= size else ()
+        if before in _BEFORE and before[0] != "or":
+            said = _BEFORE[before]
+            return said + "=" if len(said) == 1 and after in _BEFORE else said  # "3 or more"
+    if after in _BEFORE and after[0] == "or":
+        return _BEFORE[after]
+    return None
+
+
+def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
+    words = tokens(question)
+    reading = Reading(question, words, [stem(w) for w in words])
+    reading.numbers = _numbers(words)
+    reading.ranges = _ranges(words, reading.numbers)
+    reading.texts = _texts(question, words)
+    for sheet in sheets if sheets is not None else db.sheets.values():
+        db.prepare(sheet)
+        for column in sheet.columns:
+            db.typed(sheet, column)
+            if column.big:
+                reading.cells += _whole_cells(words, db, sheet, column.index)
+            else:
+                reading.cells += _cells(words, sheet, column.index)
+    return reading
+
+
+def _numbers(words: list[str]) -> list[NumberMention]:
+    found = []
+    for i, word in enumerate(words):
+        if word in ORDINAL_WORDS or re.fullmatch(r"\d+(st|nd|rd|th)", word):
+            value = read_number(word)
+            if value is not None:
+                found.append(NumberMention(value, i, i + 1, ordinal=True))
+            continue
+        value = read_number(word)
+        if value is None:
+            continue
+        is_year = read_date(word) is not None and word.isdigit()
+        found.append(NumberMention(value, i, i + 1, year=is_year))
+    return found
+
+
+def _ranges(words: list[str], numbers: list[NumberMention]) -> list[tuple[int, int]]:
+    found = []
+    for k, (a, b) in enumerate(itertools.pairwise(numbers)):
+        if a.ordinal or b.ordinal or a.value >= b.value or b.start - a.end != 1:
+            continue
+        before = words[a.start - 1] if a.start else ""
+        if (before, words[a.end]) in (("between", "and"), ("from", "to"), ("from", "-")):
+            found.append((k, k + 1))
+    return found
+
+
+_TEXT = re.compile(
+    r"\b(begin(?:s|ning)?|start(?:s|ing)?|end(?:s|ing)?|contain(?:s|ing)?|includ(?:e|es|ing))"
+    r"\s+(?:with\s+)?(?:the\s+(?:letters?|word|text)\s+)?"
+    r"(?:['\"‘“]([^'\"’”]+)['\"’”]|(\S+?))(?=[\s?.!,]|$)",
+    re.IGNORECASE,
+)
+
+
+def _texts(question: str, words: list[str]) -> list[TextMention]:
+    """The texts the question says cells begin with, end with or contain."""
+    found = []
+    for match in _TEXT.finditer(question):
+        verb = match.group(1).lower()
+        kind = "prefix" if verb.startswith(("begin", "start")) else (
+            "suffix" if verb.startswith("end") else "contains")  # fmt: skip
+        text = match.group(2) or match.group(3)
+        cut = tokens(text)
+        if not cut:
+            continue
+        span = next(
+            ((i, i + len(cut)) for i in range(len(words)) if words[i : i + len(cut)] == cut),
+            (len(words), len(words)),
+        )
+        found.append(TextMention(kind, text, *span))
+    return found
+
+
+def _whole_cells(words: list[str], db: Database, sheet: Sheet, column: int) -> list[CellMention]:
+    """The cells of a big column the question names whole (looked up in the database)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
+        for i in range(len(words) - n + 1):
+            part = tuple(words[i : i + n])
+            if _nameable(part):
+                spans.setdefault(" ".join(part), []).append((i, i + n))
+    found = db.said(sheet, sheet.columns[column], sorted(spans))
+    return [CellMention(sheet.name, column, (p,), *span, exact=True) for p in found
+            for span in spans[p]]  # fmt: skip
+
+
+def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:
+    values = sheet.values.get(column, [])
+    if not values:
+        return []
+    grams: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
+        for i in range(len(words) - n + 1):
+            grams.setdefault(tuple(words[i : i + n]), []).append((i, i + n))
+    found: list[CellMention] = []
+    exact_spans: set[tuple[int, int]] = set()
+    by_span: dict[tuple[int, int], list[str]] = {}
+    partial = len(values) <= MAX_VALUES
+    for value in values:
+        cut = tuple(tokens(value))
+        if not cut:
+            continue
+        spans = grams.get(cut)
+        if spans is not None and _nameable(cut):
+            for span in spans:
+                exact_spans.add(span)
+                found.append(CellMention(sheet.name, column, (value,), *span, exact=True))
+            continue
+        if not partial or len(cut) > 12:
+            continue
+        for n in range(min(len(cut) - 1, MAX_NGRAM), 0, -1):
+            hit = False
+            for i in range(len(cut) - n + 1):
+                part = cut[i : i + n]
+                if part in grams and _nameable(part):
+                    for span in grams[part]:
+                        by_span.setdefault(span, []).append(value)
+                    hit = True
+            if hit:
+                break
+    limit = max(1, int(PARTIAL_ROWS * len(values)))
+    for span, named in by_span.items():
+        if span in exact_spans or any(s[0] <= span[0] and span[1] <= s[1] for s in exact_spans):
+            continue
+        if len(named) <= limit or len(values) <= 2:
+            found.append(CellMention(sheet.name, column, tuple(named), *span, exact=False))
+    return found
+
+
+def _nameable(part: tuple[str, ...]) -> bool:
+    """Whether a span can name a cell: some word of it is no function word or mark (a
+    bare "the" or "," names nothing), and a bare number names a cell only as a whole."""
+    content = [w for w in part if w not in STOP and (w[:1].isalnum())]
+    return bool(content)

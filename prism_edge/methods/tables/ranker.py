@@ -1,0 +1,46 @@
+"""The ranker: a log-linear model over the candidates of a question, its weights learned from
+WikiTableQuestions' training questions (``benchmarks/tables/train_ranker.py`` writes
+``ranker.json`` beside this file, and reproduces it).
+
+A candidate's score is the sum of its features' weights times their values; the answer is
+the best-scored candidate, and how sure the ranker is comes from the softmax over all of them
+(the best candidate's probability and its margin over the runner-up with another answer).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from importlib import resources
+
+from prism_edge.methods.tables.features import Features
+
+WEIGHTS = "ranker.json"
+
+
+@functools.cache
+def weights() -> Mapping[str, float]:
+    """The shipped weights (empty when the package has none: every score 0)."""
+    try:
+        text = resources.files(__package__).joinpath(WEIGHTS).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    data = json.loads(text)
+    return {str(k): float(v) for k, v in data["weights"].items()}
+
+
+def score(features: Features, w: Mapping[str, float] | None = None) -> float:
+    w = weights() if w is None else w
+    return sum(w.get(name, 0.0) * value for name, value in features.items())
+
+
+def probabilities(scores: Sequence[float]) -> list[float]:
+    """The softmax of the scores."""
+    if not scores:
+        return []
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]

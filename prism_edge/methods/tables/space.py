@@ -1,0 +1,295 @@
+"""The query space: a typed query over one table (or two joined), its SQL and its English.
+
+A query is an answer computed over the rows its conditions select:
+
+    Query(op="argmax", column=0, by=3, conds=(Cond(2, "in", ("kildare",)),))
+    -> SELECT c0 FROM t0 WHERE f2 IN ('kildare') AND n3 IS NOT NULL
+       ORDER BY n3 DESC, _row LIMIT 1 OFFSET 0
+    -> "the Team of the row with the highest Wins, where County is kildare"
+
+The answers (``op``):
+
+====================  =======================================================================
+``select``            the ``column`` cells of the rows (every one, in the table's order)
+``count``             how many rows
+``distinct``          how many different ``column`` values
+``sum`` ``avg``       the total or mean of the ``column`` numbers
+``max`` ``min``       the largest or smallest ``column`` number
+``range``             the largest minus the smallest ``column`` number
+``argmax`` ``argmin`` the ``column`` cell of the row with the highest/lowest ``by`` (a number
+                      or a date), the ``nth`` such
+``first`` ``last``    the ``column`` cell of the ``nth`` row from the top or the bottom
+``next`` ``prev``     the ``column`` cell of the row just after or before the rows selected
+``most`` ``least``    the ``column`` value that occurs most or least often
+``groupmax``          the ``column`` value whose rows have the highest (``groupmin``: lowest)
+                      total ``by``
+``diff``              the difference of the ``column`` number between the rows of ``conds``
+                      and those of ``other`` (how many more, how much longer)
+``countdiff``         the difference of the two selections' row counts
+====================  =======================================================================
+
+Conditions (``Cond``): ``in`` (the cell is one of the named texts, compared folded), ``=``, ``!=``,
+``>``, ``<``, ``>=``, ``<=``, ``between`` on the column's numbers, ``year=``, ``year>``,
+``year<``, ``year-between`` on its dates, and ``prefix``, ``suffix``, ``contains`` on its text
+(a text the question quotes). A table's summary row ("Total", "Totals") is never one of its
+rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prism_edge.methods.tables.db import Column, Sheet, show_number
+
+ANSWERS = (
+    "select", "count", "distinct", "sum", "avg", "max", "min", "range", "argmax", "argmin",
+    "first", "last", "next", "prev", "most", "least", "groupmax", "groupmin", "diff",
+    "countdiff",
+)  # fmt: skip
+NUMERIC_OPS = frozenset({"sum", "avg", "max", "min", "range", "diff"})
+ORDERED_OPS = frozenset({"argmax", "argmin"})
+GROUP_OPS = frozenset({"groupmax", "groupmin"})
+ROW_OPS = frozenset({"select", "argmax", "argmin", "first", "last", "next", "prev", "most",
+                     "least", "groupmax", "groupmin"})  # fmt: skip
+"""Answers that are cells of the table (not computed numbers)."""
+MAX_LISTED = 100
+"""Cells a ``select`` lists at most (its SQL asks for one more, to tell a longer list)."""
+COMPARE = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!="}
+SAID = {
+    "in": "is", ">": "is more than", "<": "is less than", ">=": "is at least",
+    "<=": "is at most", "=": "is", "!=": "is not", "year=": "is in", "year>": "is after",
+    "year<": "is before", "between": "is between", "year-between": "is between",
+    "prefix": "begins with", "suffix": "ends with", "contains": "contains",
+}  # fmt: skip
+TEXT_OPS = frozenset({"prefix", "suffix", "contains"})
+
+
+@dataclass(frozen=True)
+class Cond:
+    column: int
+    op: str
+    value: tuple[str, ...] | float | str
+    mentions: tuple[int, ...] = ()
+    """The question's mentions this condition stands for (their indexes)."""
+    upper: float | None = None
+    """A range's upper bound (``between``, ``year-between``)."""
+
+    def sql(self, sheet: Sheet) -> tuple[str, list[Any]]:
+        column = sheet.columns[self.column]
+        if self.op == "in":
+            assert isinstance(self.value, tuple)
+            raw = sheet.raw.get(self.column, {})
+            texts = [t for v in self.value for t in raw.get(v, [v])]
+            marks = ", ".join("?" * len(texts))
+            return f"{column.text} IN ({marks})", texts
+        if self.op in TEXT_OPS:
+            assert isinstance(self.value, str)
+            escaped = self.value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            pattern = {"prefix": "{}%", "suffix": "%{}", "contains": "%{}%"}[self.op]
+            return f"{column.text} LIKE ? ESCAPE '\\'", [pattern.format(escaped)]
+        assert isinstance(self.value, float)
+        if self.op == "between":
+            return f"{column.num} BETWEEN ? AND ?", [self.value, self.upper]
+        if self.op == "year-between":
+            assert self.upper is not None
+            low, high = int(self.value), int(self.upper)
+            return f"{column.key} BETWEEN ? AND ?", [low * 10000, high * 10000 + 9999]
+        if self.op.startswith("year"):
+            year = int(self.value)
+            if self.op == "year=":
+                return f"{column.key} BETWEEN ? AND ?", [year * 10000, year * 10000 + 9999]
+            if self.op == "year>":
+                return f"{column.key} > ?", [year * 10000 + 9999]
+            return f"{column.key} < ?", [year * 10000]
+        return f"{column.num} {COMPARE[self.op]} ?", [self.value]
+
+    def render(self, sheet: Sheet) -> str:
+        name = sheet.columns[self.column].name
+        if self.op in TEXT_OPS:
+            return f"{name} {SAID[self.op]} {self.value!r}"
+        if self.upper is not None:
+            assert isinstance(self.value, float)
+            return f"{name} {SAID[self.op]} {show_number(self.value)} and {show_number(self.upper)}"
+        if isinstance(self.value, tuple):
+            raw = sheet.raw.get(self.column, {})
+            texts = [t for v in self.value for t in raw.get(v, [v])]
+            said = " or ".join(texts[:3]) + (f" or {len(texts) - 3} more" if len(texts) > 3 else "")
+        else:
+            assert isinstance(self.value, float)
+            said = show_number(self.value)
+        return f"{name} {SAID[self.op]} {said}"
+
+
+@dataclass(frozen=True)
+class Query:
+    sheet: str
+    op: str
+    column: int | None = None
+    by: int | None = None
+    conds: tuple[Cond, ...] = ()
+    other: tuple[Cond, ...] = ()
+    nth: int = 1
+
+    def numeric_columns(self) -> set[int]:
+        """The columns whose numbers or dates the SQL reads (stored before it runs:
+        :meth:`Database.numeric`)."""
+        used = {c.column for c in self.conds + self.other if c.op != "in" and c.op not in TEXT_OPS}
+        if self.by is not None:
+            used.add(self.by)
+        if self.op in NUMERIC_OPS and self.column is not None:
+            used.add(self.column)
+        return used
+
+    def sql(self, sheet: Sheet) -> tuple[str, list[Any]]:
+        """The SQL that computes the answer, with its parameters."""
+        where, args = _where(sheet, self.conds)
+        t = sheet.sql
+        col = sheet.columns[self.column] if self.column is not None else None
+        op = self.op
+        if op == "count":
+            return f"SELECT COUNT(*) FROM {t}{where}", args
+        other, more = _where(sheet, self.other)
+        if op == "countdiff":
+            return (
+                f"SELECT ABS((SELECT COUNT(*) FROM {t}{where}) - (SELECT COUNT(*) FROM {t}"
+                f"{other}))",
+                args + more,
+            )
+        assert col is not None, op
+        if op == "select":
+            return (
+                f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
+                f"ORDER BY MIN(_row) LIMIT {MAX_LISTED + 1}",
+                args,
+            )
+        if op == "distinct":
+            return f"SELECT COUNT(DISTINCT {col.text}) FROM {t}{where}", args
+        if op in ("sum", "avg", "max", "min"):
+            return f"SELECT {op.upper()}({col.num}) FROM {t}{where}", args
+        if op == "range":
+            return f"SELECT MAX({col.num}) - MIN({col.num}) FROM {t}{where}", args
+        if op in ORDERED_OPS:
+            assert self.by is not None
+            by = _order_key(sheet.columns[self.by])
+            way = "DESC" if op == "argmax" else "ASC"
+            return (
+                f"SELECT {col.text} FROM {t}{_and(where, by)} ORDER BY {by} {way}, _row "
+                f"LIMIT 1 OFFSET {self.nth - 1}",
+                args,
+            )
+        if op in ("first", "last"):
+            way = "ASC" if op == "first" else "DESC"
+            return (
+                f"SELECT {col.text} FROM {t}{_and(where, col.text)} ORDER BY _row {way} "
+                f"LIMIT 1 OFFSET {self.nth - 1}",
+                args,
+            )
+        if op in ("next", "prev"):
+            edge, cmp, way = ("MAX", ">", "ASC") if op == "next" else ("MIN", "<", "DESC")
+            outer, more = _where(sheet, ())
+            outer = f"{outer} AND" if outer else " WHERE"
+            return (
+                f"SELECT {col.text} FROM {t}{outer} _row {cmp} (SELECT {edge}(_row) FROM {t}"
+                f"{where}) ORDER BY _row {way} LIMIT 1",
+                more + args,
+            )
+        if op in ("groupmax", "groupmin"):
+            assert self.by is not None
+            by = sheet.columns[self.by].num
+            way = "DESC" if op == "groupmax" else "ASC"
+            return (
+                f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
+                f"HAVING COUNT({by}) > 0 ORDER BY SUM({by}) {way}, MIN(_row) LIMIT 1",
+                args,
+            )
+        if op in ("most", "least"):
+            way = "DESC" if op == "most" else "ASC"
+            return (
+                f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
+                f"ORDER BY COUNT(*) {way}, MIN(_row) LIMIT 1",
+                args,
+            )
+        if op == "diff":
+            return (
+                f"SELECT ABS((SELECT {col.num} FROM {t}{_and(where, col.num)} ORDER BY _row "
+                f"LIMIT 1) - (SELECT {col.num} FROM {t}{_and(other, col.num)} ORDER BY _row "
+                f"LIMIT 1))",
+                args + more,
+            )
+        raise ValueError(f"unknown answer {op!r}")
+
+    def render(self, sheet: Sheet) -> str:
+        """The query in plain words, as a user checks what was computed."""
+        name = sheet.columns[self.column].name if self.column is not None else ""
+        by = sheet.columns[self.by].name if self.by is not None else ""
+        nth = _ordinal(self.nth)
+        said = {
+            "select": f"the {name}",
+            "count": "the number of rows",
+            "distinct": f"the number of different {name}",
+            "sum": f"the total {name}",
+            "avg": f"the average {name}",
+            "max": f"the highest {name}",
+            "min": f"the lowest {name}",
+            "range": f"the highest minus the lowest {name}",
+            "argmax": f"the {name} of the row with the {nth}highest {by}",
+            "argmin": f"the {name} of the row with the {nth}lowest {by}",
+            "first": f"the {name} of the {nth or 'first '}row",
+            "last": f"the {name} of the {nth}last row",
+            "next": f"the {name} of the row just after the one",
+            "prev": f"the {name} of the row just before the one",
+            "groupmax": f"the {name} with the highest total {by}",
+            "groupmin": f"the {name} with the lowest total {by}",
+            "most": f"the most common {name}",
+            "least": f"the least common {name}",
+            "diff": f"the difference in {name}",
+            "countdiff": "the difference in the number of rows",
+        }[self.op]
+        if self.op in ("diff", "countdiff"):
+            left = " and ".join(c.render(sheet) for c in self.conds)
+            right = " and ".join(c.render(sheet) for c in self.other)
+            return f"{said} between the rows where {left} and those where {right}"
+        if self.conds:
+            said += (
+                (" " if self.op in ("next", "prev") else ", ")
+                + "where "
+                + (" and ".join(c.render(sheet) for c in self.conds))
+            )
+        return said
+
+
+def _ordinal(n: int) -> str:
+    if n == 1:
+        return ""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n % 100 not in (11, 12, 13) else 0, "th")
+    return f"{n}{suffix} "
+
+
+def _order_key(column: Column) -> str:
+    return column.key if column.kind == "date" else column.num
+
+
+def _where(sheet: Sheet, conds: Sequence[Cond]) -> tuple[str, list[Any]]:
+    """The WHERE clause of ``conds``; a table's summary row ("Total") is never a row of
+    its data."""
+    parts: list[str] = []
+    args: list[Any] = []
+    if sheet.summary is not None:
+        column, text = sheet.summary
+        parts.append(f"{sheet.columns[column].text} IS NOT ?")
+        args.append(text)
+    if not conds and not parts:
+        return "", []
+    for cond in conds:
+        sql, more = cond.sql(sheet)
+        parts.append(sql)
+        args += more
+    return " WHERE " + " AND ".join(parts), args
+
+
+def _and(where: str, present: str) -> str:
+    """``where`` with ``present IS NOT NULL``."""
+    test = f"{present} IS NOT NULL"
+    return f"{where} AND {test}" if where else f" WHERE {test}"

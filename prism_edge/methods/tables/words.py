@@ -1,0 +1,107 @@
+"""Column names as words (``ArtistId``: artist, id; ``enrl_tot``: enrollment, total; the
+usual short forms spelt out) and the rounding a question asks for: a general lexicon, not any
+one table's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from prism_edge.text.values import fold
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[^\W\d_]+(?:['’.&][^\W\d_]+)*|[^\w\s]")
+
+
+def tokens(text: str) -> list[str]:
+    """Folded words, numbers and marks, as cells and questions are both cut."""
+    return _TOKEN.findall(fold(text))
+
+
+def key(text: str) -> str:
+    """A cell's words as a question names it: ``Dundee United F.C.`` -> ``dundee united
+    f.c``... the cell's tokens joined by single spaces (how cells are matched)."""
+    return " ".join(tokens(text))
+
+
+ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "enrl": ("enrollment",), "tot": ("total",), "exp": ("expenditure",), "pct": ("percent",),
+    "perc": ("percent",), "avg": ("average",), "num": ("number",), "no": ("number",),
+    "nbr": ("number",), "amt": ("amount",), "qty": ("quantity",), "pop": ("population",),
+    "unemp": ("unemployment",), "emp": ("employees",), "temp": ("temperature",),
+    "yr": ("year",), "mo": ("month",), "dt": ("date",), "val": ("value",),
+    "lat": ("latitude",), "lon": ("longitude",), "lng": ("longitude",),
+    "desc": ("description",), "cnt": ("count",), "min": ("minimum",), "max": ("maximum",),
+    "rev": ("revenue",), "sal": ("salary",), "dist": ("district",), "govt": ("government",),
+    "inc": ("income",), "mgmt": ("management",), "vol": ("volume",), "wt": ("weight",),
+    "ht": ("height",), "dur": ("duration",), "dob": ("birth",), "addr": ("address",),
+    "qtr": ("quarter",), "dept": ("department",), "cust": ("customer",), "prod": ("product",),
+    "lang": ("language",), "pos": ("position",), "pts": ("points",), "gp": ("games",),
+}  # fmt: skip
+"""Short forms of column names and the words they stand for."""
+
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
+
+
+def column_words(name: str) -> list[str]:
+    """A column's name as lower-case words: split at spaces, underscores and case changes,
+    each short form followed by what it stands for."""
+    out: list[str] = []
+    for part in _PARTS.findall(name):
+        word = part.lower()
+        out.append(word)
+        out += ABBREVIATIONS.get(word, ())
+    return out
+
+
+_ROUNDED = re.compile(
+    r"\b(?:rounded|round(?:ed)?\s+it|to)\s+(?:to\s+)?(\d+|one|two|three|no)\s+"
+    r"(?:decimal\s+places?|decimals?|digits?\s+after)",
+    re.IGNORECASE,
+)
+_PLACES = {"no": 0, "one": 1, "two": 2, "three": 3}
+_WHOLE = re.compile(r"\b(?:rounded\s+to\s+(?:the\s+nearest\s+)?(?:whole|integer))", re.IGNORECASE)
+MAX_PLACES = 10
+
+
+def rounding(question: str) -> int | None:
+    """The decimal places a question asks its answer rounded to ("rounded to 1 decimal
+    place": 1; "to the nearest whole number": 0; at most :data:`MAX_PLACES`), or None."""
+    m = _ROUNDED.search(question)
+    if m:
+        said = m.group(1).lower()
+        places = _PLACES[said] if said in _PLACES else int(said[:3])
+        return min(places, MAX_PLACES)
+    return 0 if _WHOLE.search(question) else None
+
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "high": ("most", "highest", "largest", "greatest", "biggest", "maximum", "max", "top",
+             "best", "longest", "tallest", "heaviest", "oldest", "farthest", "furthest",
+             "widest", "deepest", "fastest", "hottest", "richest", "more", "higher", "larger",
+             "greater", "bigger", "longer", "taller", "older", "better", "northernmost"),
+    "low": ("least", "fewest", "lowest", "smallest", "minimum", "min", "shortest", "worst",
+            "youngest", "nearest", "slowest", "coldest", "cheapest", "poorest", "less", "fewer",
+            "lower", "smaller", "shorter", "younger", "worse", "southernmost"),
+    "average": ("average", "mean", "avg"),
+    "total": ("total", "sum", "combined", "altogether", "overall", "together"),
+    "count": ("many", "number", "count"),
+    "first": ("first", "earliest", "initial", "opening", "begin", "began", "start", "started"),
+    "last": ("last", "latest", "final", "recent", "bottom", "end", "ended"),
+    "after": ("after", "next", "following", "followed", "succeeded", "then", "later", "below"),
+    "before": ("before", "previous", "preceding", "preceded", "prior", "earlier", "above"),
+    "difference": ("difference", "differ", "between", "gap", "margin", "apart"),
+    "different": ("different", "distinct", "unique", "various"),
+    "other": ("other", "besides", "except", "not", "only"),
+    "same": ("same", "equal", "tied", "tie", "also"),
+    "common": ("common", "often", "frequent", "frequently", "popular", "usual", "majority"),
+    "or": ("or", "either", "whether"),
+}  # fmt: skip
+"""Words that say the same thing about a query, by family: a general lexicon whose pairing
+with each kind of query the ranker learns (so that "fewest" weighs as "least" does, though
+the training questions say one far more often)."""
+_FAMILY_OF = {w: name for name, words in FAMILIES.items() for w in words}
+
+
+def families(words: Sequence[str]) -> list[str]:
+    """The families of the question's words, once each, in order."""
+    return list(dict.fromkeys(_FAMILY_OF[w] for w in words if w in _FAMILY_OF))

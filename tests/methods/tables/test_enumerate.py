@@ -1,0 +1,64 @@
+"""The query space a question's words allow: a comparison said in words is read as grammar
+(its direction, never left to the ranker) and kept by every query; rows before or after a
+named row only when the question speaks of order."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.methods.tables.db import Database
+from prism_edge.methods.tables.enumerate import queries
+from prism_edge.methods.tables.mentions import direction, read
+from prism_edge.methods.tables.words import tokens
+from prism_edge.text.tables import TableChunk
+
+ROWS = [["Acme", "Sweden", "120", "900"], ["Borealis", "Sweden", "80", "400"],
+        ["Cobalt", "Norway", "300", "2500"], ["Dune", "Norway", "-20", "150"]]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("how many have more than 400 employees?", ">"),
+        ("how many games with at least 3 goals?", ">="),
+        ("countries with 3 or more medals", ">="),
+        ("teams under 10 points", "<"),
+        ("no more than 5 wins", "<="),
+        ("films released after 1990", ">"),
+        ("what happened in 1990?", None),
+        ("how many have 400 employees?", None),
+    ],
+)
+def test_the_direction_of_a_comparison_is_read_from_its_words(question, said):
+    words = tokens(question)
+    reading = read(question, Database())
+    (number,) = [n for n in reading.numbers if not n.ordinal]
+    assert direction(words, number) == said
+
+
+def _space(question: str) -> list[str]:
+    db = Database()
+    db.add(
+        TableChunk("firms", ["name", "country", "profits", "employees"], [list(r) for r in ROWS])
+    )
+    sheet = next(iter(db.sheets.values()))
+    for column in sheet.columns:
+        db.typed(sheet, column)
+    reading = read(question, db, [sheet])
+    return [f"{q.op} {[c.op for c in q.conds]}" for q in queries(reading, sheet)]
+
+
+def test_a_bound_said_is_kept_by_every_query():
+    space = _space("How many firms have more than 400 employees?")
+    assert space and all("'>'" in q for q in space)  # none drops it, none turns it around
+    assert not any("'<'" in q or "'>='" in q for q in space)
+    free = _space("How many firms have 400 employees?")  # no direction: every comparison
+    assert any("'<'" in q for q in free) and any(q.startswith("count []") for q in free)
+
+
+def test_rows_after_or_before_a_row_only_when_the_question_speaks_of_order():
+    assert not any(q.startswith(("next", "prev")) for q in _space("What are Cobalt's profits?"))
+    after = _space("Which firm comes after Cobalt?")
+    assert any(q.startswith("next") for q in after) and not any(q.startswith("prev") for q in after)
+    before = _space("Which firm is listed before Cobalt?")
+    assert any(q.startswith("prev") for q in before)
