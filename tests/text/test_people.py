@@ -92,3 +92,12 @@ def test_a_speaker_calling_the_one_addressed_by_their_kinship_says_who_they_are(
     r = relation("Fear it, Ophelia, fear it, my dear sister.", "Ophelia", narration=False)
     assert r is not None and "my dear sister" in r.phrase
     assert relation("Farewell, Horatio, my good lord.", "Horatio", narration=False) is None
+
+
+def test_the_narrator_saying_what_someone_is_outranks_a_name_another_calls_him():
+    text = (
+        '"Beware, for that is Old Gorran the Grey Shadow," said the miller.\n\n'
+        "Old Gorran was the heron who fished below the weir, and the mill folk feared him.\n"
+    )
+    d = describe("Old Gorran", sentences(blocks(text)))
+    assert d is not None and d.clause == "the heron who fished below the weir"

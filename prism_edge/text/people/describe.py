@@ -8,7 +8,9 @@ before it with an article or a possessive ("his daughter, Miranda"), "named" or 
 speaker's introduction of himself ("I am a prince", "my father named me Autolycus"). Relations
 that point elsewhere are not read as the name's: "Othello's ancient" is Iago, "daughter to
 Polonius" is Ophelia, and a play's line says nothing of its speaker (it is said BY him) unless
-he introduces himself. When no sentence holds such a relation, the clause that names it with
+he introduces himself. The narrator's own "X was the N who ..." outranks an epithet a
+speaker gives X in dialogue ("the Big One"): a noun predicate without a role word weighs more
+in narration than in speech. When no sentence holds such a relation, the clause that names it with
 the most cues of a description, preferring a line about the person to one addressed to them.
 """
 
@@ -266,7 +268,7 @@ def relation(
             words = phrase.split()
             if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
                 role = max((_singular_role(w) for w in words[:6]), default=0.0)
-                keep(Relation("is", phrase, 5.0 if role >= 1.0 else 3.5))
+                keep(Relation("is", phrase, 5.0 if role >= 1.0 else 4.5 if narration else 3.5))
             elif narration and len(words) >= 2 and not _STATE.match(phrase):
                 keep(Relation("is", phrase, 2.0))  # "Mr. Bingley was good-looking and ..."
         t = _TITLE_BEFORE.search(before)
