@@ -101,3 +101,9 @@ def test_the_narrator_saying_what_someone_is_outranks_a_name_another_calls_him()
     )
     d = describe("Old Gorran", sentences(blocks(text)))
     assert d is not None and d.clause == "the heron who fished below the weir"
+
+
+def test_a_place_written_with_its_kind_says_what_it_is():
+    r = relation("They drove out to look at Ashcombe Hall before dinner.", "Ashcombe")
+    assert r is not None and r.phrase == "Ashcombe Hall before dinner"
+    assert relation("They drove out to look at Ashcombe Smith before dinner.", "Ashcombe") is None

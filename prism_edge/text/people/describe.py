@@ -4,7 +4,8 @@ A clause says who someone is when it puts a role or a description in a relation 
 that reads one way: an apposition after it ("Cassio, Lieutenant to the warlike Moor Othello";
 "Bagheera the Black Panther"), the name as the subject of "is" or "was" ("Shere Khan was the
 tiger who ..."), a title before it ("Lieutenant Cassio", "the Duke of Cornwall"), the role set
-before it with an article or a possessive ("his daughter, Miranda"), "named" or "called", or a
+before it with an article or a possessive ("his daughter, Miranda"), the kind of place written
+after it as part of its fuller name ("Netherfield Park"), "named" or "called", or a
 speaker's introduction of himself ("I am a prince", "my father named me Autolycus"). Relations
 that point elsewhere are not read as the name's: "Othello's ancient" is Iago, "daughter to
 Polonius" is Ophelia, and a play's line says nothing of its speaker (it is said BY him) unless
@@ -76,6 +77,9 @@ _STATE = re.compile(
 )
 """A predicate that says a state or an act, not what someone is ("was ready", "was taken
 by", "was going")."""
+_KIND_AFTER = re.compile(r"^\s+([A-Z][a-z]+)\b(?!['’])")
+"""After a name: the kind of place it is, as part of its fuller name ("Netherfield Park",
+"the Waingunga River")."""
 _CLAUSE_HEAD = re.compile(r"(?:^|[,;:]\s+|--\s*|—\s*|\b(?:and|but|that|when|while)\s+)\W*$")
 """Before a name that is the subject of its clause: the sentence's start, punctuation, a
 conjunction."""
@@ -271,6 +275,9 @@ def relation(
                 keep(Relation("is", phrase, 5.0 if role >= 1.0 else 4.5 if narration else 3.5))
             elif narration and len(words) >= 2 and not _STATE.match(phrase):
                 keep(Relation("is", phrase, 2.0))  # "Mr. Bingley was good-looking and ..."
+        k = _KIND_AFTER.match(after)
+        if k and k.group(1).casefold() in PLACE_ROLES and not listed:
+            keep(Relation("kind", _phrase(sentence[m.start() :], 12), 3.0))
         t = _TITLE_BEFORE.search(before)
         if t and _singular_role(t.group(2)) >= 1.0 and t.group(2).casefold() not in WEAK_ROLES:
             keep(Relation("title", f"{t.group(1) or ''}{t.group(2)} {name}", 3.0))
