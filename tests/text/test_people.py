@@ -107,3 +107,23 @@ def test_a_place_written_with_its_kind_says_what_it_is():
     r = relation("They drove out to look at Ashcombe Hall before dinner.", "Ashcombe")
     assert r is not None and r.phrase == "Ashcombe Hall before dinner"
     assert relation("They drove out to look at Ashcombe Smith before dinner.", "Ashcombe") is None
+
+
+def test_a_definition_says_enough_and_defines_the_term_itself():
+    # "means to" is the noun "means", not "best" being defined
+    said = sentences(blocks("The best means to learn the tool is to practise with it daily."))
+    assert define("best", said) is None
+    # two words of apposition say too little; an abbreviation's long form of two is enough
+    said = sentences(
+        blocks(
+            "In a filing with the Trade Commission, the group, led by the Ames fund, said it sold."
+        )
+    )
+    assert define("Commission", said) is None
+    said = sentences(blocks("Such uploads are called Non-Maintainer Uploads (NMU) by the team."))
+    d = define("NMU", said)
+    assert d is not None and d.clause == "Non-Maintainer Uploads"
+
+
+def test_the_latter_is_no_apposition_of_a_name():
+    assert relation("If set to TRUE, the latter leads essentially to an update.", "TRUE") is None

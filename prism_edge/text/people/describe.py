@@ -123,6 +123,9 @@ _GOES_ON = re.compile(
 him ("of Venice", "who ..."), not his deeds ("soon drew the attention ...")."""
 _ADDRESS = frozenset(["lord", "lady", "sir", "master", "mistress", "madam"])
 """Words said to anyone ("my lord", "good sir"): no role beside a name."""
+_POINTS_BACK = frozenset(["latter", "former", "same", "following", "above", "preceding"])
+"""After "the", words that point at something else said nearby ("TRUE, the latter leads to
+..."): no apposition of the name."""
 _NOT_MODIFIERS = FUNCTION_WORDS | frozenset(
     [
         "thou",
@@ -251,7 +254,12 @@ def relation(
             continue
         listed = bool(_LIST_AFTER.match(after) or _LISTED_NAMES.match(after))
         a = _APPOSED.match(after)
-        if a and not listed and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}:
+        if (
+            a
+            and not listed
+            and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}
+            and not _POINTS_BACK & {w.casefold() for w in a.group(2).split()[:1]}
+        ):
             role = _singular_role(a.group(3))
             if role < 1.0 and not narration:  # "Cassio, my lord, hath ...": said to someone
                 role = 0.0
