@@ -283,8 +283,8 @@ def relation(
                 keep(Relation("is", phrase, 5.0 if role >= 1.0 else 4.5 if narration else 3.5))
             elif narration and len(words) >= 2 and not _STATE.match(phrase):
                 keep(Relation("is", phrase, 2.0))  # "Mr. Bingley was good-looking and ..."
-        k = _KIND_AFTER.match(after)
-        if k and k.group(1).casefold() in PLACE_ROLES and not listed:
+        kind = _KIND_AFTER.match(after)
+        if kind and kind.group(1).casefold() in PLACE_ROLES and not listed:
             keep(Relation("kind", _phrase(sentence[m.start() :], 12), 3.0))
         t = _TITLE_BEFORE.search(before)
         if t and _singular_role(t.group(2)) >= 1.0 and t.group(2).casefold() not in WEAK_ROLES:
