@@ -127,3 +127,14 @@ def test_a_definition_says_enough_and_defines_the_term_itself():
 
 def test_the_latter_is_no_apposition_of_a_name():
     assert relation("If set to TRUE, the latter leads essentially to an update.", "TRUE") is None
+
+
+def test_what_someone_is_not_says_less_than_what_another_calls_him():
+    text = (
+        '"Beware, for that is Old Gorran the Grey Shadow," said the miller.\n\n'
+        "Old Gorran was not a bird that hunted by day, whatever the mill folk said.\n"
+    )
+    d = describe("Old Gorran", sentences(blocks(text)))
+    assert d is not None and d.clause == "the Grey Shadow"
+    r = relation("He spoke of Anne and James, the former of whom had gone.", "James")
+    assert r is None

@@ -258,7 +258,7 @@ def relation(
             a
             and not listed
             and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}
-            and not _POINTS_BACK & {w.casefold() for w in a.group(2).split()[:1]}
+            and not _POINTS_BACK & {w.casefold() for w in f"{a.group(2)} {a.group(3)}".split()[:1]}
         ):
             role = _singular_role(a.group(3))
             if role < 1.0 and not narration:  # "Cassio, my lord, hath ...": said to someone
@@ -280,7 +280,10 @@ def relation(
             words = phrase.split()
             if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
                 role = max((_singular_role(w) for w in words[:6]), default=0.0)
-                keep(Relation("is", phrase, 5.0 if role >= 1.0 else 4.5 if narration else 3.5))
+                said = 4.5 if narration and not phrase.startswith("not ") else 3.5
+                keep(
+                    Relation("is", phrase, 5.0 if role >= 1.0 else said)
+                )  # not: "not a poison snake"
             elif narration and len(words) >= 2 and not _STATE.match(phrase):
                 keep(Relation("is", phrase, 2.0))  # "Mr. Bingley was good-looking and ..."
         kind = _KIND_AFTER.match(after)
