@@ -13,6 +13,7 @@ from prism_edge.eval.quality import (
     load_needles,
     names_function,
     repeated_ngrams,
+    role_accuracy,
     stored_strings,
     supported,
 )
@@ -118,3 +119,15 @@ def test_a_table_answer_holds_its_value():
     assert holds_answer("on 1992-05-23", "1992-05-23") and not holds_answer(
         "1992-05-24", "1992-05-23"
     )
+
+
+def test_a_role_stated_beside_a_name_with_an_abbreviated_title_counts():
+    # "Mr." ends no sentence: neither in a labelled line nor inside a sentence
+    bennet = [Entity("Mr. Bennet", (), ("sarcastic",)), Entity("Mrs. Bennet", (), ("wife",))]
+    answer = (
+        "Who is who:\n- Mr. Bennet: so odd a mixture of quick parts, sarcastic humour\n"
+        "Chapter 1: Mrs. Bennet was his wife."
+    )
+    assert role_accuracy(answer, bennet).found == ("Mr. Bennet", "Mrs. Bennet")
+    # a real sentence end still parts two sentences
+    assert role_accuracy("Mr. Bennet spoke. Humour was sarcastic.", bennet).found == ()

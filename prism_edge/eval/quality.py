@@ -34,7 +34,7 @@ from typing import Any
 
 from prism_edge.core.errors import PrismError
 from prism_edge.core.revisions import Revision
-from prism_edge.text.grounding import FUNCTION_WORDS, whole_word
+from prism_edge.text.grounding import FUNCTION_WORDS, _abbreviated, whole_word
 from prism_edge.text.prose import plausible_name
 
 SUPPORT_SHARE = 0.8
@@ -98,19 +98,30 @@ def entity_recall(answer: str | None, entities: Sequence[Entity]) -> Recall:
     return Recall(found, missed)
 
 
+_UNIT_END = re.compile(r"(?<=[.!?])[\"'’”)]*\s+")
+
+
 def _units(answer: str) -> list[str]:
     """The answer's lines, each line's sentences apart unless it is a labelled line
-    (``Bagheera: ...``, whose label belongs to its sentence)."""
+    (``Bagheera: ...``, ``Mr. Bennet: ...``, whose label belongs to its sentence); a full stop
+    after an abbreviated title or an initial ("Mr. Darcy") ends no sentence."""
     units: list[str] = []
     for line in answer.splitlines():
         line = line.strip(" -*")
         if not line:
             continue
-        if re.match(r"^[^.!?:]{1,60}: ", line):
+        label = re.match(r"^([^!?:]{1,60}): ", line)
+        if label and all(_abbreviated(line, m.start()) for m in re.finditer(r"\.", label[1])):
             units.append(line)
-        else:
-            units += [u for u in re.split(r"(?<=[.!?])[\"'’”)]*\s+", line) if u.strip()]
-    return units
+            continue
+        start = 0
+        for m in _UNIT_END.finditer(line):
+            if line[m.start() - 1] == "." and _abbreviated(line, m.start() - 1):
+                continue
+            units.append(line[start : m.start()])
+            start = m.end()
+        units.append(line[start:])
+    return [u for u in units if u.strip()]
 
 
 def role_accuracy(answer: str | None, entities: Sequence[Entity]) -> Recall:

@@ -262,3 +262,16 @@ def test_who_is_who_reads_an_apposition_in_a_long_line_and_skips_bare_mentions()
     shown = outline(text).render()
     assert "- Malvolio: my steward" in shown
     assert "- Orsino:" not in shown
+
+
+def test_a_defined_term_is_found_among_many_more_frequent_names():
+    # twenty names each said more often than the one term a sentence defines: the term is
+    # still read (the terms read go beyond the eighteen names read for a story)
+    names = [
+        f"{a}{b}" for a in ("Bar", "Cor", "Dun", "Fel", "Gar") for b in ("ton", "wick", "by", "ley")
+    ]
+    body = " ".join(f"The team met with {n} and the others at noon." for n in names * 8)
+    body += " A gasket is a ring of rubber that seals the joint between two pipes."
+    body += " Fit the gasket before the pipes are joined. Check the gasket every year."
+    text = outline(body, kind="manual").render()
+    assert "- gasket: a ring of rubber that seals the joint between two pipes" in text

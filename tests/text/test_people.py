@@ -92,3 +92,49 @@ def test_a_speaker_calling_the_one_addressed_by_their_kinship_says_who_they_are(
     r = relation("Fear it, Ophelia, fear it, my dear sister.", "Ophelia", narration=False)
     assert r is not None and "my dear sister" in r.phrase
     assert relation("Farewell, Horatio, my good lord.", "Horatio", narration=False) is None
+
+
+def test_the_narrator_saying_what_someone_is_outranks_a_name_another_calls_him():
+    text = (
+        '"Beware, for that is Old Gorran the Grey Shadow," said the miller.\n\n'
+        "Old Gorran was the heron who fished below the weir, and the mill folk feared him.\n"
+    )
+    d = describe("Old Gorran", sentences(blocks(text)))
+    assert d is not None and d.clause == "the heron who fished below the weir"
+
+
+def test_a_place_written_with_its_kind_says_what_it_is():
+    r = relation("They drove out to look at Ashcombe Hall before dinner.", "Ashcombe")
+    assert r is not None and r.phrase == "Ashcombe Hall before dinner"
+    assert relation("They drove out to look at Ashcombe Smith before dinner.", "Ashcombe") is None
+
+
+def test_a_definition_says_enough_and_defines_the_term_itself():
+    # "means to" is the noun "means", not "best" being defined
+    said = sentences(blocks("The best means to learn the tool is to practise with it daily."))
+    assert define("best", said) is None
+    # two words of apposition say too little; an abbreviation's long form of two is enough
+    said = sentences(
+        blocks(
+            "In a filing with the Trade Commission, the group, led by the Ames fund, said it sold."
+        )
+    )
+    assert define("Commission", said) is None
+    said = sentences(blocks("Such uploads are called Non-Maintainer Uploads (NMU) by the team."))
+    d = define("NMU", said)
+    assert d is not None and d.clause == "Non-Maintainer Uploads"
+
+
+def test_the_latter_is_no_apposition_of_a_name():
+    assert relation("If set to TRUE, the latter leads essentially to an update.", "TRUE") is None
+
+
+def test_what_someone_is_not_says_less_than_what_another_calls_him():
+    text = (
+        '"Beware, for that is Old Gorran the Grey Shadow," said the miller.\n\n'
+        "Old Gorran was not a bird that hunted by day, whatever the mill folk said.\n"
+    )
+    d = describe("Old Gorran", sentences(blocks(text)))
+    assert d is not None and d.clause == "the Grey Shadow"
+    r = relation("He spoke of Anne and James, the former of whom had gone.", "James")
+    assert r is None

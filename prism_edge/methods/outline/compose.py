@@ -96,6 +96,9 @@ describes (:data:`DESCRIBED`)."""
 DESCRIBED = 2.5
 CANDIDATES = 18
 """The main names read for who is who (the most named or speaking first)."""
+TERM_CANDIDATES = 40
+"""The terms read for an expository text's key terms: more than names, as only those a
+sentence defines are shown and many a frequent word is defined nowhere ("use", "value")."""
 
 Chooser = Callable[[Part, Sequence[Sentence]], Sentence]
 """Chooses, of a part's best candidate sentences (best first), the one that carries it."""
@@ -426,7 +429,9 @@ def _main(r: Read, spans: Sequence[tuple[int, int]]) -> list[Named]:
         return places_apart(
             r.text, names_ranked(r.text, spans, top=CANDIDATES), story=r.kind == "story"
         )
-    return terms_ranked(r.sentences, r.text, spans, top=CANDIDATES, exclude=[r.front.author or ""])
+    return terms_ranked(
+        r.sentences, r.text, spans, top=TERM_CANDIDATES, exclude=[r.front.author or ""]
+    )
 
 
 def _speaker_names(r: Read) -> dict[str, str]:

@@ -4,11 +4,14 @@ A clause says who someone is when it puts a role or a description in a relation 
 that reads one way: an apposition after it ("Cassio, Lieutenant to the warlike Moor Othello";
 "Bagheera the Black Panther"), the name as the subject of "is" or "was" ("Shere Khan was the
 tiger who ..."), a title before it ("Lieutenant Cassio", "the Duke of Cornwall"), the role set
-before it with an article or a possessive ("his daughter, Miranda"), "named" or "called", or a
+before it with an article or a possessive ("his daughter, Miranda"), the kind of place written
+after it as part of its fuller name ("Netherfield Park"), "named" or "called", or a
 speaker's introduction of himself ("I am a prince", "my father named me Autolycus"). Relations
 that point elsewhere are not read as the name's: "Othello's ancient" is Iago, "daughter to
 Polonius" is Ophelia, and a play's line says nothing of its speaker (it is said BY him) unless
-he introduces himself. When no sentence holds such a relation, the clause that names it with
+he introduces himself. The narrator's own "X was the N who ..." outranks an epithet a
+speaker gives X in dialogue ("the Big One"): a noun predicate without a role word weighs more
+in narration than in speech. When no sentence holds such a relation, the clause that names it with
 the most cues of a description, preferring a line about the person to one addressed to them.
 """
 
@@ -74,6 +77,9 @@ _STATE = re.compile(
 )
 """A predicate that says a state or an act, not what someone is ("was ready", "was taken
 by", "was going")."""
+_KIND_AFTER = re.compile(r"^\s+([A-Z][a-z]+)\b(?!['’])")
+"""After a name: the kind of place it is, as part of its fuller name ("Netherfield Park",
+"the Waingunga River")."""
 _CLAUSE_HEAD = re.compile(r"(?:^|[,;:]\s+|--\s*|—\s*|\b(?:and|but|that|when|while)\s+)\W*$")
 """Before a name that is the subject of its clause: the sentence's start, punctuation, a
 conjunction."""
@@ -117,6 +123,9 @@ _GOES_ON = re.compile(
 him ("of Venice", "who ..."), not his deeds ("soon drew the attention ...")."""
 _ADDRESS = frozenset(["lord", "lady", "sir", "master", "mistress", "madam"])
 """Words said to anyone ("my lord", "good sir"): no role beside a name."""
+_POINTS_BACK = frozenset(["latter", "former", "same", "following", "above", "preceding"])
+"""After "the", words that point at something else said nearby ("TRUE, the latter leads to
+..."): no apposition of the name."""
 _NOT_MODIFIERS = FUNCTION_WORDS | frozenset(
     [
         "thou",
@@ -245,7 +254,12 @@ def relation(
             continue
         listed = bool(_LIST_AFTER.match(after) or _LISTED_NAMES.match(after))
         a = _APPOSED.match(after)
-        if a and not listed and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}:
+        if (
+            a
+            and not listed
+            and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}
+            and not _POINTS_BACK & {w.casefold() for w in f"{a.group(2)} {a.group(3)}".split()[:1]}
+        ):
             role = _singular_role(a.group(3))
             if role < 1.0 and not narration:  # "Cassio, my lord, hath ...": said to someone
                 role = 0.0
@@ -266,9 +280,15 @@ def relation(
             words = phrase.split()
             if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
                 role = max((_singular_role(w) for w in words[:6]), default=0.0)
-                keep(Relation("is", phrase, 5.0 if role >= 1.0 else 3.5))
+                said = 4.5 if narration and not phrase.startswith("not ") else 3.5
+                keep(
+                    Relation("is", phrase, 5.0 if role >= 1.0 else said)
+                )  # not: "not a poison snake"
             elif narration and len(words) >= 2 and not _STATE.match(phrase):
                 keep(Relation("is", phrase, 2.0))  # "Mr. Bingley was good-looking and ..."
+        kind = _KIND_AFTER.match(after)
+        if kind and kind.group(1).casefold() in PLACE_ROLES and not listed:
+            keep(Relation("kind", _phrase(sentence[m.start() :], 12), 3.0))
         t = _TITLE_BEFORE.search(before)
         if t and _singular_role(t.group(2)) >= 1.0 and t.group(2).casefold() not in WEAK_ROLES:
             keep(Relation("title", f"{t.group(1) or ''}{t.group(2)} {name}", 3.0))

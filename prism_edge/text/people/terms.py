@@ -90,8 +90,13 @@ def _trimmed(term: str) -> str:
 
 
 _COPULA_DEF = r"\s+(?:is|are)\s+(?P<def>(?:a|an|the|one|any|used\s+(?:to|for|by))\b.*)"
-_MEANS_DEF = r"\s+(?:means|refers\s+to|denotes|stands\s+for)\s+(?P<means>\S.*)"
+_MEANS_DEF = r"\s+(?:means(?!\s+to\b)|refers\s+to|denotes|stands\s+for)\s+(?P<means>\S.*)"
 _CLAUSE_START = r"(?:^|[;:]\s+|,\s+(?:and\s+)?)[\"“'‘(]*(?:(?:a|an|the)\s+)?"
+
+
+MIN_DEFINITION_WORDS = 3
+"""Words a definition takes at least ("a mutable type"), but for an abbreviation's long form
+("Non-Maintainer Uploads")."""
 
 
 def define(term: str, said: Sequence[Sentence]) -> Described | None:
@@ -116,6 +121,7 @@ def define(term: str, said: Sequence[Sentence]) -> Described | None:
         if garbled(s.text) or dialogue(s.text):
             continue
         found: tuple[str, float] | None = None
+        least = MIN_DEFINITION_WORDS  # "the group", "your package" say too little
         m = subject.search(s.text)
         if m:
             found = (_phrase(m.group("def") or m.group("means"), 16), 5.0)
@@ -123,11 +129,12 @@ def define(term: str, said: Sequence[Sentence]) -> Described | None:
             expansion = _initials(lf.group(1), term)
             if expansion:
                 found = (expansion, 4.0)
+                least = 2  # "Non-Maintainer Uploads"
         elif term[:1].isupper() and not s.text.lstrip("\"'“‘(").startswith(f"{term},"):
             r = relation(s.text, term, narration=True)  # not "However, the ..."
             if r is not None and r.kind in {"apposition", "is", "epithet"} and r.weight >= 3.0:
                 found = (r.phrase, r.weight)
-        if found is not None and len(found[0].split()) >= 2:
+        if found is not None and len(found[0].split()) >= least:
             if best is None or found[1] > best.score:
                 best = Described(term, found[0], found[1])
             if found[1] >= 5.0:
