@@ -78,7 +78,7 @@ def _run(
         record = {
             "id": example.id, "question": example.question, "kind": k,
             "target": list(example.target), "answer": values, "right": right,
-            "detail": detail, "error": error,
+            "detail": detail, "error": error, "seconds": round(seconds[-1], 3),
         }  # fmt: skip
         lines.write(json.dumps(record, ensure_ascii=False) + "\n")
         lines.flush()

@@ -95,19 +95,16 @@ def _fullest(found: list[Candidate], reading: Reading) -> list[Candidate]:
             return bool(numbers) and all(n.year for n in numbers)
         return False
 
-    groups: dict[tuple[object, ...], list[Candidate]] = {}
-    for c in found:
-        q = c.query
-        groups.setdefault((q.sheet, q.op, q.column, q.by, q.nth, q.other), []).append(c)
-    left = set()
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        for c in group:
-            mine = set(c.query.conds)
-            if any(mine < set(d.query.conds) and all(plain(e) for e in set(d.query.conds) - mine)
-                   for d in group):  # fmt: skip
-                left.add(id(c))
+    kept_by: set[tuple[object, ...]] = set()  # a query less one plain condition of another
+    for d in found:
+        q = d.query
+        for cond in q.conds:
+            if plain(cond):
+                rest = frozenset(c for c in q.conds if c != cond)
+                kept_by.add((q.sheet, q.op, q.column, q.by, q.nth, q.other, rest))
+    left = {id(c) for c in found
+            if (c.query.sheet, c.query.op, c.query.column, c.query.by, c.query.nth,
+                c.query.other, frozenset(c.query.conds)) in kept_by}  # fmt: skip
     return [c for c in found if id(c) not in left]
 
 
