@@ -868,10 +868,13 @@ def test_54_28_a_default_model_not_here_does_not_fail_runs_that_do_not_use_it(
     opened = _missing_default(monkeypatch, tmp_path)
     table = tmp_path / "people.csv"
     table.write_text(TABLE, encoding="utf-8")
-    out = invoke("run", str(table), "--task", "table-qa", "--query", "How old is Baloo?")
+    # asked without the model, a table question loads none at all
+    args = ["run", str(table), "--task", "table-qa", "--query", "How old is Baloo?"]
+    out = invoke(*args, "--no-model")
     assert out.exit_code == 0, out.output
-    assert out.stdout.strip() == "40"
-    assert opened == []  # a table question ranked by the program alone loads no model at all
+    assert out.stdout.strip() == "40" and opened == []
+    scored = invoke(*args)  # auto adds the model's feature: it needs the model
+    assert scored.exit_code == 2 and "pip install gemma3-270m" in scored.stderr
     summary = invoke("run", str(story))
     assert summary.exit_code == 0, summary.output
     code = tmp_path / "src"

@@ -210,8 +210,8 @@ def run(
         typer.Option(
             "--no-model",
             help="The scored method's ranking without the model (names by frequency, "
-            "definitions by BM25, table answers by word overlap): the model only counts "
-            "tokens. The plan line says so.",
+            "definitions by BM25, table answers by the learned ranker alone): the model only "
+            "counts tokens. The plan line says so.",
         ),
     ] = False,
     kind: Annotated[

@@ -86,8 +86,8 @@ TABLE_VARIANTS: dict[str, dict[str, Any]] = {
     "PRISM tables": {"chooser": "model"},
     "tables without the model": {"chooser": "program"},
 }
-"""Table questions answered by the program's arithmetic, the answer chosen by the model or,
-for comparison, by the program's word overlap alone (methods/tables.py)."""
+"""Table questions answered by the program's queries, the ranker's best with the model's
+feature added or, for comparison, the learned ranker alone (methods/tables/)."""
 BM25 = "BM25 definitions"
 """What a user would pick instead for code search: BM25 over the same definitions."""
 LEAD = "lead sentences"

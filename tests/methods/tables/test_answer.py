@@ -102,8 +102,9 @@ def test_an_answer_says_how_sure_it_is_with_the_runner_up_and_both_queries():
 
 
 def test_a_table_question_ranked_alone_loads_no_model(tmp_path):
-    """The run names a model it never calls: it is left unloaded (no llama.cpp, no wait),
-    and anything that did call it would be refused, not served."""
+    """Asked without the model (``--no-model``), the run names a model it never calls: it is
+    left unloaded (no llama.cpp, no wait), and anything that did call it would be refused,
+    not served. ``auto`` on the embedded model adds the model's feature, so loads it."""
     from prism_edge.app.planning import Request, open_run
     from prism_edge.backends.unloaded import Unloaded
     from prism_edge.core.errors import BackendError
@@ -111,11 +112,10 @@ def test_a_table_question_ranked_alone_loads_no_model(tmp_path):
 
     path = tmp_path / "countries.csv"
     path.write_text("\n".join(",".join(r) for r in [HEADER, *COUNTRIES]) + "\n", encoding="utf-8")
-    for no_model in (True, False):
-        request = Request([str(path)], TASKS["table-qa"], "how many countries?", no_model=no_model)
-        planned = open_run(request)
-        assert isinstance(planned.backend, Unloaded) and planned.backend.parameters == 135_000_000
-        assert planned.table_session().run().answer == "5"
+    request = Request([str(path)], TASKS["table-qa"], "how many countries?", no_model=True)
+    planned = open_run(request)
+    assert isinstance(planned.backend, Unloaded) and planned.backend.parameters == 135_000_000
+    assert planned.table_session().run().answer == "5"
     with pytest.raises(BackendError, match="not loaded"):
         planned.backend.tokenize("x")
 
