@@ -1,8 +1,9 @@
 """The query space's rules read from the question's words, each measured by taking it out:
 a comparison's direction (and the bound kept by every query), rows after or before a named
-row only when the question speaks of order, and the query that keeps a row the question names
-plainly. On the training questions of the fifth of the training tables ``train_ranker.py
-choose`` holds apart, with weights fit on the other four fifths (the dev split never read).
+row only when the question speaks of order, an average asked in so many words, and the query
+that keeps a row the question names plainly. On the training questions of the fifth of the
+training tables ``train_ranker.py choose`` holds apart, with weights fit on the other four
+fifths (the dev split never read).
 
     python benchmarks/tables/query_rules.py /tmp/wtq/train-v4.pkl --limit 1000
 
@@ -42,12 +43,15 @@ def without(rule: str) -> Iterator[None]:
         patch(space, "direction", lambda words, number: None)
     elif rule == "order":
         patch(space, "families", lambda words: ["after", "before"])
+    elif rule == "average":
+        patch(space, "averaged", lambda reading, sheet: False)
     elif rule == "fullest":
         patch(answer, "_fullest", lambda found, reading: found)
     elif rule == "all":
         patch(space, "direction", lambda words, number: None)
         patch(space, "families", lambda words: ["after", "before"])
         patch(answer, "_fullest", lambda found, reading: found)
+        patch(space, "averaged", lambda reading, sheet: False)
     try:
         yield
     finally:
@@ -68,7 +72,7 @@ def main() -> None:
     lines = [f"python benchmarks/tables/query_rules.py {args.data} --limit {args.limit}",
              f"{len(held)} held-apart training questions, weights fit on the other tables "
              f"(l2 {L2}, {len(w)} weights)"]  # fmt: skip
-    for rule in ("none", "direction", "order", "fullest", "all"):
+    for rule in ("none", "direction", "order", "average", "fullest", "all"):
         with without(rule):
             share = end_to_end(held, w)
         said = "every rule" if rule == "none" else f"without {rule}"

@@ -39,6 +39,8 @@ SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
 
 Scored = tuple[Candidate, Features, float]
+MAX_JOINS = 3
+"""Pairs of tables joined for one question at most (those that say most of it)."""
 TABLE_WORDS = frozenset({"row", "record", "entri", "line", "item", "tabl"})
 """Stems of the words that name any table's rows ("how many rows?")."""
 
@@ -208,8 +210,12 @@ def _asked(
     said = set(readings[sheets[0].name].stems)
     by_name = {s.name for s in sheets if _says_name(s.name, said)}
     asked = [s for s in sheets if s.name in touched]
-    for link in links(db):
-        if link.left in touched and link.right in touched:
+    covers = {s.name: _covered(s, readings[s.name]) for s in asked}
+    alone = max((len(c) for c in covers.values()), default=0)
+    wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(links(db))
+             if k.left in covers and k.right in covers]  # fmt: skip
+    for size, _, link in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS]:
+        if size > alone:  # the pair says more of the question than any table alone
             asked.append(join(db, link))
     if not by_name:
         return asked
@@ -219,6 +225,16 @@ def _asked(
 
     holding = [s for s in asked if by_name <= tables(s)]
     return holding or [s for s in asked if by_name & tables(s)] or asked
+
+
+def _covered(sheet: Sheet, reading: Reading) -> set[int]:
+    """The question's words a table accounts for: those of the cells it names and those
+    that name its columns or itself."""
+    names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
+    names |= {stem(w) for w in tokens(sheet.name)}
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    return cells | {i for i, w in enumerate(reading.stems) if w in names and
+                    reading.words[i] not in STOP}  # fmt: skip
 
 
 def _says_name(name: str, said: set[str]) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from prism_edge.methods.tables.db import Database, Sheet
 from prism_edge.methods.tables.mentions import CellMention, Reading, direction
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
-from prism_edge.methods.tables.words import families
+from prism_edge.methods.tables.words import FAMILIES, column_words, families
 
 MAX_NTH = 5
 """Places ("the third highest") asked for at most."""
@@ -111,7 +111,33 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
             yield query
 
 
+def averaged(reading: Reading, sheet: Sheet) -> bool:
+    """Whether the question asks for an average in so many words ("the average rating of
+    the films from 1999", "mean"): said outside the cells it names, no column is named
+    so, and nothing superlative is asked of it ("the highest average")."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    said = [w for i, w in enumerate(reading.words) if i not in cells]
+    named = {w for c in sheet.columns for w in column_words(c.name)}
+    found = families(said)
+    return (
+        "average" in found
+        and not (named & set(FAMILIES["average"]))
+        and not ({"high", "low"} & set(found))
+    )
+
+
 def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
+    """The queries of :func:`_all` a question asking for an average in so many words allows:
+    averages (:func:`averaged`)."""
+    if not averaged(reading, sheet):
+        yield from _all(reading, sheet, relevant)
+        return
+    every = list(_all(reading, sheet, relevant))
+    means = [q for q in every if q.op == "avg"]
+    yield from means or every  # no number to average: the question is read as it comes
+
+
+def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """Every query of the space the question's mentions allow over ``sheet``; over a big
     table only its ``relevant`` columns (those the question names, or names a cell of, and
     the first) answer, order or are compared, and only its strongest mentions select."""

@@ -62,3 +62,10 @@ def test_rows_after_or_before_a_row_only_when_the_question_speaks_of_order():
     assert any(q.startswith("next") for q in after) and not any(q.startswith("prev") for q in after)
     before = _space("Which firm is listed before Cobalt?")
     assert any(q.startswith("prev") for q in before)
+
+
+def test_an_average_asked_in_so_many_words_is_an_average():
+    ops = {q.split()[0] for q in _space("What is the average profit of the firms from Sweden?")}
+    assert ops == {"avg"}
+    # a superlative of it: the question is read as it comes
+    assert len({q.split()[0] for q in _space("Which firm has the highest average profits?")}) > 1
