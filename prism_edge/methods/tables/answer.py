@@ -26,7 +26,6 @@ from prism_edge.methods.tables.features import (
 )
 from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
 from prism_edge.methods.tables.ranker import probabilities, score, weights
-from prism_edge.methods.tables.space import Cond
 from prism_edge.methods.tables.words import column_words, key, rounding, tokens
 from prism_edge.text.tables import records
 from prism_edge.text.values import read_value
@@ -73,41 +72,11 @@ def _scored(
     else:
         found = candidates(db, reading, sheet)
     out = []
-    for candidate in _fullest(found, reading):
+    for candidate in found:
         feats = features(shared, candidate)
         out.append((candidate, feats, score(feats, w)))
     out.sort(key=lambda s: -s[2])
     return out
-
-
-def _fullest(found: list[Candidate], reading: Reading) -> list[Candidate]:
-    """The candidates less those that leave out a row the question names plainly: where the
-    same query with one more condition on a whole cell the question names ("Nuclear
-    Energy") or on a year it names ("in 2007") has an answer, the query without it is no
-    reading of the question (it answers for rows the question did not ask about). Weak
-    supervision cannot teach this: the query without the condition is often right by chance
-    on the training questions."""
-
-    def plain(cond: Cond) -> bool:
-        if cond.op == "in":
-            return all(i < len(reading.cells) and reading.cells[i].exact for i in cond.mentions)
-        if cond.op in ("year=", "="):
-            numbers = [reading.numbers[i - len(reading.cells)] for i in cond.mentions
-                       if len(reading.cells) <= i < reading.text_index(0)]  # fmt: skip
-            return bool(numbers) and all(n.year for n in numbers)
-        return False
-
-    kept_by: set[tuple[object, ...]] = set()  # a query less one plain condition of another
-    for d in found:
-        q = d.query
-        for cond in q.conds:
-            if plain(cond):
-                rest = frozenset(c for c in q.conds if c != cond)
-                kept_by.add((q.sheet, q.op, q.column, q.by, q.nth, q.other, rest))
-    left = {id(c) for c in found
-            if (c.query.sheet, c.query.op, c.query.column, c.query.by, c.query.nth,
-                c.query.other, frozenset(c.query.conds)) in kept_by}  # fmt: skip
-    return [c for c in found if id(c) not in left]
 
 
 def named(q: QuestionView) -> bool:

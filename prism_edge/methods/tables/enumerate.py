@@ -153,8 +153,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     places = sorted({int(n.value) for n in reading.numbers if n.ordinal and 1 < n.value <=
                      MAX_NTH})  # fmt: skip
     name = sheet.name
-    said = families(reading.words)
-    order = [op for op, family in (("next", "after"), ("prev", "before")) if family in said]
+    order = ("next", "prev")
     singles = [(c,) for c in cells + numbers]
     pairs = [
         (a, b)

@@ -1,6 +1,6 @@
 """The query space a question's words allow: a comparison said in words is read as grammar
-(its direction, never left to the ranker) and kept by every query; rows before or after a
-named row only when the question speaks of order."""
+(its direction, never left to the ranker) and kept by every query; an average asked in so
+many words is an average."""
 
 from __future__ import annotations
 
@@ -54,14 +54,6 @@ def test_a_bound_said_is_kept_by_every_query():
     assert not any("'<'" in q or "'>='" in q for q in space)
     free = _space("How many firms have 400 employees?")  # no direction: every comparison
     assert any("'<'" in q for q in free) and any(q.startswith("count []") for q in free)
-
-
-def test_rows_after_or_before_a_row_only_when_the_question_speaks_of_order():
-    assert not any(q.startswith(("next", "prev")) for q in _space("What are Cobalt's profits?"))
-    after = _space("Which firm comes after Cobalt?")
-    assert any(q.startswith("next") for q in after) and not any(q.startswith("prev") for q in after)
-    before = _space("Which firm is listed before Cobalt?")
-    assert any(q.startswith("prev") for q in before)
 
 
 def test_an_average_asked_in_so_many_words_is_an_average():
