@@ -34,6 +34,9 @@ SMALL_ROWS = 2_000
 """Rows of a table up to which every query is run (beyond, only the likeliest)."""
 RUN_AT_MOST = 32
 """Queries run over a big table at most."""
+RUN_SMALL_AT_MOST = 3_000
+"""Queries run over a small table at most: beyond (a wide table asked with several numbers:
+every comparison of each with every column), the likeliest by the query alone."""
 SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
 
@@ -58,7 +61,8 @@ def _scored(
 ) -> list[Scored]:
     """Every candidate over ``sheet`` scored, the best first. A big table's queries are
     first ranked by what they are (their query's features) and only the best
-    :data:`RUN_AT_MOST` run: each query reads the whole table."""
+    :data:`RUN_AT_MOST` run: each query reads the whole table; a small table's likewise
+    beyond :data:`RUN_SMALL_AT_MOST`."""
     w = weights() if w is None else w
     shared = view(reading, sheet)
     if sheet.rows > SMALL_ROWS:
@@ -70,7 +74,12 @@ def _scored(
         )[:RUN_AT_MOST]  # fmt: skip
         found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
     else:
-        found = candidates(db, reading, sheet)
+        every = list(queries(reading, sheet))
+        if len(every) > RUN_SMALL_AT_MOST:  # a wide table asked with many mentions
+            every = [q for _, _, q in sorted(
+                ((score(query_features(shared, q), w), i, q) for i, q in enumerate(every)),
+                key=lambda x: (-x[0], x[1]))[:RUN_SMALL_AT_MOST]]  # fmt: skip
+        found = candidates(db, sheet, every)
     out = []
     for candidate in found:
         feats = features(shared, candidate)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from prism_edge.methods.tables.db import Database, Sheet
@@ -20,6 +20,8 @@ from prism_edge.methods.tables.mentions import CellMention, Reading, direction
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
 from prism_edge.methods.tables.words import FAMILIES, column_words, families
 
+_PLACES = [[w] for w in ("decimal", "decimals", "place", "places", "digit", "digits",
+                         "significant")]  # fmt: skip
 MAX_NTH = 5
 """Places ("the third highest") asked for at most."""
 MAX_CELL_CONDS = 24
@@ -66,12 +68,14 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
             if column.kind == "text":
                 numbers.append(Cond(column.index, text.kind, text.text, ref))
     for k, number in enumerate(reading.numbers):
-        if number.ordinal:
-            continue
+        if number.ordinal or reading.words[number.end : number.end + 1] in _PLACES:
+            continue  # a place, or how the answer is rounded ("to 1 decimal place")
         ref = (reading.number_index(k),)
         said = direction(reading.words, number)
         for column in sheet.columns:
             if column.kind == "number":
+                if not said and not column.low <= number.value <= column.high:
+                    continue  # a bound no value reaches, said of no column: not this one
                 numbers += [
                     Cond(column.index, op, number.value, ref)
                     for op in ((said,) if said else (">", "<", ">=", "<="))
@@ -244,11 +248,11 @@ def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:
     return Candidate(query, tuple(values), sql, tuple(args))
 
 
-def candidates(db: Database, reading: Reading, sheet: Sheet) -> list[Candidate]:
-    """Every query's answer (those with one), the same answer of the same query once."""
+def candidates(db: Database, sheet: Sheet, asked: Iterable[Query]) -> list[Candidate]:
+    """Each query's answer (those with one), the same answer of the same query once."""
     found = []
     seen: set[tuple[str, tuple[object, ...]]] = set()
-    for query in queries(reading, sheet):
+    for query in asked:
         candidate = run(db, sheet, query)
         if candidate is None:
             continue
