@@ -39,7 +39,7 @@ SESSIONS = [
             "--task",
             "table-qa",
             "--query",
-            "Which source generated the most electricity in 2005?",
+            "What was the net generation of Renewables in 2017?",
         ]
     ],
     [["logs"], ["ask", "1", "Who is Akela?"]],
