@@ -14,7 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-STDERR = re.compile(r"^(plan|plan details|index|from|query|done|note|warning): |^answered ")
+STDERR = re.compile(
+    r"^(plan|plan details|index|from|query|computed|runner-up|runner-up query|done|note|warning): "
+    r"|^answered "
+)
 """The lines of a session that are the program's account on stderr, not its answers."""
 WHEN = re.compile(r"\b\d{4}-\d\d-\d\d \d\d:\d\d\b")
 
