@@ -170,3 +170,15 @@ def score(
         raise BackendError(f"{backend.name} cannot score; use a local model or --method revisions")
     scored = backend.score(prompt, continuations)
     return scored, [record_score(metrics, s) for s in scored]
+
+
+def best_by_gain(
+    backend: Backend, given: Any, alone: Any, texts: Sequence[str], metrics: RunMetrics
+) -> int:
+    """The index of the text the context of ``given`` makes likelier most, against ``alone``
+    (the same prompt without it): pointwise mutual information, so a text likely anywhere does
+    not win for being likely."""
+    with_context, _ = score(backend, given, texts, metrics)
+    without, _ = score(backend, alone, texts, metrics)
+    gain = [a.logprob - b.logprob for a, b in zip(with_context, without, strict=True)]
+    return max(range(len(texts)), key=lambda i: gain[i])

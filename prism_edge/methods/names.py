@@ -44,7 +44,7 @@ from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.metrics import CallMetrics, RunMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
-from prism_edge.methods.base import Capability, Context, Method, score
+from prism_edge.methods.base import Capability, Context, Method, best_by_gain, score
 from prism_edge.methods.summary import by_cues, compose
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.bm25 import bm25_scores, query_words, words
@@ -406,10 +406,7 @@ class ScoredNames(Method):
             asked = Prompt((Part("Question: Who or what is "), Part(name, "document"), Part(_SAYS)))
             alone = Prompt((Part("Question:"), Part("", "document"), Part(_SAYS)))
             texts = [f" {s}" for s in ranked]
-            given, _ = score(run.backend, asked, texts, run.metrics)
-            prior, _ = score(run.backend, alone, texts, run.metrics)
-            gain = [a.logprob - b.logprob for a, b in zip(given, prior, strict=True)]
-            return ranked[max(range(len(ranked)), key=lambda i: gain[i])]
+            return ranked[best_by_gain(run.backend, asked, alone, texts, run.metrics)]
 
         return choose
 

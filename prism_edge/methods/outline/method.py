@@ -22,7 +22,7 @@ from prism_edge.core.errors import NoAnswer
 from prism_edge.core.events import Answered, Event, StepDone
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
-from prism_edge.methods.base import Capability, Context, Method, MethodError, score
+from prism_edge.methods.base import Capability, Context, Method, MethodError, best_by_gain
 from prism_edge.methods.names import answer_question
 from prism_edge.methods.outline.compose import Read, outline, read
 from prism_edge.methods.outline.length import Length, parse_length
@@ -164,10 +164,7 @@ class Outlined(Method):
             )
             alone = Prompt((PromptPart("Passage:\n"), PromptPart("", "document"), PromptPart(_ASK)))
             texts = [f" {s.text}" for s in candidates]
-            with_passage, _ = score(run.backend, given, texts, run.metrics)
-            without, _ = score(run.backend, alone, texts, run.metrics)
-            gain = [a.logprob - b.logprob for a, b in zip(with_passage, without, strict=True)]
-            return candidates[max(range(len(candidates)), key=lambda i: gain[i])]
+            return candidates[best_by_gain(run.backend, given, alone, texts, run.metrics)]
 
         return choose
 
