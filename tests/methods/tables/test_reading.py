@@ -4,9 +4,11 @@ shortcut decides it; short and long records."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from prism_edge.methods.tables import db as db_module
 from prism_edge.methods.tables.db import Database, _cell, _cells
 from prism_edge.text.tables import TableChunk
 
@@ -33,3 +35,31 @@ def test_short_records_are_padded_with_none_and_long_ones_cut():
     assert rows == [(0, "1", "2", "3"), (1, "4", None, None), (2, "5", "6", "7")]
     db.add(TableChunk("t", ["a", "b", "c"], [[" 9 ", "N/A", "x"]]))
     assert db.db.execute("SELECT * FROM t0 WHERE _row = 3").fetchone() == (3, "9", None, "x")
+
+
+def _profiles(db: Database, sheet) -> list[tuple]:  # type: ignore[no-untyped-def]
+    return [(c.present, c.distinct, c.big, c.plain, c.top, c.kind, c.low, c.high, c.total,
+             sheet.values.get(c.index), sheet.raw.get(c.index)) for c in sheet.columns]  # fmt: skip
+
+
+@pytest.mark.parametrize("odd", [0, 4, 7, 9])  # a text not a plain number: when? (9: none)
+def test_every_column_profiled_in_one_pass_is_profiled_as_alone(monkeypatch, odd):
+    monkeypatch.setattr(db_module, "HELD_VALUES", 4)  # past 4 distinct texts: a big column
+    monkeypatch.setattr(db_module, "COUNTED", 3)  # three records counted at a time
+    monkeypatch.setattr(db_module, "SAMPLE", 0)  # a big column's plainness from every cell
+    rows = [[str(i), str(i % 3), "NA" if i % 4 else "x", f"{i}.5"] for i in range(9)]
+    if odd < 9:
+        rows[odd][0] = "1,000"
+    one, each = Database(), Database()
+    for db in (one, each):
+        db.add(TableChunk("t", ["id", "group", "flag", "half"], [list(r) for r in rows]))
+    (sheet,) = one.sheets.values()
+    one.type_all(sheet)
+    (alone,) = each.sheets.values()
+    for column in alone.columns:
+        each.typed(alone, column)
+    assert _profiles(one, sheet) == _profiles(each, alone)
+    ids, group = sheet.columns[0], sheet.columns[1]
+    assert ids.big and ids.plain == (odd == 9) and ids.present == 9 and ids.distinct == 9
+    assert not group.big and group.top == [("0", 3), ("1", 3), ("2", 3)]
+    assert sheet.columns[2].present == 3 and sheet.columns[3].big and sheet.columns[3].plain
