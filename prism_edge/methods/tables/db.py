@@ -40,8 +40,9 @@ SAMPLE = 2_000
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
-COUNTED = 10_000
-"""Cells of a column counted at a time (held while they are)."""
+COUNTED = 2_000
+"""Records counted at a time (held while they are: a big column's texts are dropped past
+:data:`HELD_VALUES` plus these)."""
 TOP_VALUES = 3
 """Most frequent values a column's facts show."""
 NUMERIC_SHARE = 0.6
