@@ -208,17 +208,13 @@ class Database:
             self.db.execute(f"CREATE TABLE {sheet.sql} (_row INTEGER PRIMARY KEY, {cells})")
             self.sheets[chunk.table] = sheet
         width = len(sheet.columns)
-        rows: Sequence[Sequence[str]] = chunk.rows
-        if not rows:
-            return sheet, new
-        if set(map(len, rows)) != {width}:  # a short record's missing cells are empty
-            rows = [[*r[:width], *([""] * (width - len(r)))] for r in rows]
-        stored = [_cells(texts) for texts in zip(*rows, strict=True)]
+        start = sheet.rows
+        rows = [
+            (start + i, *(_cell(v) for v in record[:width]), *([None] * (width - len(record))))
+            for i, record in enumerate(chunk.rows)
+        ]
         marks = ", ".join("?" * (width + 1))
-        self.db.executemany(
-            f"INSERT INTO {sheet.sql} VALUES ({marks})",
-            zip(range(sheet.rows, sheet.rows + len(rows)), *stored, strict=True),
-        )
+        self.db.executemany(f"INSERT INTO {sheet.sql} VALUES ({marks})", rows)
         sheet.rows += len(rows)
         return sheet, new
 
@@ -475,30 +471,6 @@ def _cell(text: str) -> str | None:
     """A cell as stored: its text, None for an empty one or a mark of no value ("N/A")."""
     text = text.strip()
     return None if text.casefold() in MISSING else text
-
-
-_ASCII_MARKS = sorted((m for m in MISSING if m and m.isascii()), key=lambda m: (-len(m), m))
-_MARKED = (
-    re.compile(r"\n(?:\s|(?:" + "|".join(map(re.escape, _ASCII_MARKS)) + r")\n)"),
-    re.compile(r"\s\n"),
-)
-"""In a column's ASCII texts joined by new lines (between new lines, in lower case), where
-:func:`_cell` may change one: an empty text, one with space at an edge, a mark of no value
-(two searches: each starts at one character, which the regular expression engine seeks
-fast). A text holding a new line is read as several: more texts found, never fewer."""
-
-
-def _cells(texts: Sequence[str]) -> Sequence[str | None]:
-    """:func:`_cell` of every text of a column: the texts themselves where they are ASCII
-    and the searches of :data:`_MARKED` find none it would change, else each distinct
-    text's once (a text beyond ASCII may fold to a mark: "\u212a" folds to "k")."""
-    joined = "\n".join(texts)
-    if joined.isascii():
-        lowered = f"\n{joined}\n".lower()
-        if not any(marked.search(lowered) for marked in _MARKED):
-            return texts
-    cleaned = {text: _cell(text) for text in set(texts)}
-    return list(map(cleaned.__getitem__, texts))
 
 
 def quote(name: str) -> str:

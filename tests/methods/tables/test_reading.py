@@ -1,31 +1,14 @@
-"""Reading a table into the database at a database's speed (issue 53 point 5): a column's
-cells stored as each cell alone would be (stripped, the marks of no value as none), whatever
-shortcut decides it; short and long records."""
+"""Reading and typing a table at a database's speed (issue 53 point 5): short and long
+records, every column profiled in one pass as it would be alone, the collector paused while
+a batch is read."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from prism_edge.methods.tables import db as db_module
-from prism_edge.methods.tables.db import Database, _cell, _cells
+from prism_edge.methods.tables.db import Database
 from prism_edge.text.tables import TableChunk
-
-TRICKY = ["", " ", "\t", "\n", "\r", "\xa0", "\u2003", "\x1c", "\u212a", "ß", "—", "-", "N",
-          "A", "n", "a", "/", ".", "?", "u", "k", "o", "w", "l", "1", "5", "x", ","]  # fmt: skip
-
-
-@given(st.lists(st.lists(st.sampled_from(TRICKY), max_size=8).map("".join), max_size=12))
-def test_a_column_is_stored_as_each_of_its_cells_would_be(texts):
-    assert list(_cells(texts)) == [_cell(t) for t in texts]
-
-
-def test_the_marks_of_no_value_in_any_case_and_space_at_the_edges_are_found():
-    column = ["12", "NA", "n/A", " 7", "8 ", "", "UNKNOWN", "un\u212anown", "x\ny", "—"]
-    assert list(_cells(column)) == ["12", None, None, "7", "8", None, None, None, "x\ny", None]
-    clean = ("12", "7.5", "Fossil Fuels", "na na")
-    assert _cells(clean) is clean  # nothing to change: the texts themselves
 
 
 def test_short_records_are_padded_with_none_and_long_ones_cut():
@@ -63,3 +46,37 @@ def test_every_column_profiled_in_one_pass_is_profiled_as_alone(monkeypatch, odd
     assert ids.big and ids.plain == (odd == 9) and ids.present == 9 and ids.distinct == 9
     assert not group.big and group.top == [("0", 3), ("1", 3), ("2", 3)]
     assert sheet.columns[2].present == 3 and sheet.columns[3].big and sheet.columns[3].plain
+
+
+def test_the_collector_is_paused_while_a_batch_is_read_and_resumed_after(tmp_path, monkeypatch):
+    import gc
+
+    from prism_edge.backends.scripted import ScriptedBackend
+    from prism_edge.engine.tables import TableSession
+    from prism_edge.methods import make
+    from prism_edge.methods.presets import TASKS
+    from prism_edge.methods.tables import TableFacts
+    from prism_edge.text import tables as table_text
+    from prism_edge.text.inputs import collect
+
+    monkeypatch.setattr(table_text, "BATCH_ROWS", 2)
+    path = tmp_path / "t.csv"
+    path.write_text("a,b\n1,x\n2,y\n3,z\n", encoding="utf-8")
+    task = TASKS["table-qa"]
+    config = task.configure("How many rows?")
+    method = make("tables", task.schema, config, chooser="program")
+    assert isinstance(method, TableFacts)
+    during: list[bool] = []
+    ingest = TableFacts.ingest
+
+    def seen(self, run, index, read):  # type: ignore[no-untyped-def]
+        during.append(gc.isenabled())
+        return ingest(self, run, index, read)
+
+    monkeypatch.setattr(TableFacts, "ingest", seen)
+    session = TableSession(
+        ScriptedBackend(), task.schema, config, method, collect([str(path)]).documents
+    )
+    between = [gc.isenabled() for _ in session.events()]
+    assert during == [False, False] and all(between) and gc.isenabled()
+    assert session.result.answer == "3"
