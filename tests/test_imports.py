@@ -39,3 +39,16 @@ def test_a_reading_shows_no_bar_where_none_can_be_drawn(tmp_path):
     terminal = Console(force_terminal=True)
     progress, plain = reading_progress(terminal, quiet=False)
     assert not isinstance(progress, Still) and not plain
+
+
+def test_importing_pauses_the_collector_and_leaves_it_as_it_found_it():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = (
+        "import gc, sys; was = sys.argv[1] == 'on'; gc.enable() if was else gc.disable(); "
+        "import prism_edge.app.cli; print(gc.isenabled() == was)"
+    )
+    for state in ("on", "off"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, state], capture_output=True, text=True, env=env
+        )
+        assert done.stdout.strip() == "True", done.stderr

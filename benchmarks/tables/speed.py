@@ -130,7 +130,7 @@ def _reading(root: Path, runs: int, size: float) -> str:
     )
     command = [sys.executable, "-c", code, str(BIG)]
     seconds = statistics.median(
-        float(subprocess.run(command, capture_output=True, text=True, env=_env(root),
+        float(subprocess.run(command, capture_output=True, text=True, env=_env(root), cwd=root,
                              check=True).stdout)
         for _ in range(runs)
     )  # fmt: skip
