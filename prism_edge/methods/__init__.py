@@ -163,6 +163,9 @@ def choose(
             WRITTEN, f"auto: a {label} model, but {backend.name} cannot score, so it writes"
         )
     evidence = SCORED_EVIDENCE_OF.get(scored_method, SCORED_EVIDENCE)
+    if scored_method == TableFacts.name:  # the model loaded and asked only there
+        how = "scores where the ranker is not sure"
+        return Choice(scored_method, f"auto: a {label} model {how}", evidence=evidence)
     return Choice(scored_method, f"auto: a {label} model chooses by scores", evidence=evidence)
 
 
