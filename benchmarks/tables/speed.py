@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -91,20 +92,29 @@ def _compile(root: Path) -> None:
     subprocess.run(command, env=_env(root), check=True, capture_output=True)
 
 
-def _time(root: Path, path: Path, question: str, runs: int) -> tuple[float, str, str]:
-    """The median seconds of the command, its answer (first line) and what the model did."""
+def _time(root: Path, path: Path, question: str, runs: int) -> tuple[str, str, str]:
+    """The median seconds of the command (wall, and CPU: user and system, which another
+    process's load on the cores inflates less), its answer (first line) and what the model
+    did."""
     command = [sys.executable, "-m", "prism_edge", "run", str(path), "--task", "table-qa",
                "--query", question, "--no-log"]  # fmt: skip
-    times, answer, model = [], "", ""
+    times, cpu, answer, model = [], [], "", ""
     for _ in range(runs):
-        start = time.perf_counter()
+        start, used = time.perf_counter(), _children_cpu()
         done = subprocess.run(command, capture_output=True, text=True, env=_env(root), cwd=root)
         times.append(time.perf_counter() - start)
+        cpu.append(_children_cpu() - used)
         said = done.stdout.strip().splitlines() or done.stderr.strip().splitlines()[-1:] or [""]
         answer = said[0] if done.stdout.strip() else f"error: {said[0]}"
         closing = [ln for ln in done.stderr.splitlines() if ln.startswith("done:")]
         model = "no model" if any("no model call" in ln for ln in closing) else "model"
-    return statistics.median(times), answer[:60], model
+    seconds = f"{statistics.median(times):.2f} s (CPU {statistics.median(cpu):.2f} s)"
+    return seconds, answer[:60], model
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def _reading(root: Path, runs: int, size: float) -> str:
@@ -145,14 +155,16 @@ def main() -> None:
     roots = [ROOT] + ([args.against] if args.against else [])
     for root in roots:
         _compile(root)
-    lines = [f"median of {args.runs} runs, whole command, seconds"]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [f"median of {args.runs} runs, whole command, seconds (load average at the start: "
+             f"{load}, on {os.cpu_count()} cores: others' work inflates wall times)"]  # fmt: skip
     for what, path_of, question in CASES:
         path = path_of()
         mine, answer, model = _time(ROOT, path, question, args.runs)
-        line = f"{what}: {question!r}: {mine:.2f} s ({model}) -> {answer}"
+        line = f"{what}: {question!r}: {mine} ({model}) -> {answer}"
         if args.against:
             theirs, other, model = _time(args.against, path, question, args.runs)
-            line += f"; against {theirs:.2f} s ({model}, {theirs / mine:.1f}x) -> {other}"
+            line += f"; against {theirs} ({model}) -> {other}"
         lines.append(line)
         print(line, flush=True)
     slowest = max((ln for ln in lines if ln.startswith("11-table")),

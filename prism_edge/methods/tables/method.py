@@ -40,7 +40,8 @@ MODEL_GATE = 0.5
 under this (:func:`consults_model`); elsewhere the model is not asked, nor even loaded.
 Learned with the weight and the shortlist on the same training questions: at 0.5 the model
 is asked for 139 of the 300 and they answer 161, as many as asking it for all
-(``model_feature.py learn``, ``table-model-feature-learn.txt``)."""
+(``model_feature.py learn``, ``table-model-feature-learn.txt``). On 300 dev questions
+(``measure``): 133 right asking it for 142, against 128 never asking it and 131 always."""
 
 # --- the method --------------------------------------------------------------------------------
 
