@@ -138,3 +138,12 @@ def test_what_someone_is_not_says_less_than_what_another_calls_him():
     assert d is not None and d.clause == "the Grey Shadow"
     r = relation("He spoke of Anne and James, the former of whom had gone.", "James")
     assert r is None
+
+
+def test_a_state_word_is_read_as_a_whole_word():
+    # "for", "no" at the head of a state: not the start of "formerly" or "noble"
+    r = relation("Sir Robert had been formerly a trader in the town, and grew rich.", "Sir Robert")
+    assert r is not None and r.phrase.startswith("formerly a trader")
+    r = relation("Mr. Grey was noble and generous to all his tenants.", "Mr. Grey")
+    assert r is not None and r.phrase.startswith("noble and generous")
+    assert relation("Mr. Grey was for a moment silent.", "Mr. Grey") is None

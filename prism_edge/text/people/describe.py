@@ -68,10 +68,10 @@ _NOUN_PREDICATE = re.compile(
 """A predicate that is a noun phrase ("a man of unexceptionable character", "so odd a
 mixture of ..."): what someone is, not what state they are in ("ready", "taken")."""
 _STATE = re.compile(
-    r"^(?:not|no|now|then|still|soon|just|about|going|gone|come|coming|there|here|to|in|at|"
+    r"^(?:(?:not|no|now|then|still|soon|just|about|going|gone|come|coming|there|here|to|in|at|"
     r"on|by|with|from|for|out|off|up|down|sure|glad|sorry|afraid|ready|able|unable|obliged|"
     r"far|aware|unaware|conscious|certain|convinced|determined|anxious|eager|willing|"
-    r"unwilling|as|more|less|much|all|\w+\s+(?:that|to|from|of)\b|"
+    r"unwilling|as|more|less|much|all)\b|\w+\s+(?:that|to|from|of)\b|"
     r"\w+(?:ed|en|ing)\b)",
     re.IGNORECASE,
 )
