@@ -57,6 +57,23 @@ _APPOSED_NAME = re.compile(
     rf"^,?\s+(the\s+(?:{_EPITHET_WORD}\s+){{0,2}}{_EPITHET_WORD})(?![\w'’-])"
 )
 """After a name: "the Black Panther", "the Rock Python" (a name's capitalised epithet)."""
+_ADJECTIVES_BEFORE = re.compile(
+    r"(?:a|an)\s+(?:(?:very|most|rather|quite|so)\s+)?[a-z][\w'’-]*", re.IGNORECASE
+)
+"""A phrase's start cut at a comma before its noun: a determiner and an adjective or two ("a
+stout", "a very stout", in "a stout, well-grown girl"), when what follows goes on with a
+word that is neither a function word nor a participle ("the group, led by ...": no)."""
+_COMPARED = re.compile(r"\b(?:like|unlike|than|as)\s+$", re.IGNORECASE)
+"""Before a role set before a name: a comparison ("like her brother Miss Morland is"): the
+name is compared with someone, it is not him."""
+_COORDINATED = re.compile(r"[A-Z][\w'’.]*\s+(?:and|or|&)\s+$")
+"""Before a name: another name and "and" ("Mr. and Miss Crawford, the children of ..."): an
+apposition after them is both of theirs."""
+_SECOND_PERSON = re.compile(r"\b(?:you|your|thou|thee|thy|ye)\b", re.IGNORECASE)
+"""A sentence that speaks to someone: a name between commas in it is as often the one spoken
+to ("You see, Miss Morland, the injustice of ...") as one described."""
+_PERSON_TITLES = frozenset(["mr", "mrs", "miss", "ms", "dr", "messrs", "mme", "mlle"])
+"""The head of an apposition that is itself a name ("Mrs. Grant, a Mr. and Miss Crawford")."""
 _OWN_ROLE = re.compile(rf"^\s+({_OWN}\s+({_WORDS}))\b", re.IGNORECASE)
 """After a name: "her son" (Caliban her son)."""
 _COPULA = re.compile(r"^\s+(?:is|was|had\s+been|has\s+been|became|seemed|seems)\s+", re.IGNORECASE)
@@ -180,6 +197,16 @@ def _phrase(text: str, limit: int = MAX_PHRASE_WORDS) -> str:
     for k, p in enumerate(pieces[1:], start=1):
         head = p.split()[:1]
         if (
+            k == 1
+            and head
+            and _ADJECTIVES_BEFORE.fullmatch(pieces[0])
+            and len(p.split()) >= 2
+            and head[0].casefold() not in FUNCTION_WORDS
+            and not re.search(r"(?:ed|ing)$", head[0])
+        ):
+            kept.append(p)  # "a stout, well-grown girl": the noun the adjectives go with
+            continue
+        if (
             0 < len(p.split()) <= 3
             and k + 1 < len(pieces)
             and head[0].casefold()
@@ -257,14 +284,20 @@ def relation(
         if (
             a
             and not listed
+            and not _COORDINATED.search(before)
+            and a.group(3).casefold() not in _PERSON_TITLES
             and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}
             and not _POINTS_BACK & {w.casefold() for w in f"{a.group(2)} {a.group(3)}".split()[:1]}
         ):
             role = _singular_role(a.group(3))
             if role < 1.0 and not narration:  # "Cassio, my lord, hath ...": said to someone
                 role = 0.0
+            spoken_to = _SECOND_PERSON.search(sentence) is not None  # "You see, Miss M., the ..."
             if role > 0 or (
-                narration and a.group(1) and a.group(1).casefold() in {"a", "an", "the"}
+                narration
+                and not spoken_to
+                and a.group(1)
+                and a.group(1).casefold() in {"a", "an", "the"}
             ):
                 weight = 6.0 if role >= 1.0 else 2.5 if role > 0 else 3.0
                 keep(Relation("apposition", _phrase(after.lstrip(", ")), weight))
@@ -290,7 +323,11 @@ def relation(
         if kind and kind.group(1).casefold() in PLACE_ROLES and not listed:
             keep(Relation("kind", _phrase(sentence[m.start() :], 12), 3.0))
         t = _TITLE_BEFORE.search(before)
-        if t and _singular_role(t.group(2)) >= 1.0 and t.group(2).casefold() not in WEAK_ROLES:
+        if (
+            t
+            and _singular_role(t.group(2)) >= 1.0
+            and t.group(2).casefold() not in WEAK_ROLES | {"god", "goddess"}  # "O God, Bassanio"
+        ):
             keep(Relation("title", f"{t.group(1) or ''}{t.group(2)} {name}", 3.0))
         p = _PLACE_TITLE.search(before)
         if p and p.group(1).casefold() in TITLES_OF_PLACE | PLACE_ROLES:
@@ -304,6 +341,7 @@ def relation(
             and not _NOT_MODIFIERS & {w.casefold() for w in r.group(2).split()}
             and not (second_person and _VOCATIVE_AFTER.match(after))  # "Thy father, Hamlet."
             and _CLOSED.match(after)  # not "to her sister, Elizabeth was far from ..."
+            and not _COMPARED.search(before[: r.start()])
         ):
             keep(Relation("apposition", f"{before[r.start() :].strip()} {name}", 4.0))
         w = _OWN_ROLE_BEFORE.search(before)
@@ -311,6 +349,7 @@ def relation(
             w
             and _singular_role(w.group(2), person=True) >= 0.3
             and w.group(2).casefold() not in _ADDRESS
+            and not _COMPARED.search(before[: w.start()])
         ):
             g = _GOES_ON.match(after)
             rest = "" if g is None else g.group(1) if g.group(1) else _phrase(after, 12)
@@ -369,14 +408,15 @@ def describe(
         first = False
         narration = s.kind in {"prose", "list"} and not dialogue(text)
         r = None if a_role else relation(text, name, own, narration)
-        if r is not None:
+        shown = None if r is None else said_of(r.phrase, name)
+        if r is not None and shown is not None:
             score = r.weight + intro
             if story and dialogue(text) and s.kind == "prose":
                 score -= 1.0
             if text.rstrip("\"'’”)").endswith("?"):
                 score -= 1.5
             if best is None or score > best[0]:
-                best = (score, r.phrase, _speaker(s, speaker_of))
+                best = (score, shown, _speaker(s, speaker_of))
         if own:
             continue
         score = 0.5 * description_score(text, name) + intro
@@ -397,6 +437,31 @@ def describe(
     if fallback is None:
         return None
     return _described(name, clause_of(fallback[1], name), fallback[0], fallback[2])
+
+
+_DANGLING = frozenset(["a", "an", "the", "of", "to", "and", "or", "my", "his", "her", "their"])
+
+
+def said_of(phrase: str, name: str) -> str | None:
+    """``phrase`` as a who-is-who clause for ``name``: without the name it restates at its end
+    ("her steward Malvolio" -> "her steward"; "the village of Longbourn" keeps it), None when
+    it says nothing besides the name (no word but function words: "the one") or ends on a
+    word that needs one after it."""
+    words = phrase.split()
+    named = name.split()
+    if (
+        len(words) > len(named)
+        and words[-len(named) :] == named
+        and words[-len(named) - 1].casefold() not in FUNCTION_WORDS
+    ):
+        words = words[: -len(named)]
+    said = [w.strip(".,;:!?'’\"“”()").casefold() for w in words]
+    content = [
+        w for w in said if w and w not in FUNCTION_WORDS and w not in {n.casefold() for n in named}
+    ]
+    if not content or said[-1] in _DANGLING:
+        return None
+    return " ".join(words).strip(" ,")
 
 
 _PERSONAL = re.compile(r"\b(?:I|me|my|mine|thy|thou|thee|thine|your|you|our|we|us)\b")
@@ -461,4 +526,4 @@ def _count(pieces: Iterable[str]) -> int:
     return sum(len(p.split()) for p in pieces)
 
 
-__all__ = ["ROLE_WORDS", "Described", "Relation", "clause_of", "describe", "relation"]
+__all__ = ["ROLE_WORDS", "Described", "Relation", "clause_of", "describe", "relation", "said_of"]
