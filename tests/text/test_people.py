@@ -189,3 +189,9 @@ def test_a_name_spoken_to_has_no_apposition_without_a_role_word():
 def test_god_is_no_title_before_a_name():
     assert relation("O God, Bassanio, what a day!", "Bassanio") is None
     assert relation("God Bassanio keep you.", "Bassanio") is None
+
+
+def test_a_relative_clause_says_what_the_name_is():
+    r = relation("They met Sir Harold, who was the brother of the king, at the gate.", "Sir Harold")
+    assert r is not None and r.phrase == "the brother of the king"
+    assert relation("They met Sir Harold, who was at the gate.", "Sir Harold") is None

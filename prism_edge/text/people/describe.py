@@ -77,6 +77,10 @@ _PERSON_TITLES = frozenset(["mr", "mrs", "miss", "ms", "dr", "messrs", "mme", "m
 _OWN_ROLE = re.compile(rf"^\s+({_OWN}\s+({_WORDS}))\b", re.IGNORECASE)
 """After a name: "her son" (Caliban her son)."""
 _COPULA = re.compile(r"^\s+(?:is|was|had\s+been|has\s+been|became|seemed|seems)\s+", re.IGNORECASE)
+_WHO_IS = re.compile(
+    r"^,\s+who\s+(?:is|was|had\s+been|has\s+been|became)\s+", re.IGNORECASE
+)
+"""After a name: a relative clause saying what it is (", who was a senator")."""
 _NOUN_PREDICATE = re.compile(
     r"^(?:not\s+)?(?:(?:a|an|the|one|his|her|their|my|our|its)\b|"
     r"(?:so|such|quite|rather|very|too)\s+(?:\w+\s+){0,2}(?:a|an)\b)",
@@ -308,7 +312,9 @@ def relation(
         if o and _singular_role(o.group(2)) >= 1.0 and _VOCATIVE_AFTER.match(after[o.end() :]):
             keep(Relation("apposition", o.group(1), 4.0))
         c = _COPULA.match(after)
-        if c and _CLAUSE_HEAD.search(before):
+        if c is None or not _CLAUSE_HEAD.search(before):
+            c = _WHO_IS.match(after)  # "Sir Harold, who was the king's brother, ..."
+        if c:
             phrase = _phrase(after[c.end() :])
             words = phrase.split()
             if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
