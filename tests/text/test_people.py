@@ -195,3 +195,37 @@ def test_a_relative_clause_says_what_the_name_is():
     r = relation("They met Sir Harold, who was the brother of the king, at the gate.", "Sir Harold")
     assert r is not None and r.phrase == "the brother of the king"
     assert relation("They met Sir Harold, who was at the gate.", "Sir Harold") is None
+
+
+NARRATED_POEM = """THE LAY OF ALDRIC
+
+I
+
+From the far hills rode Aldric to the hall,
+And Edric, lord of that high place, was glad;
+Aldric, a knight of Wessex, bowed to all,
+And told the news that every rider had.
+
+II
+
+Then Edric's daughter, Elfrida, came down,
+Fair as the morning on the river's face;
+And Aldric loved her, though he had no crown,
+And Edric swore to keep him from the place.
+"""
+
+
+def test_a_poems_own_verse_is_narration_that_says_who_is_who():
+    said = sentences(blocks(NARRATED_POEM))
+    found = {n: describe(n, said) for n in ("Aldric", "Edric", "Elfrida")}
+    assert {n: d.clause if d else None for n, d in found.items()} == {
+        "Aldric": "a knight of Wessex",
+        "Edric": "lord of that high place",
+        "Elfrida": "Edric's daughter",
+    }
+
+
+def test_a_clause_left_open_says_nothing():
+    said = sentences(blocks("Speak of Bianca, A housewife that, by selling her desires, eats."))
+    d = describe("Bianca", said)
+    assert d is None or not d.clause.endswith("that")

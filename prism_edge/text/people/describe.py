@@ -77,9 +77,7 @@ _PERSON_TITLES = frozenset(["mr", "mrs", "miss", "ms", "dr", "messrs", "mme", "m
 _OWN_ROLE = re.compile(rf"^\s+({_OWN}\s+({_WORDS}))\b", re.IGNORECASE)
 """After a name: "her son" (Caliban her son)."""
 _COPULA = re.compile(r"^\s+(?:is|was|had\s+been|has\s+been|became|seemed|seems)\s+", re.IGNORECASE)
-_WHO_IS = re.compile(
-    r"^,\s+who\s+(?:is|was|had\s+been|has\s+been|became)\s+", re.IGNORECASE
-)
+_WHO_IS = re.compile(r"^,\s+who\s+(?:is|was|had\s+been|has\s+been|became)\s+", re.IGNORECASE)
 """After a name: a relative clause saying what it is (", who was a senator")."""
 _NOUN_PREDICATE = re.compile(
     r"^(?:not\s+)?(?:(?:a|an|the|one|his|her|their|my|our|its)\b|"
@@ -107,11 +105,12 @@ conjunction."""
 _TITLE_BEFORE = re.compile(r"(?:\b(the\s+))?\b([A-Z][a-z]+)\s+$")
 _PLACE_TITLE = re.compile(r"\b(?:the\s+)?([A-Za-z]+)\s+of\s+$")
 _BEFORE_ROLE = re.compile(
-    rf"\b({_OWN})\s+((?:{_WORDS}\s+){{0,2}}?)({_WORDS})"
+    rf"\b({_OWN}|[A-Z][\w-]*['’]s?)\s+((?:{_WORDS}\s+){{0,2}}?)({_WORDS})"
     rf"(?:\s+(?:of|to)\s+(?:the\s+)?{_WORDS})?,\s+$",
     re.IGNORECASE,
 )
-"""Before a name: "his daughter, ", "the Duke of Milan, " (a role set before it)."""
+"""Before a name: "his daughter, ", "the Duke of Milan, ", "Edric's daughter, " (a role set
+before it)."""
 _OWN_ROLE_BEFORE = re.compile(
     rf"\b({_OWN})\s+(?:(?!(?:{_OWN})\b)[a-z][\w'’-]*\s+)?({_WORDS})\s+$", re.IGNORECASE
 )
@@ -122,10 +121,9 @@ _SELF = re.compile(
     r"(?:[\w'’-]+\s+){0,2}?(\w+)\b",
     re.IGNORECASE,
 )
-_LIST_AFTER = re.compile(
-    r"^,?\s+(?:(?:[^,;.\s]+\s+){0,3}[^,;.\s]+,\s+)*(?:and|or)\s", re.IGNORECASE
-)
-"""After a name: ", Bagheera, Baloo, and ..." (names listed; an item of four words at most)."""
+_LIST_AFTER = re.compile(r"^,?\s+(?:(?:[^,;.\s]+\s+){0,3}[^,;.\s]+,\s+)*(?:and|or)\s")
+"""After a name: ", Bagheera, Baloo, and ..." (names listed; an item of four words at most;
+"and" in lower case: "And" opens a line of verse, not a list's last item)."""
 _LISTED_NAMES = re.compile(r"^,\s+[^,;.]{1,60}?\s+(?:and|or)\s+(?:the\s+)?[A-Z]")
 """After a name: ", the United Arab Emirates and Kuwait" (names listed, no apposition)."""
 _VOCATIVE = re.compile(r"(?:^|[,;:!?.]\s*|\bO\s+)\W*$")
@@ -216,6 +214,8 @@ def _phrase(text: str, limit: int = MAX_PHRASE_WORDS) -> str:
             and head[0].casefold()
             not in {"and", "but", "or", "as", "if", "when", "though", "although", "while", "that"}
         ):
+            if re.search(r"ed$", head[0]) and head[0][:1].islower():
+                break  # "a knight of Wessex, bowed to all": the name's deed, not a list
             kept.append(p)  # a list: "by his fine, tall person, handsome features, ..."
             continue
         if head and head[0].casefold() in {"who", "whose", "whom", "which", "where", "of", "to"}:
@@ -412,7 +412,7 @@ def describe(
         own = speaker_of is not None and speaker_of.get(s.speaker) == name
         intro = 0.8 if first else 0.0
         first = False
-        narration = s.kind in {"prose", "list"} and not dialogue(text)
+        narration = s.kind in {"prose", "list", "verse"} and not dialogue(text)  # a poem's own
         r = None if a_role else relation(text, name, own, narration)
         shown = None if r is None else said_of(r.phrase, name)
         if r is not None and shown is not None:
@@ -445,7 +445,26 @@ def describe(
     return _described(name, clause_of(fallback[1], name), fallback[0], fallback[2])
 
 
-_DANGLING = frozenset(["a", "an", "the", "of", "to", "and", "or", "my", "his", "her", "their"])
+_DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "and",
+        "or",
+        "my",
+        "his",
+        "her",
+        "their",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "whose",
+    ]
+)
 
 
 def said_of(phrase: str, name: str) -> str | None:
