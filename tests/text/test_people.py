@@ -5,6 +5,7 @@ from __future__ import annotations
 from prism_edge.text.passages import sentences
 from prism_edge.text.people import Named, define, describe, not_a_name, places_apart
 from prism_edge.text.people.describe import relation
+from prism_edge.text.people.refer import referents
 from prism_edge.text.structure import blocks
 
 
@@ -229,3 +230,22 @@ def test_a_clause_left_open_says_nothing():
     said = sentences(blocks("Speak of Bianca, A housewife that, by selling her desires, eats."))
     d = describe("Bianca", said)
     assert d is None or not d.clause.endswith("that")
+
+
+def test_he_or_she_stands_for_the_last_subject_of_that_gender_named_before():
+    text = (
+        "Mr. Grey came in with Anna Brook, and she sat down. Anna Brook smiled at him; she "
+        "was tired, and she said so.\n\n"
+        "She was the youngest of the three daughters of the miller.\n\n"
+        '"Look at Anna Brook," said Mr. Grey. She was a little surprised that he spoke.\n'
+    )
+    said = sentences(blocks(text))
+    found = referents(said, ["Mr. Grey", "Anna Brook"])
+    # the last: after a line naming Anna Brook as an object only, "she" is not certainly hers
+    assert [said[i].text[:20] for i in found] == ["She was the youngest"]
+    assert set(found.values()) == {"Anna Brook"}
+    d = describe("Anna Brook", said, referred=found)
+    assert d is not None and d.clause == "the youngest of the three daughters of the miller"
+    # "she" after a man's name only: nobody's
+    said = sentences(blocks("Mr. Grey came in late. She was the eldest of the sisters."))
+    assert referents(said, ["Mr. Grey"]) == {}

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from prism_edge.text.grounding import FUNCTION_WORDS, _abbreviated, whole_word
 from prism_edge.text.passages import Sentence, dialogue, garbled, mid_thought
+from prism_edge.text.people.refer import as_named
 from prism_edge.text.people.words import (
     PLACE_ROLES,
     ROLE_WORDS,
@@ -34,6 +35,9 @@ from prism_edge.text.people.words import (
 )
 from prism_edge.text.prose import description_score
 
+ROLE_STATED = 4.5
+"""A relation's weight from which it states what someone is, a noun phrase in narration
+("was the youngest of the two daughters"), not a state ("was very fond of singing")."""
 _CLAUSE_CUT = re.compile(r"\s*(?:;|:|--|—|\(|\))\s*")
 MAX_CLAUSE_WORDS = 20
 MAX_PHRASE_WORDS = 18
@@ -86,6 +90,8 @@ _NOUN_PREDICATE = re.compile(
 )
 """A predicate that is a noun phrase ("a man of unexceptionable character", "so odd a
 mixture of ..."): what someone is, not what state they are in ("ready", "taken")."""
+_A_LITTLE = re.compile(r"^a\s+(?:little|bit)\s+\w+(?:ed|en)\b", re.IGNORECASE)
+"""A predicate that looks like a noun phrase but says a state ("a little surprised")."""
 _STATE = re.compile(
     r"^(?:(?:not|no|now|then|still|soon|just|about|going|gone|come|coming|there|here|to|in|at|"
     r"on|by|with|from|for|out|off|up|down|sure|glad|sorry|afraid|ready|able|unable|obliged|"
@@ -317,7 +323,7 @@ def relation(
         if c:
             phrase = _phrase(after[c.end() :])
             words = phrase.split()
-            if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
+            if len(words) >= 3 and _NOUN_PREDICATE.match(phrase) and not _A_LITTLE.match(phrase):
                 role = max((_singular_role(w) for w in words[:6]), default=0.0)
                 said = 4.5 if narration and not phrase.startswith("not ") else 3.5
                 keep(
@@ -389,6 +395,7 @@ def describe(
     said: Sequence[Sentence],
     story: bool = True,
     speaker_of: Mapping[str, str] | None = None,
+    referred: Mapping[int, str] | None = None,
 ) -> Described | None:
     """The words of the text that best say who or what ``name`` is: the strongest
     :func:`relation` of the sentences naming it (the first of them gaining as an
@@ -396,13 +403,24 @@ def describe(
     Othello"); else the clause naming it with the most of :func:`description_score`'s cues,
     a line of dialogue counting less in a story, a question, an exclamation, a sentence that
     starts mid-thought and (a play) a line addressed to the person less anywhere. A play's
-    line is never read as saying who its own speaker is, unless he introduces himself. None
-    when no sentence names it."""
+    line is never read as saying who its own speaker is, unless he introduces himself.
+    ``referred``: the sentences (by index) whose opening "He" or "She" stands for a name
+    (:func:`prism_edge.text.people.refer.referents`): what such a sentence says he or she was
+    (a noun phrase: :data:`ROLE_STATED`) is said of that name (weighing a little less than a
+    sentence naming it). None when no sentence names it."""
     best: tuple[float, str, str] | None = None
     fallback: tuple[float, str, str] | None = None
     first = True
     a_role = " " not in name and role_weight(name) > 0  # "King", "Clown": a role for a name
-    for s in said:
+    for i, s in enumerate(said):
+        if referred is not None and referred.get(i) == name:
+            r = relation(as_named(s.text, name), name)  # "She was ...": narration, by refer
+            if r is None or r.weight < ROLE_STATED:
+                continue
+            shown = said_of(r.phrase, name)
+            if shown is not None and (best is None or r.weight - 0.5 > best[0]):
+                best = (r.weight - 0.5, shown, "")
+            continue
         if s.kind == "direction" or name not in s.text or not _named(name).search(s.text):
             continue
         text = s.text
