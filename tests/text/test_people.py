@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from prism_edge.methods.outline.compose import DESCRIBED
 from prism_edge.text.passages import sentences
 from prism_edge.text.people import Named, define, describe, not_a_name, places_apart
 from prism_edge.text.people.describe import relation
@@ -93,6 +94,23 @@ def test_a_speaker_calling_the_one_addressed_by_their_kinship_says_who_they_are(
     r = relation("Fear it, Ophelia, fear it, my dear sister.", "Ophelia", narration=False)
     assert r is not None and "my dear sister" in r.phrase
     assert relation("Farewell, Horatio, my good lord.", "Horatio", narration=False) is None
+
+
+def test_an_address_said_to_the_name_is_shown_as_said_with_a_friend_only_as_my_own():
+    # what the speaker calls the one addressed, in his words (not the whole line)
+    r = relation("Fear it, Ophelia, fear it, my dear sister.", "Ophelia", narration=False)
+    assert r is not None and r.phrase == "my dear sister"
+    line = "Sir, my good friend; I'll change that name with you: what make you here, Horatio?"
+    r = relation(line, "Horatio", narration=False)
+    assert r is not None and r.phrase == "my good friend"
+    # "good friend" alone, or a friend said to someone else, says nothing of the name
+    assert relation("Good friend, go to, Horatio, be gone.", "Horatio", narration=False) is None
+    assert relation("Horatio is here, my good friend.", "Horatio", narration=False) is None
+    said = sentences(blocks("HAMLET. Sir, my good friend; what make you from Wittenberg, Horatio?"))
+    d = describe("Horatio", said, speaker_of={"HAMLET": "Hamlet"})
+    assert d is not None and (d.clause, d.said_by) == ("my good friend", "Hamlet")
+    # an address is not what a question asks: it is shown (compose's DESCRIBED) all the same
+    assert d.score >= DESCRIBED
 
 
 def test_the_narrator_saying_what_someone_is_outranks_a_name_another_calls_him():

@@ -136,11 +136,15 @@ _VOCATIVE = re.compile(r"(?:^|[,;:!?.]\s*|\bO\s+)\W*$")
 _VOCATIVE_AFTER = re.compile(r"^\s*[,;:!?.]")
 _CLOSED = re.compile(r"^\s*(?:[,;:.!?)\"”’]|--|—|$|\s(?:who|whose|whom)\b)")
 _KIN_CALLED = re.compile(
-    r"(?:^|[,;:!?.]\s*|\bO\s+)(?:(?:my|our|thy|dear|good|sweet|gentle|noble|kind|fair|"
-    r"loving|most)\s+){1,3}([a-z]+)\s*(?=[,;:!?.]|--|—|$)"
+    r"(?:^|[,;:!?.]\s*|\bO\s+)((?:(?:my|our|thy|dear|good|sweet|gentle|noble|kind|fair|"
+    r"loving|most)\s+){1,3}([a-z]+))\s*(?=[,;:!?.]|--|—|$)"
 )
 """A speaker calling the one spoken to by what they are to him: ", my dear sister", "O my
-father!" (a line that also addresses the name: :func:`_addressed`)."""
+father!" (a line that also addresses the name: :func:`_addressed`); the address and its
+role word."""
+_MY_FRIEND = re.compile(r"^(?:my|our)\s+(?:\w+\s+){1,2}friend$", re.IGNORECASE)
+"""A friend called the speaker's own, with a word of feeling ("my good friend", "my dear
+friend"): a relation, where "good friend" alone is said to anyone."""
 _GOES_ON = re.compile(
     r"^\s+(?:((?:of|to|from|in)\s+(?:the\s+)?[A-Z][\w'’-]*)|(?:who|whose|whom|that|which)\b)"
 )
@@ -278,11 +282,11 @@ def relation(
         return best
     if not narration and _addressed(sentence, name):
         for k in _KIN_CALLED.finditer(sentence):
-            role = k.group(1)
-            if _singular_role(role, person=True) >= 1.0 and role.casefold() not in WEAK_ROLES:
-                words = sentence.split()
-                shown = " ".join(words[:MAX_PHRASE_WORDS]) + (" ..." if len(words) > 18 else "")
-                keep(Relation("called", shown, 3.0))  # "Fear it, Ophelia, ... my dear sister"
+            said, role = k.group(1), k.group(2)
+            if (
+                _singular_role(role, person=True) >= 1.0 and role.casefold() not in WEAK_ROLES
+            ) or _MY_FRIEND.match(said):
+                keep(Relation("called", said, 3.0))  # "Fear it, Ophelia, ... my dear sister"
                 break
     for m in _named(name).finditer(sentence):
         after = sentence[m.end() : m.end() + 200]
@@ -437,8 +441,8 @@ def describe(
             score = r.weight + intro
             if story and dialogue(text) and s.kind == "prose":
                 score -= 1.0
-            if text.rstrip("\"'’”)").endswith("?"):
-                score -= 1.5
+            if text.rstrip("\"'’”)").endswith("?") and r.kind != "called":
+                score -= 1.5  # not an address: "Sir, my good friend; ... Horatio?" asks else
             if best is None or score > best[0]:
                 best = (score, shown, _speaker(s, speaker_of))
         if own:
