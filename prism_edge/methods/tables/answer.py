@@ -252,7 +252,7 @@ def _computed(db: Database, candidate: Candidate, p: float, places: int | None) 
     values = candidate.values
     if places is not None:
         values = tuple(_round(v, places) for v in values)
-    return Computed(values, db.shown(candidate.sql, candidate.args),
+    return Computed(values, db.shown(candidate.sql, candidate.args, sheet),
                     candidate.query.render(sheet), p)  # fmt: skip
 
 
