@@ -67,6 +67,7 @@ def _scored(
     shared = view(reading, sheet)
     if sheet.rows > SMALL_ROWS:
         relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
+        relevant |= shared.letter
         relevant |= {m.column for m in reading.cells} | {0}
         ranked = sorted(
             ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,

@@ -53,6 +53,32 @@ def column_words(name: str) -> list[str]:
     return out
 
 
+MIN_SHORT = 3
+"""Letters a short form cut from a word's start has at least ("alt": altitude)."""
+
+
+def short_form(name_word: str, said: Sequence[str]) -> bool:
+    """Whether a word of a column's name is a short form of the question's words ``said``
+    (content words, in order): the start of one ("alt": altitude, "dep": departure), the
+    initials of consecutive ones ("hr": home runs), or two of them run together
+    ("copperprice": copper price)."""
+    if not name_word.isalpha():
+        return False
+    n = len(name_word)
+    for i, word in enumerate(said):
+        if n >= MIN_SHORT and len(word) > n and word.startswith(name_word):
+            return True
+        if (
+            2 <= n <= 4
+            and len(said) - i >= n
+            and "".join(w[0] for w in said[i : i + n]) == (name_word)
+        ):
+            return True
+        if i + 1 < len(said) and word + said[i + 1] == name_word:
+            return True
+    return False
+
+
 _ROUNDED = re.compile(
     r"\b(?:rounded|round(?:ed)?\s+it|to)\s+(?:to\s+)?(\d+|one|two|three|no)\s+"
     r"(?:decimal\s+places?|decimals?|digits?\s+after)",

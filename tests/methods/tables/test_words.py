@@ -1,0 +1,31 @@
+"""Column names as the question says them: a short form of its words is its words."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.methods.tables.words import column_words, short_form
+
+
+@pytest.mark.parametrize(
+    ("name_word", "said", "short"),
+    [
+        ("alt", ["airport", "highest", "altitude"], True),  # the start of a word
+        ("dep", ["average", "departure", "delay"], True),
+        ("hr", ["home", "runs", "mike", "trout"], True),  # initials of words in a row
+        ("copperprice", ["copper", "price", "1990"], True),  # two words run together
+        ("al", ["altitude"], False),  # too short to be cut from a word's start
+        ("alt", ["alt"], False),  # the same word is no short form of it
+        ("hr", ["runs", "home"], False),  # initials out of order
+        ("lat", ["highest", "altitude"], False),
+        ("2019", ["2019"], False),
+    ],
+)
+def test_a_short_form_of_the_questions_words(name_word, said, short):
+    assert short_form(name_word, said) is short
+
+
+def test_column_names_split_into_words():
+    assert column_words("dep_delay") == ["dep", "delay"]
+    assert column_words("ArtistId") == ["artist", "id"]
+    assert column_words("enrl_tot") == ["enrl", "enrollment", "tot", "total"]
