@@ -26,7 +26,7 @@ from prism_edge.methods.tables.features import (
 )
 from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
 from prism_edge.methods.tables.ranker import probabilities, score, weights
-from prism_edge.methods.tables.words import column_words, key, rounding, tokens
+from prism_edge.methods.tables.words import column_words, key, rounding, short_form, tokens
 from prism_edge.text.tables import records
 from prism_edge.text.values import read_value
 
@@ -208,12 +208,18 @@ def _asked(
 
 def _covered(sheet: Sheet, reading: Reading) -> set[int]:
     """The question's words a table accounts for: those of the cells it names and those
-    that name its columns or itself."""
+    that name its columns (in full or by a short form: "HR", home runs) or itself."""
     names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
     names |= {stem(w) for w in tokens(sheet.name)}
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
-    return cells | {i for i, w in enumerate(reading.stems) if w in names and
-                    reading.words[i] not in STOP}  # fmt: skip
+    said = {i for i, w in enumerate(reading.stems) if w in names and reading.words[i] not in STOP}
+    content = [i for i, w in enumerate(reading.words) if w.isalpha() and w not in STOP]
+    spoken = [reading.words[i] for i in content]
+    for word in {w for c in sheet.columns for w in column_words(c.name)}:
+        span = short_form(word, spoken)
+        if span is not None:
+            said.update(content[span[0] : span[1]])
+    return cells | said
 
 
 def _says_name(name: str, said: set[str]) -> bool:

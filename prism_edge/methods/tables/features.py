@@ -105,7 +105,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         name = [(w, stem(w)) for w in words]
         content = [(w, s) for w, s in name if w not in STOP] or name
         matched = sum(s in stems for _, s in content)
-        short = sum(s not in stems and short_form(w, spoken) for w, s in content)
+        short = sum(s not in stems and short_form(w, spoken) is not None for w, s in content)
         share = (matched + short) / len(content) if content else 0.0
         whole = " " + " ".join(tokens(column.name)) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))

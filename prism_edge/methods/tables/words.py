@@ -57,26 +57,26 @@ MIN_SHORT = 3
 """Letters a short form cut from a word's start has at least ("alt": altitude)."""
 
 
-def short_form(name_word: str, said: Sequence[str]) -> bool:
-    """Whether a word of a column's name is a short form of the question's words ``said``
-    (content words, in order): the start of one ("alt": altitude, "dep": departure), the
-    initials of consecutive ones ("hr": home runs), or two of them run together
-    ("copperprice": copper price)."""
+def short_form(name_word: str, said: Sequence[str]) -> tuple[int, int] | None:
+    """Where a word of a column's name is a short form of the question's words ``said``
+    (content words, in order), as the span of ``said`` it stands for: the start of one
+    ("alt": altitude, "dep": departure), the initials of consecutive ones ("hr": home
+    runs), or two of them run together ("copperprice": copper price); else None."""
     if not name_word.isalpha():
-        return False
+        return None
     n = len(name_word)
     for i, word in enumerate(said):
         if n >= MIN_SHORT and len(word) > n and word.startswith(name_word):
-            return True
+            return i, i + 1
         if (
             2 <= n <= 4
             and len(said) - i >= n
-            and "".join(w[0] for w in said[i : i + n]) == (name_word)
+            and "".join(w[:1] for w in said[i : i + n]) == (name_word)
         ):
-            return True
+            return i, i + n
         if i + 1 < len(said) and word + said[i + 1] == name_word:
-            return True
-    return False
+            return i, i + 2
+    return None
 
 
 _ROUNDED = re.compile(

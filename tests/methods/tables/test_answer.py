@@ -146,3 +146,21 @@ FIRMS = ["name", "country", "profits", "employees"]
 )
 def test_the_ordinary_kinds_over_a_small_table(question, expected):
     assert values(question, rows=COMPANIES, header=FIRMS) == expected
+
+
+def test_a_column_named_by_its_initials_joins_the_table_that_holds_it():
+    # "home runs" is said by the column HR: Batting joined with People says more of the
+    # question than People alone (its names) and is asked
+    from prism_edge.methods.tables.answer import _asked
+    from prism_edge.methods.tables.mentions import read
+
+    db = Database()
+    people = [["troutmi01", "Trout"], ["bettsmo01", "Betts"]]
+    db.add(TableChunk("People", ["playerID", "nameLast"], people))
+    batting = [["troutmi01", "2019", "45"], ["bettsmo01", "2019", "29"]]
+    db.add(TableChunk("Batting", ["playerID", "yearID", "HR"], batting))
+    question = "How many home runs did Trout hit?"
+    sheets = list(db.sheets.values())
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    asked = _asked(db, question, sheets, {"People", "Batting"}, readings)
+    assert any(set(s.parts) == {"People", "Batting"} for s in asked)
