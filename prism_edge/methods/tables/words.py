@@ -61,7 +61,8 @@ def short_form(name_word: str, said: Sequence[str]) -> tuple[int, int] | None:
     """Where a word of a column's name is a short form of the question's words ``said``
     (content words, in order), as the span of ``said`` it stands for: the start of one
     ("alt": altitude, "dep": departure), the initials of consecutive ones ("hr": home
-    runs), or two of them run together ("copperprice": copper price); else None."""
+    runs), or the starts of consecutive ones run together ("copperprice": copper price,
+    "totemp": total employment); else None."""
     if not name_word.isalpha():
         return None
     n = len(name_word)
@@ -74,8 +75,27 @@ def short_form(name_word: str, said: Sequence[str]) -> tuple[int, int] | None:
             and "".join(w[:1] for w in said[i : i + n]) == (name_word)
         ):
             return i, i + n
-        if i + 1 < len(said) and word + said[i + 1] == name_word:
-            return i, i + 2
+        end = _run_together(name_word, said, i)
+        if end is not None and end - i >= 2:
+            return i, end
+    return None
+
+
+def _run_together(rest: str, said: Sequence[str], i: int) -> int | None:
+    """The end of the words from ``said[i]`` whose starts (of :data:`MIN_SHORT` letters at
+    least, or whole) make ``rest``, else None."""
+    if not rest:
+        return i
+    if i >= len(said):
+        return None
+    word = said[i]
+    for k in range(min(len(word), len(rest)), 0, -1):
+        if k < MIN_SHORT and k < len(word):
+            break
+        if rest.startswith(word[:k]):
+            end = _run_together(rest[k:], said, i + 1)
+            if end is not None:
+                return end
     return None
 
 

@@ -14,6 +14,10 @@ from prism_edge.methods.tables.words import column_words, short_form
         ("dep", ["average", "departure", "delay"], (1, 2)),
         ("hr", ["home", "runs", "mike", "trout"], (0, 2)),  # initials of words in a row
         ("copperprice", ["copper", "price", "1990"], (0, 2)),  # two words run together
+        ("totemp", ["total", "employment", "1955"], (0, 2)),  # their starts run together
+        ("gnpdeflator", ["average", "gnp", "deflator"], (1, 3)),
+        ("totemp", ["total", "employees"], (0, 2)),
+        ("totemp", ["top", "temperature"], None),  # "to": too short a start of "top"
         ("al", ["altitude"], None),  # too short to be cut from a word's start
         ("alt", ["alt"], None),  # the same word is no short form of it
         ("hr", ["runs", "home"], None),  # initials out of order
