@@ -119,6 +119,22 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
             yield query
 
 
+def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:
+    """Whether a candidate is the first or last row of several (those its conditions select,
+    or the table's) where the question says no order (no "first", "last", "after", no
+    ordinal): which of those rows comes first in the table is chance ("the highest salary in
+    2016" is no first row of 2016's)."""
+    query = candidate.query
+    rows = candidate.selected if query.conds else sheet.rows
+    if query.op not in ("first", "last") or (rows or 0) <= 1:
+        return False
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    said = families([w for i, w in enumerate(reading.words) if i not in cells])
+    return not ({"first", "last", "after", "before"} & set(said)) and not any(
+        n.ordinal for n in reading.numbers
+    )
+
+
 def averaged(reading: Reading, sheet: Sheet) -> bool:
     """Whether the question asks for an average in so many words ("the average rating of
     the films from 1999", "mean"): said outside the cells it names, no column is named

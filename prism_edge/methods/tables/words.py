@@ -146,6 +146,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 with each kind of query the ranker learns (so that "fewest" weighs as "least" does, though
 the training questions say one far more often)."""
 _FAMILY_OF = {w: name for name, words in FAMILIES.items() for w in words}
+FAMILY_WORDS = frozenset(_FAMILY_OF)
 
 
 def families(words: Sequence[str]) -> list[str]:

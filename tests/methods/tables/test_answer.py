@@ -164,3 +164,29 @@ def test_a_column_named_by_its_initials_joins_the_table_that_holds_it():
     readings = {s.name: read(question, db, [s]) for s in sheets}
     asked = _asked(db, question, sheets, {"People", "Batting"}, readings)
     assert any(set(s.parts) == {"People", "Batting"} for s in asked)
+
+
+@pytest.mark.parametrize(
+    ("question", "found"),
+    [
+        ("what is the unemployment rate of chile?", False),  # no column says it
+        ("what was the gdp of peru in 1990?", False),
+        ("what is the capital of chile?", True),
+        ("what is the pop of chile?", True),  # a short form of a column's name
+        ("what is the total population of europe?", True),  # how to compute, not what
+        ("what is the name of the country in africa?", True),  # a label, any column's
+    ],
+)
+def test_an_attribute_no_column_holds_is_not_in_the_table(question, found):
+    result, _ = ask(question)
+    assert (result.best is not None) is found, result.not_in_table
+    if not found:
+        assert result.not_in_table.startswith("no column holds")
+
+
+def test_the_first_or_last_of_several_rows_needs_a_question_of_order():
+    # "the capital in south america": two rows; which comes first in the table is chance
+    _, scored = ask("what is the capital in south america?")
+    assert not any(c.query.op in ("first", "last") for c, _, _ in scored)
+    _, scored = ask("what is the first capital in south america?")
+    assert any(c.query.op == "first" for c, _, _ in scored)
