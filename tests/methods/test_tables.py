@@ -160,12 +160,6 @@ def test_two_related_tables_of_an_sqlite_file_are_joined_where_a_question_needs_
     assert entries["customers"]["relationships"] == ["orders.customer_id -> customers.id"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known miss of the learned ranker (v6): 'the total amount of' is a count in most "
-    "WikiTableQuestions training questions ('what is the total amount of players?'), and the "
-    "count of Alice's orders (3) outranks the sum of their amounts (35)",
-)
 def test_two_related_tables_of_an_sqlite_file_answer_a_question_that_needs_both(tmp_path):
     result = _shop(tmp_path)
     assert result.answer == "35"  # 10.5 + 20 + 4.5: Alice is in customers, amounts in orders

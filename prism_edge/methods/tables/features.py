@@ -271,10 +271,10 @@ def _answer(q: QuestionView, candidate: Candidate, f: Features, op: str) -> None
     f[f"ans:n:{size}|op:{op}"] = 1.0
     f[f"ans:n:{size}|wh:{q.wh}"] = 1.0
     if candidate.selected is not None:
-        rows, share = candidate.selected, candidate.selected / max(q.sheet.rows, 1)
-        chosen = "0" if rows == 0 else "1" if rows == 1 else "tenth" if share <= 0.1 else (
-            "half" if share <= 0.5 else "most")  # fmt: skip
-        f[f"sel:{chosen}|op:{op}"] = 1.0  # of the table's rows: one, a tenth, half, most
+        rows = candidate.selected
+        chosen = "0" if rows == 0 else "1" if rows == 1 else "2-3" if rows <= 3 else (
+            "4-10" if rows <= 10 else "11+")  # fmt: skip
+        f[f"sel:{chosen}|op:{op}"] = 1.0
     numeric = all(isinstance(v, float) for v in values)
     f[f"ans:{'number' if numeric else 'text'}|wh:{q.wh}"] = 1.0
     if numeric and values == (0.0,):
