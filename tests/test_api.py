@@ -30,6 +30,8 @@ def _scripted(monkeypatch) -> list[ScriptedBackend]:
         return opened[-1]
 
     monkeypatch.setattr(factory, "open_backend", open_backend)
+    # a model that cannot score stands in for the local one: opened at once, as a server is
+    monkeypatch.setattr(factory, "open_later", lambda model=None, **kw: open_backend(model))
     return opened
 
 

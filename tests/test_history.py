@@ -337,3 +337,24 @@ def test_bench_on_a_server_quietly(harness, tmp_path):
         harness.requests[-1] == (None, None) and harness.options[-1]["server"] == "http://gpu:8000"
     )
     assert "bench:" not in out.stderr and json.loads((tmp_path / "b.json").read_text())
+
+
+def test_a_run_kept_out_of_the_history_does_not_read_its_inputs_again(tmp_path, monkeypatch):
+    """--no-log: the inputs are read by the run alone; only a logged run reads them again
+    for their hashes."""
+    from prism_edge.app import history
+
+    table = _write(tmp_path, "t.csv", "name,n\nx,1\ny,2\n")
+    described: list[list[str]] = []
+    describe = history.describe_inputs
+
+    def counted(documents):  # type: ignore[no-untyped-def]
+        described.append([d.name for d in documents])
+        return describe(documents)
+
+    monkeypatch.setattr(history, "describe_inputs", counted)
+    args = ["run", str(table), "--task", "table-qa", "--query", "What is the n of y?", "--no-model"]
+    out = invoke(*args, "--no-log")
+    assert out.exit_code == 0 and out.stdout.strip() == "2" and described == []
+    logged = invoke(*args)
+    assert logged.exit_code == 0 and described == [[str(table)]]

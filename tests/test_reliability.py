@@ -885,8 +885,9 @@ def test_54_28_a_default_model_not_here_does_not_fail_runs_that_do_not_use_it(
 
 
 def test_54_28_ask_on_a_table_run_says_why_it_cannot(monkeypatch, tmp_path):
-    backend = ScriptedBackend(parameters=135_000_000)
+    backend = ScriptedBackend(parameters=135_000_000)  # cannot score: opened at once
     monkeypatch.setattr(factory, "open_backend", lambda model=None, **kw: backend)
+    monkeypatch.setattr(factory, "open_later", lambda model=None, **kw: backend)
     table = tmp_path / "people.csv"
     table.write_text(TABLE, encoding="utf-8")
     out = invoke("run", str(table), "--task", "table-qa", "--query", "How old is Baloo?")

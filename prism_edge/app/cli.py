@@ -8,14 +8,21 @@ stderr.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from typing import Annotated
 
-import typer
+_collecting = gc.isenabled()
+gc.disable()  # as in prism_edge/__init__.py: the commands' imports make no cycle
+try:
+    import typer
 
-from prism_edge.app import ask, benchmark, defaults, inspect, logs, models, run, runs, schema
-from prism_edge.app.common import ERROR, command_app, echo, err_console
+    from prism_edge.app import ask, benchmark, defaults, inspect, logs, models, run, runs, schema
+    from prism_edge.app.common import ERROR, command_app, echo, err_console
+finally:
+    if _collecting:
+        gc.enable()
 
 app = command_app(
     name="prism-edge",

@@ -576,14 +576,15 @@ class RunLog:
         collected: Collected,
         console: Console,
     ) -> RunLog:
-        """The log of a ``run`` (its settings completed by the caller)."""
+        """The log of a ``run`` (its settings completed by the caller); with ``no_log``,
+        kept nowhere, so its inputs are not read again to describe them."""
         entry = Entry(
             "run",
             task.name,
             config.question,
             backend.name,
             method=choice.name,
-            inputs=describe_inputs(collected.documents),
+            inputs=[] if no_log else describe_inputs(collected.documents),
             schema=json_schema(task.schema),
             settings={"config": config.model_dump(), "n_ctx": backend.n_ctx},
         )

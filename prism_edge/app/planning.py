@@ -14,6 +14,7 @@ from typing import Any
 
 from prism_edge.backends import Backend, factory
 from prism_edge.backends.catalog import ModelNotFound
+from prism_edge.backends.deferred import Deferred
 from prism_edge.backends.factory import Engine
 from prism_edge.backends.unloaded import Unloaded
 from prism_edge.core.config import PrismConfig
@@ -217,6 +218,18 @@ def runs_without_model(request: Request, task: Task | None) -> bool:
     return size is not None and size < SCORED_BELOW
 
 
+def loads_when_needed(request: Request, task: Task) -> bool:
+    """Whether a run of ``request`` opens its local model only when a call needs it: a table
+    question by the table method (``auto`` or asked for), whose model is asked only where the
+    ranker is not sure (:data:`~prism_edge.methods.tables.method.MODEL_GATE`)."""
+    return (
+        task.reads_tables
+        and request.server is None
+        and not request.no_model
+        and request.method in (AUTO, TableFacts.name)
+    )
+
+
 def catalog_size(spec: str | None) -> int | None:
     """The parameters the catalog gives a model of this name (``270M``, ``1.5B``; None: the
     embedded default's), if any."""
@@ -359,6 +372,12 @@ def open_run(
     try:
         if task is not None and task.reads_tables and runs_without_model(request, task):
             backend = unloaded(request.model, request.ctx)  # a table question ranked alone
+        elif task is not None and loads_when_needed(request, task):
+            backend = factory.open_later(
+                request.model,
+                n_ctx=request.ctx or context_for(asked_chunk, request.max_tokens),
+                engine=request.engine,
+            )
         else:
             backend = opened_backend(request.model)
     except ModelNotFound as exc:
@@ -396,6 +415,8 @@ def open_run(
         shortlist=request.shortlist,
         **_summary_options(request),
     )
+    if isinstance(backend, Deferred) and choice.name != TableFacts.name:
+        backend = backend.model()  # another method calls it from its first step
     try:
         check_readable(choice.name, collected.documents)
     except NothingToRead:

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from prism_edge import methods
 from prism_edge.app.output import Output
@@ -112,7 +111,30 @@ def _print_done(
     console.print(f"done: {did}; {model_work(result.metrics)}{logged(log_id)}", markup=False)
 
 
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+
+class Still:
+    """The progress of a reading that shows none (quiet, or no terminal): rich's progress
+    display is not even imported."""
+
+    def __enter__(self) -> Still:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, **fields: Any) -> TaskID:
+        return cast("TaskID", 0)
+
+    def update(self, task: TaskID, **fields: Any) -> None:
+        return None
+
+
 def _drive(session: Session, console: Console, quiet: bool) -> None:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     plan = session.plan
     progress = Progress(
         TextColumn("{task.description}"),
@@ -149,17 +171,20 @@ def _drive(session: Session, console: Console, quiet: bool) -> None:
                     said = now
 
 
-def reading_progress(console: Console, quiet: bool) -> tuple[Progress, bool]:
+def reading_progress(console: Console, quiet: bool) -> tuple[Progress | Still, bool]:
     """The progress of a reading that puts nothing in a prompt (a repository's index, a
     table's records): a transient bar on a terminal; where stderr is none, no bar and
     ``plain`` true (the caller prints a line every :data:`PLAIN_EVERY_S` seconds)."""
     plain = not quiet and not console.is_terminal
+    if quiet or plain:
+        return Still(), plain
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         TimeElapsedColumn(),
         console=console,
-        disable=quiet or plain,
         transient=True,
     )
     return progress, plain

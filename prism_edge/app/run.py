@@ -65,7 +65,6 @@ from prism_edge.app.search import read_queries, run_indexed
 from prism_edge.app.tableqa import reading_of, run_tables
 from prism_edge.backends import Backend
 from prism_edge.backends.factory import Engine
-from prism_edge.backends.server import split_credentials
 from prism_edge.core.errors import NoAnswer, PrismError
 from prism_edge.core.events import BudgetExceeded, RunResult
 from prism_edge.core.schema import (
@@ -354,7 +353,7 @@ def run(
         log.entry.settings.update(
             chunk_tokens=chunk_tokens,
             model=model,
-            server=None if server is None else split_credentials(server)[0],  # no credential
+            server=None if server is None else _bare(server),  # no credential
             server_model=server_model,
             method_options=planned.method.settings(),  # what ask's answer step reads again
         )
@@ -420,6 +419,13 @@ def run(
         )  # fmt: skip
         _run_session(session, log, plan, resume, quiet, output, memory_out)
         no_answer(session.result.found)
+
+
+def _bare(server: str) -> str:
+    """The server's address without its credentials."""
+    from prism_edge.backends.server import split_credentials  # httpx: servers only
+
+    return split_credentials(server)[0]
 
 
 class EachShown:

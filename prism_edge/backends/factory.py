@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from prism_edge.backends import Backend
+from prism_edge.backends.deferred import Deferred
 
 if TYPE_CHECKING:
     import httpx
@@ -75,6 +76,26 @@ def open_backend(
         jump_forward=engine.jump_forward,
         gpu_layers=engine.gpu_layers,
     )
+
+
+def open_later(model: str | None = None, *, n_ctx: int, engine: Engine | None = None) -> Deferred:
+    """The local GGUF ``model`` (as :func:`open_backend` names it) found now, its size read
+    from its header, and opened with the ``engine`` settings only when a call needs it: a
+    model that is not on this machine is an error now, its loading waits (a table question
+    the ranker is sure of never calls it)."""
+    from prism_edge.backends.catalog import resolve_model
+    from prism_edge.backends.local import LocalModelError, parse_size, read_gguf
+
+    path = resolve_model(model)
+    try:
+        parameters = parse_size(read_gguf(path).parameters)
+    except LocalModelError:
+        parameters = None
+
+    def opener(size: int) -> Backend:
+        return open_backend(str(path), n_ctx=size, engine=engine)
+
+    return Deferred(opener, path.name, parameters, n_ctx)
 
 
 def open_server(

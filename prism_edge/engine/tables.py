@@ -13,7 +13,9 @@ record again too), so an interrupted question is asked again from the start.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from prism_edge.backends import Backend
 from prism_edge.core.config import PrismConfig
@@ -64,12 +66,32 @@ class TableSession(WholeSession):
         """Records read so far."""
 
     def steps(self) -> Iterator[Event]:
-        """A :class:`StepDone` per batch of records, then the answer."""
+        """A :class:`StepDone` per batch of records (each read and stored with the collector
+        paused), then the answer."""
         self.method.declare(declared_links(self.documents))
         for document in self.documents:
-            for batch in records(document.name, document.lines(), document.label):
-                step = self.method.ingest(self.runner, self.result.steps, batch)
+            batches = records(document.name, document.lines(), document.label)
+            while True:
+                with collector_paused():
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    step = self.method.ingest(self.runner, self.result.steps, batch)
                 self.rows += len(batch.rows)
                 self.result.count(step)
                 yield step
         yield from self.runner.answer()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused within: reading a batch of records makes
+    hundreds of thousands of objects and no cycle, and the collector's passes over them cost
+    about a fifth of the reading (measured on a 60,000-record TSV)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import functools
 import heapq
+import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import is_not
 from typing import Any
 
 from prism_edge.methods.base import MethodError
@@ -37,6 +40,9 @@ SAMPLE = 2_000
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
+COUNTED = 2_000
+"""Records counted at a time (held while they are: a big column's texts are dropped past
+:data:`HELD_VALUES` plus these)."""
 TOP_VALUES = 3
 """Most frequent values a column's facts show."""
 NUMERIC_SHARE = 0.6
@@ -141,6 +147,28 @@ def _date_of(text: str | None) -> int | None:
     return None if text is None else _value(text).date
 
 
+_PLAINS = re.compile(rf"(?:{PLAIN.pattern})(?:\n(?:{PLAIN.pattern}))*")
+_PRESENT = functools.partial(is_not, None)
+
+
+def _all_plain(texts: Sequence[str | None]) -> bool:
+    """Whether every text (None aside) is a plain number, in one search over them joined."""
+    present = list(filter(_PRESENT, texts))
+    joined = "\n".join(present)  # type: ignore[arg-type]
+    return not present or (
+        joined.count("\n") == len(present) - 1 and _PLAINS.fullmatch(joined) is not None
+    )
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A column's cells counted: its texts with how many cells hold each (None: more than
+    :data:`HELD_VALUES`), and whether every one is a plain number."""
+
+    counts: Counter[str] | None
+    plain: bool
+
+
 class Database:
     """The tables read so far (SQLite's private temporary database: unlinked as soon as it
     opens, so nothing of the user's rows is left behind however the process ends)."""
@@ -196,18 +224,26 @@ class Database:
         A column of more than :data:`HELD_VALUES` distinct texts is big: its kind is read
         from a sample of them, its cells are named through an index (case aside), and
         nothing of it is held here."""
-        if column.typed:
-            return column
+        if not column.typed:
+            (counted,) = self._counts(sheet, [column])
+            self._profile(sheet, column, counted)
+        return column
+
+    def type_all(self, sheet: Sheet) -> None:
+        """Every column of the table profiled, their cells counted in one pass."""
+        todo = [c for c in sheet.columns if not c.typed]
+        for column, counted in zip(todo, self._counts(sheet, todo), strict=True):
+            self._profile(sheet, column, counted)
+
+    def _profile(self, sheet: Sheet, column: Column, counted: Counted) -> None:
         column.typed = True
-        t, c = sheet.sql, column.text
-        (distinct,) = self.db.execute(f"SELECT COUNT(DISTINCT {c}) FROM {t}").fetchone()
-        if distinct > HELD_VALUES:
-            self._profile_big(sheet, column)
-            return column
+        counts = counted.counts
+        if counts is None:
+            self._profile_big(sheet, column, counted.plain)
+            return
         raw: dict[str, list[str]] = {}
         top: list[tuple[int, str]] = []
-        for text, n in self.db.execute(f"SELECT {c}, COUNT(*) FROM {t} WHERE {c} IS NOT NULL "
-                                       "GROUP BY 1"):  # fmt: skip
+        for text, n in sorted(counts.items()):  # in SQLite's order of texts (their code points)
             value = _value(text)
             column.present += n
             column.distinct += 1
@@ -219,7 +255,36 @@ class Database:
         column.top = [(t, n) for n, t in sorted(top, key=lambda c: (-c[0], c[1]))]
         sheet.values[column.index] = sorted(raw)
         sheet.raw[column.index] = raw
-        return column
+
+    def _counts(self, sheet: Sheet, columns: Sequence[Column]) -> list[Counted]:
+        """The columns' cells counted in one pass over the table, a batch of records at a
+        time (in C): each column's texts with how many cells hold each, until it has more
+        than :data:`HELD_VALUES` (a big column: nothing of it is held); and whether every
+        cell of it is a plain number."""
+        if not columns:
+            return []
+        held: list[Counter[str | None] | None] = [Counter() for _ in columns]
+        plain = [True] * len(columns)  # a held column's is read from its texts, once
+        cells = self.db.execute(f"SELECT {', '.join(c.text for c in columns)} FROM {sheet.sql}")
+        while (any(plain) or any(c is not None for c in held)) and (
+            batch := cells.fetchmany(COUNTED)
+        ):
+            for i, texts in enumerate(zip(*batch, strict=True)):
+                counts = held[i]
+                if counts is None:
+                    plain[i] = plain[i] and _all_plain(texts)
+                    continue
+                counts.update(texts)
+                if len(counts) - (None in counts) > HELD_VALUES:  # big: the texts so far
+                    plain[i] = _all_plain(list(counts))
+                    held[i] = None
+        cells.close()
+        out = []
+        for counts, every in zip(held, plain, strict=True):
+            if counts is not None:
+                counts.pop(None, None)
+            out.append(Counted(counts, every))  # type: ignore[arg-type]
+        return out
 
     @staticmethod
     def _count(column: Column, text: str, value: Value, n: int) -> None:
@@ -235,23 +300,26 @@ class Database:
             column.high = max(column.high, value.number)
             column.total += value.number * n
 
-    def _profile_big(self, sheet: Sheet, column: Column) -> None:
+    def _profile_big(self, sheet: Sheet, column: Column, plain: bool) -> None:
         t, c = sheet.sql, column.text
         column.big = True
+        self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")  # counted in order
         (present, column.distinct) = self.db.execute(
             f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
         ).fetchone()
+        column.top = [
+            (text, n) for text, n in self.db.execute(
+                f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
+                f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
+        ]  # fmt: skip
+        self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
         sample = self.db.execute(
             f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
         ).fetchall()
         for (text,) in sample:
             self._count(column, text, _value(text), 1)
         column.present = len(sample)  # the shares, from the sample
-        if column.plain:  # every cell, not only the sample's
-            (other,) = self.db.execute(
-                f"SELECT COUNT(*) FROM {t} WHERE {c} IS NOT NULL AND NOT plain({c})"
-            ).fetchone()
-            column.plain = not other
+        column.plain = column.plain and plain  # every cell, not only the sample's
         if column.kind == "number":
             self.numeric(sheet, column)
             low, high, total, numbers = self.db.execute(
@@ -261,11 +329,6 @@ class Database:
             column.low, column.high, column.total = low or 0.0, high or 0.0, total or 0.0
             column.numbers = numbers
         column.present = present
-        column.top = [
-            (text, n) for text, n in self.db.execute(
-                f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
-                f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
-        ]  # fmt: skip
         self.db.execute(f"CREATE INDEX i{t}_{column.index} ON {t} ({c} COLLATE NOCASE)")
         sheet.values[column.index] = []
         sheet.raw[column.index] = {}
@@ -344,10 +407,6 @@ class Database:
                 if n == 1:
                     sheet.summary = (column.index, text)
                     return
-
-    def type_all(self, sheet: Sheet) -> None:
-        for column in sheet.columns:
-            self.typed(sheet, column)
 
     # --- asking ----------------------------------------------------------------------------
 

@@ -1,0 +1,82 @@
+"""Reading and typing a table at a database's speed (issue 53 point 5): short and long
+records, every column profiled in one pass as it would be alone, the collector paused while
+a batch is read."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.methods.tables import db as db_module
+from prism_edge.methods.tables.db import Database
+from prism_edge.text.tables import TableChunk
+
+
+def test_short_records_are_padded_with_none_and_long_ones_cut():
+    db = Database()
+    db.add(TableChunk("t", ["a", "b", "c"], [["1", "2", "3"], ["4"], ["5", "6", "7", "8"]]))
+    rows = db.db.execute("SELECT _row, c0, c1, c2 FROM t0 ORDER BY _row").fetchall()
+    assert rows == [(0, "1", "2", "3"), (1, "4", None, None), (2, "5", "6", "7")]
+    db.add(TableChunk("t", ["a", "b", "c"], [[" 9 ", "N/A", "x"]]))
+    assert db.db.execute("SELECT * FROM t0 WHERE _row = 3").fetchone() == (3, "9", None, "x")
+
+
+def _profiles(db: Database, sheet) -> list[tuple]:  # type: ignore[no-untyped-def]
+    return [(c.present, c.distinct, c.big, c.plain, c.top, c.kind, c.low, c.high, c.total,
+             sheet.values.get(c.index), sheet.raw.get(c.index)) for c in sheet.columns]  # fmt: skip
+
+
+@pytest.mark.parametrize("odd", [0, 4, 7, 9])  # a text not a plain number: when? (9: none)
+def test_every_column_profiled_in_one_pass_is_profiled_as_alone(monkeypatch, odd):
+    monkeypatch.setattr(db_module, "HELD_VALUES", 4)  # past 4 distinct texts: a big column
+    monkeypatch.setattr(db_module, "COUNTED", 3)  # three records counted at a time
+    monkeypatch.setattr(db_module, "SAMPLE", 0)  # a big column's plainness from every cell
+    rows = [[str(i), str(i % 3), "NA" if i % 4 else "x", f"{i}.5"] for i in range(9)]
+    if odd < 9:
+        rows[odd][0] = "1,000"
+    one, each = Database(), Database()
+    for db in (one, each):
+        db.add(TableChunk("t", ["id", "group", "flag", "half"], [list(r) for r in rows]))
+    (sheet,) = one.sheets.values()
+    one.type_all(sheet)
+    (alone,) = each.sheets.values()
+    for column in alone.columns:
+        each.typed(alone, column)
+    assert _profiles(one, sheet) == _profiles(each, alone)
+    ids, group = sheet.columns[0], sheet.columns[1]
+    assert ids.big and ids.plain == (odd == 9) and ids.present == 9 and ids.distinct == 9
+    assert not group.big and group.top == [("0", 3), ("1", 3), ("2", 3)]
+    assert sheet.columns[2].present == 3 and sheet.columns[3].big and sheet.columns[3].plain
+
+
+def test_the_collector_is_paused_while_a_batch_is_read_and_resumed_after(tmp_path, monkeypatch):
+    import gc
+
+    from prism_edge.backends.scripted import ScriptedBackend
+    from prism_edge.engine.tables import TableSession
+    from prism_edge.methods import make
+    from prism_edge.methods.presets import TASKS
+    from prism_edge.methods.tables import TableFacts
+    from prism_edge.text import tables as table_text
+    from prism_edge.text.inputs import collect
+
+    monkeypatch.setattr(table_text, "BATCH_ROWS", 2)
+    path = tmp_path / "t.csv"
+    path.write_text("a,b\n1,x\n2,y\n3,z\n", encoding="utf-8")
+    task = TASKS["table-qa"]
+    config = task.configure("How many rows?")
+    method = make("tables", task.schema, config, chooser="program")
+    assert isinstance(method, TableFacts)
+    during: list[bool] = []
+    ingest = TableFacts.ingest
+
+    def seen(self, run, index, read):  # type: ignore[no-untyped-def]
+        during.append(gc.isenabled())
+        return ingest(self, run, index, read)
+
+    monkeypatch.setattr(TableFacts, "ingest", seen)
+    session = TableSession(
+        ScriptedBackend(), task.schema, config, method, collect([str(path)]).documents
+    )
+    between = [gc.isenabled() for _ in session.events()]
+    assert during == [False, False] and all(between) and gc.isenabled()
+    assert session.result.answer == "3"

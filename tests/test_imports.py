@@ -1,0 +1,54 @@
+"""What the command line imports before it knows what a run needs (issue 53 point 5: a
+table question answered in half a second, imports included): no server client, no progress
+bar, no llama.cpp; each is imported where it is used."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from prism_edge.app.render import Still, reading_progress
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_command_line_imports_no_server_client_progress_bar_or_llama_cpp():
+    code = (
+        "import sys, prism_edge.app.cli; print(sorted(m for m in sys.modules if m in "
+        "('httpx', 'rich.progress', 'llama_cpp', 'prism_edge.backends.server')))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_reading_shows_no_bar_where_none_can_be_drawn(tmp_path):
+    with open(tmp_path / "log", "w", encoding="utf-8") as log:
+        console = Console(file=log)  # no terminal: plain lines instead
+        progress, plain = reading_progress(console, quiet=False)
+        assert isinstance(progress, Still) and plain
+        progress, plain = reading_progress(console, quiet=True)
+        assert isinstance(progress, Still) and not plain
+        with progress:
+            progress.update(progress.add_task("reading", total=None), description="1 record")
+    terminal = Console(force_terminal=True)
+    progress, plain = reading_progress(terminal, quiet=False)
+    assert not isinstance(progress, Still) and not plain
+
+
+def test_importing_pauses_the_collector_and_leaves_it_as_it_found_it():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = (
+        "import gc, sys; was = sys.argv[1] == 'on'; gc.enable() if was else gc.disable(); "
+        "import prism_edge.app.cli; print(gc.isenabled() == was)"
+    )
+    for state in ("on", "off"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, state], capture_output=True, text=True, env=env
+        )
+        assert done.stdout.strip() == "True", done.stderr
