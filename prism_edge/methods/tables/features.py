@@ -103,14 +103,14 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     for column in sheet.columns:
         words = column_words(column.name)
         name = [(w, stem(w)) for w in words]
-        content = [(w, s) for w, s in name if w not in STOP] or name
-        matched = sum(s in stems for _, s in content)
-        short = sum(s not in stems and short_form(w, spoken) is not None for w, s in content)
-        share = (matched + short) / len(content) if content else 0.0
+        named = [(w, s) for w, s in name if w not in STOP] or name
+        matched = sum(s in stems for _, s in named)
+        short = sum(s not in stems and short_form(w, spoken) is not None for w, s in named)
+        share = (matched + short) / len(named) if named else 0.0
         whole = " " + " ".join(tokens(column.name)) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
         if short:
-            shorts[column.index] = short / len(content)
+            shorts[column.index] = short / len(named)
         if len(words) == 1 and len(words[0]) == 1 and words[0] in initials and not matched:
             letters.add(column.index)  # "W" where the question says "wins"
     content = sorted({
