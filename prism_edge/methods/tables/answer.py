@@ -72,17 +72,17 @@ def _scored(
     beyond :data:`RUN_SMALL_AT_MOST`."""
     w = weights() if w is None else w
     shared = view(reading, sheet)
+    relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
+    relevant |= shared.letter
+    relevant |= {m.column for m in reading.cells} | {0}
     if sheet.rows > SMALL_ROWS:
-        relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
-        relevant |= shared.letter
-        relevant |= {m.column for m in reading.cells} | {0}
         ranked = sorted(
             ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
              sheet, relevant))), key=lambda x: (-x[0], x[1]),
         )[:RUN_AT_MOST]  # fmt: skip
         found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
     else:
-        every = list(queries(reading, sheet))
+        every = list(queries(reading, sheet, relevant))
         if len(every) > RUN_SMALL_AT_MOST:  # a wide table asked with many mentions
             every = [q for _, _, q in sorted(
                 ((score(query_features(shared, q), w), i, q) for i, q in enumerate(every)),

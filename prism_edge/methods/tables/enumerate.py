@@ -29,6 +29,9 @@ MAX_NTH = 5
 MAX_CELL_CONDS = 24
 BIG_ROWS = 2_000
 BIG_CONDS = 8
+WIDE_COLUMNS = 16
+"""Columns of a table beyond which only its relevant ones answer, order or are compared
+(a 48-column table asked with two numbers enumerated 1.3 million queries)."""
 """Cell conditions a table of more than :data:`BIG_ROWS` rows is asked with at most."""
 """Cell conditions combined in pairs at most (the most specific first)."""
 
@@ -164,14 +167,15 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
 def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """Every query of the space the question's mentions allow over ``sheet``; over a big
     table only its ``relevant`` columns (those the question names, or names a cell of, and
-    the first) answer, order or are compared, and only its strongest mentions select."""
+    the first) answer, order or are compared, and only its strongest mentions select; over
+    a wide one (more than :data:`WIDE_COLUMNS`), only its relevant columns too."""
     cells, numbers = conditions(reading, sheet)
     columns = [c for c in sheet.columns if c.present]
     if sheet.rows > BIG_ROWS:  # every query reads every row
         cells = cells[:BIG_CONDS]
-        if relevant is not None:
-            columns = [c for c in columns if c.index in relevant]
-            numbers = [c for c in numbers if c.column in relevant]
+    if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:
+        columns = [c for c in columns if c.index in relevant]
+        numbers = [c for c in numbers if c.column in relevant]
     numeric = [c for c in columns if c.kind == "number"]
     ordered = [c for c in columns if c.kind in ("number", "date")]
     places = sorted({int(n.value) for n in reading.numbers if n.ordinal and 1 < n.value <=
