@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
@@ -26,6 +27,7 @@ from prism_edge.methods.tables.features import (
 )
 from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
 from prism_edge.methods.tables.ranker import probabilities, score, weights
+from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
     FAMILY_WORDS,
     column_words,
@@ -74,7 +76,7 @@ def _scored(
     shared = view(reading, sheet)
     relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
     relevant |= shared.letter
-    relevant |= {m.column for m in reading.cells} | {0}
+    relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     if sheet.rows > SMALL_ROWS:
         ranked = sorted(
             ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
@@ -280,7 +282,40 @@ def _says_name(name: str, said: set[str]) -> bool:
     return bool(words) and all(w in said for w in words)
 
 
+def labels(sheet: Sheet) -> list[int]:
+    """A table's label columns: those named a name or a title ("name", "franchName")."""
+    return [c.index for c in sheet.columns if {"name", "title"} & set(column_words(c.name))]
+
+
+def _is_id(name: str) -> bool:
+    words = column_words(name)
+    return len(words) > 1 and words[-1] == "id"
+
+
+def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Scored]:
+    """``scored`` with a best answer of ids ("teamID": "SFN") given as the names of the same
+    rows where its table has a label column (:func:`labels`) and the question asks no id:
+    the same query over the label column takes the best's place."""
+    out = list(scored)
+    if not out:
+        return out
+    best, _, top = out[0]
+    query = best.query
+    if query.column is None or query.op not in ROW_OPS or "id" in tokens(question):
+        return out
+    sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
+    if not _is_id(sheet.columns[query.column].name):
+        return out
+    for i, (candidate, f, _) in enumerate(out):
+        other = candidate.query
+        if other.column in labels(sheet) and replace(other, column=query.column) == query:
+            del out[i]
+            return [(candidate, f, top), *out]
+    return out
+
+
 def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
+    scored = by_name(db, question, scored)
     chances = probabilities([s for _, _, s in scored])
     by_values: dict[frozenset[str | float], float] = {}
     for (candidate, _, _), p in zip(scored, chances, strict=True):

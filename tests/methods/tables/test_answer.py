@@ -206,3 +206,14 @@ def test_the_first_or_last_of_several_rows_needs_a_question_of_order():
     assert not any(c.query.op in ("first", "last") for c, _, _ in scored)
     _, scored = ask("what is the first capital in south america?")
     assert any(c.query.op == "first" for c, _, _ in scored)
+
+
+def test_an_answer_of_ids_is_given_as_the_names_of_the_same_rows():
+    rows = [["HOU", "Houston Astros", "107"], ["NYA", "New York Yankees", "103"],
+            ["SFN", "San Francisco Giants", "77"]]  # fmt: skip
+    db = Database()
+    db.add(TableChunk("Teams", ["teamID", "name", "W"], rows))
+    result, _ = answer(db, "Which team had the most wins?")
+    assert result.best is not None and list(result.values) == ["Houston Astros"]
+    result, _ = answer(db, "What is the id of the team with the most wins?")
+    assert result.best is not None and list(result.values) == ["HOU"]  # the id asked
