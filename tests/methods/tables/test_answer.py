@@ -217,3 +217,5 @@ def test_an_answer_of_ids_is_given_as_the_names_of_the_same_rows():
     assert result.best is not None and list(result.values) == ["Houston Astros"]
     result, _ = answer(db, "What is the id of the team with the most wins?")
     assert result.best is not None and list(result.values) == ["HOU"]  # the id asked
+    result, _ = answer(db, "Which team is named New York Yankees?")
+    assert result.best is not None and list(result.values) == ["NYA"]  # the name is given
