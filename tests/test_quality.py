@@ -131,3 +131,20 @@ def test_a_role_stated_beside_a_name_with_an_abbreviated_title_counts():
     assert role_accuracy(answer, bennet).found == ("Mr. Bennet", "Mrs. Bennet")
     # a real sentence end still parts two sentences
     assert role_accuracy("Mr. Bennet spoke. Humour was sarcastic.", bennet).found == ()
+
+
+def test_a_labelled_part_line_is_a_sentence_apiece_its_label_going_with_the_first():
+    # a part line holds several sentences: a name in one and a role word in another state
+    # nothing ("Polonius" in the scene's heading, "my lord" said by someone else)
+    polonius = [Entity("Polonius", (), ("lord",))]
+    line = (
+        "Act II (A room in Polonius's house): Queen: “Thanks, Rosencrantz.” "
+        "Pol: “If you call me Jephthah, my lord, I have a daughter.”"
+    )
+    assert role_accuracy(line, polonius).found == ()
+    # the label belongs to its first sentence: a who-is-who line states its role
+    assert role_accuracy("- Polonius: the Lord Chamberlain.", polonius).found == ("Polonius",)
+    assert role_accuracy("Act I: Polonius is a lord. He speaks.", polonius).found == ("Polonius",)
+    # and the sentences after the first stand alone
+    sentences = role_accuracy("Act I (Elsinore): He waits. Polonius, a lord, speaks.", polonius)
+    assert sentences.found == ("Polonius",)

@@ -5,7 +5,8 @@
   when any alias occurs as whole words, case-insensitive.
 * **role accuracy**: of the listed entities that come with role words (``Bagheera = panther,
   black``: words the text uses to say who or what it is), the share the answer states the role
-  of: one line or sentence of the answer holds a spelling of the entity and one of its words.
+  of: one sentence of the answer (a labelled line's label going with its first) holds a
+  spelling of the entity and one of its words.
 * **junk**: what no summary a reader keeps should hold: a "name" in its header that is a
   contraction, a pronoun or a common noun, and a footnote, heading or table-of-contents line
   among its sentences (:func:`junk_of`).
@@ -102,25 +103,27 @@ _UNIT_END = re.compile(r"(?<=[.!?])[\"'’”)]*\s+")
 
 
 def _units(answer: str) -> list[str]:
-    """The answer's lines, each line's sentences apart unless it is a labelled line
-    (``Bagheera: ...``, ``Mr. Bennet: ...``, whose label belongs to its sentence); a full stop
-    after an abbreviated title or an initial ("Mr. Darcy") ends no sentence."""
+    """The answer's sentences, line by line: a labelled line's label (``Bagheera: ...``,
+    ``Mr. Bennet: ...``, ``Act II (A room in ...): ...``) belongs to its first sentence, and
+    the sentences after it stand alone (a part line of several sentences states nothing by a
+    name in one and a role word in another); a full stop after an abbreviated title or an
+    initial ("Mr. Darcy") ends no sentence."""
     units: list[str] = []
     for line in answer.splitlines():
         line = line.strip(" -*")
         if not line:
             continue
         label = re.match(r"^([^!?:]{1,60}): ", line)
-        if label and all(_abbreviated(line, m.start()) for m in re.finditer(r"\.", label[1])):
-            units.append(line)
-            continue
         start = 0
-        for m in _UNIT_END.finditer(line):
+        if label and all(_abbreviated(line, m.start()) for m in re.finditer(r"\.", label[1])):
+            start = label.end()  # no sentence ends inside the label
+        first = 0
+        for m in _UNIT_END.finditer(line, start):
             if line[m.start() - 1] == "." and _abbreviated(line, m.start() - 1):
                 continue
-            units.append(line[start : m.start()])
-            start = m.end()
-        units.append(line[start:])
+            units.append(line[first : m.start()])
+            first = m.end()
+        units.append(line[first:])
     return [u for u in units if u.strip()]
 
 

@@ -128,6 +128,49 @@ def test_the_kind_is_read_from_the_text():
         assert kind_of(signs(text, found, sentences(found))) == kind
 
 
+SHORT_STORIES = (
+    # dialogue in single quotes, "you" inside it: not a manual
+    "\u2018Where are you going?\u2019 asked the miller's daughter.\n\n"
+    "\u2018To the city,\u2019 answered Tom, shouldering his pack. \u2018There is work at the "
+    "docks.\u2019\n\nThe road ran down through the beech woods to the river. Tom walked all "
+    "day, and at dusk he reached the ferry. The ferryman took his last coin and rowed him across "
+    "in silence.",
+    # told in the present tense
+    "The bell rings at noon. Anna runs down the stairs and opens the door. A boy stands on the "
+    "step with a parcel. Anna carries it to the kitchen and cuts the string. Inside lies a clock "
+    "with a note in her father's hand. She winds the clock. It ticks, then stops.",
+    # a named man, few pronouns
+    "Old Peter kept the lighthouse on the point for forty years. Every night Peter climbed the "
+    "tower and lit the lamp. One stormy night a ship struck the rocks below. Peter rowed out "
+    "alone through the waves. Peter brought three sailors ashore one by one. The village gave "
+    "Peter a silver watch.",
+    # told in the first person
+    "I came to the town late in the autumn. The inn was full, so I took a room above the baker's "
+    "shop. I walked the cliffs, I watched the boats, I wrote nothing. One day a letter came for "
+    "me. I never opened it. When spring came I left the town.",
+)
+
+
+def test_a_short_narrative_is_a_story_not_a_treatise():
+    for text in SHORT_STORIES:
+        found = blocks(text)
+        assert kind_of(signs(text, found, sentences(found))) == "story", text[:40]
+    argued = (
+        "Liberty of the press is the first of liberties. A law that licenses books before they "
+        "are printed presumes every reader a fool and every writer a criminal. Such a law "
+        "cannot stand, for it is contrary to reason and to the custom of free nations."
+    )
+    found = blocks(argued)
+    assert kind_of(signs(argued, found, sentences(found))) == "treatise"
+    dated = (
+        "In 1986 the ministers agreed a quota of 15.8 million barrels. In 1987 Kuwait said it "
+        "produced more than its share. Prices fell in 1988, and Saudi Arabia cut its output in "
+        "1989 to hold them."
+    )
+    found = blocks(dated)
+    assert kind_of(signs(dated, found, sentences(found))) == "report"
+
+
 def test_non_names_are_not_names():
     for word in ("Come", "Look", "Five", "Overview", "Sure"):
         assert not_a_name(word)

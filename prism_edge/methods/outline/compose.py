@@ -46,6 +46,7 @@ from prism_edge.text.people import (
     describe,
     names_ranked,
     places_apart,
+    referents,
     speakers_named,
     terms_ranked,
 )
@@ -260,6 +261,7 @@ def outline(
     used = 3  # "Who is who:" or "Key terms:", and the blank line
     taken: set[str] = set()
     cast = cast_list(r.text) if r.kind == "play" else {}
+    referred = referents(said, [n.name for n in main]) if r.kind in {"story", "poem"} else None
     for named in main:
         if len(people) >= most_people:
             break
@@ -269,7 +271,9 @@ def outline(
         elif not narrative:  # a term only with the words that define it
             d = define(named.name, said)
         else:
-            d = describe(named.name, said, story=narrative, speaker_of=speaker_of)
+            d = describe(
+                named.name, said, story=narrative, speaker_of=speaker_of, referred=referred
+            )
         if d is None or d.clause in taken:
             continue
         if len(people) >= ALWAYS_SHOWN and d.score < DESCRIBED:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
 from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
-from prism_edge.methods.tables.enumerate import Candidate, candidates, queries, run
+from prism_edge.methods.tables.enumerate import Candidate, arbitrary, candidates, queries, run
 from prism_edge.methods.tables.features import (
     Features,
     QuestionView,
@@ -26,7 +27,15 @@ from prism_edge.methods.tables.features import (
 )
 from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
 from prism_edge.methods.tables.ranker import probabilities, score, weights
-from prism_edge.methods.tables.words import column_words, key, rounding, tokens
+from prism_edge.methods.tables.space import ROW_OPS
+from prism_edge.methods.tables.words import (
+    FAMILY_WORDS,
+    column_words,
+    key,
+    rounding,
+    short_form,
+    tokens,
+)
 from prism_edge.text.tables import records
 from prism_edge.text.values import read_value
 
@@ -65,16 +74,17 @@ def _scored(
     beyond :data:`RUN_SMALL_AT_MOST`."""
     w = weights() if w is None else w
     shared = view(reading, sheet)
+    relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
+    relevant |= shared.letter
+    relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     if sheet.rows > SMALL_ROWS:
-        relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
-        relevant |= {m.column for m in reading.cells} | {0}
         ranked = sorted(
             ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
              sheet, relevant))), key=lambda x: (-x[0], x[1]),
         )[:RUN_AT_MOST]  # fmt: skip
         found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
     else:
-        every = list(queries(reading, sheet))
+        every = list(queries(reading, sheet, relevant))
         if len(every) > RUN_SMALL_AT_MOST:  # a wide table asked with many mentions
             every = [q for _, _, q in sorted(
                 ((score(query_features(shared, q), w), i, q) for i, q in enumerate(every)),
@@ -82,6 +92,8 @@ def _scored(
         found = candidates(db, sheet, every)
     out = []
     for candidate in found:
+        if arbitrary(reading, sheet, candidate):
+            continue
         feats = features(shared, candidate)
         out.append((candidate, feats, score(feats, w)))
     out.sort(key=lambda s: -s[2])
@@ -115,6 +127,9 @@ def answer(
     missing = absent(question, sheets, readings)
     if missing:
         return TableAnswer(None, not_in_table=f"no cell, column or table holds {missing}"), []
+    unheld = attribute(question, sheets, readings)
+    if unheld:
+        return TableAnswer(None, not_in_table=f"no column holds {unheld}"), []
     scored: list[Scored] = []
     for sheet in _asked(db, question, sheets, touched, readings):
         reading = readings.get(sheet.name) or read(question, db, [sheet])
@@ -152,6 +167,47 @@ def absent(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Readin
             continue  # a number, not a year: no year column to hold it
         return repr(said)
     return ""
+
+
+_ATTRIBUTE = re.compile(
+    r"^\s*what\s+(?:is|was|are|were)\s+the\s+((?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*)"
+    r"\s+(?:of|for|in|at)\s",
+    re.IGNORECASE,
+)
+"""A question that asks one attribute of a row ("what was the price of zinc in 1970",
+"what is the unemployment rate of Texas"): the attribute's words."""
+GENERIC = frozenset({"title", "amount", "value", "kind", "type", "sort", "name", "result"})
+"""Words that ask a row's label or any value, not one attribute."""
+
+
+def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> str:
+    """The attribute a question asks of a row (:data:`_ATTRIBUTE`) when none of its words
+    names a column (in full or by a short form), a table or a cell, or says how to compute
+    (the lexicon's families: "average", "highest"), quoted; else "". Measured on
+    WikiTableQuestions' training questions, where every attribute asked is in the table
+    (``benchmarks/tables/attribute_rule.py``)."""
+    m = _ATTRIBUTE.match(question)
+    if m is None:
+        return ""
+    asked = tokens(m.group(1))
+    if any(w in FAMILY_WORDS or w in GENERIC for w in asked):
+        return ""  # how to compute ("the total amount", "the tallest building"), or any label
+    content = [w for w in asked if w not in STOP and len(w) > 2]
+    if not content or len(content) < len(asked) - 1:
+        return ""
+    for sheet in sheets:
+        reading = readings[sheet.name]
+        names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
+        names |= {stem(w) for w in tokens(sheet.name)}
+        words = {w for c in sheet.columns for w in column_words(c.name)}
+        cells = {reading.words[i] for c in reading.cells for i in range(c.start, c.end)}
+        if any(stem(w) in names or w in cells for w in content) or any(
+            short_form(n, content) is not None or short_form(w, [n]) is not None
+            for n in words
+            for w in content
+        ):
+            return ""  # said by a column's name, in full or short ("pop": population)
+    return repr(" ".join(asked))
 
 
 def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> bool:
@@ -207,12 +263,18 @@ def _asked(
 
 def _covered(sheet: Sheet, reading: Reading) -> set[int]:
     """The question's words a table accounts for: those of the cells it names and those
-    that name its columns or itself."""
+    that name its columns (in full or by a short form: "HR", home runs) or itself."""
     names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
     names |= {stem(w) for w in tokens(sheet.name)}
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
-    return cells | {i for i, w in enumerate(reading.stems) if w in names and
-                    reading.words[i] not in STOP}  # fmt: skip
+    said = {i for i, w in enumerate(reading.stems) if w in names and reading.words[i] not in STOP}
+    content = [i for i, w in enumerate(reading.words) if w.isalpha() and w not in STOP]
+    spoken = [reading.words[i] for i in content]
+    for word in {w for c in sheet.columns for w in column_words(c.name)}:
+        span = short_form(word, spoken)
+        if span is not None:
+            said.update(content[span[0] : span[1]])
+    return cells | said
 
 
 def _says_name(name: str, said: set[str]) -> bool:
@@ -220,7 +282,43 @@ def _says_name(name: str, said: set[str]) -> bool:
     return bool(words) and all(w in said for w in words)
 
 
+def labels(sheet: Sheet) -> list[int]:
+    """A table's label columns: those named a name or a title ("name", "franchName")."""
+    return [c.index for c in sheet.columns if {"name", "title"} & set(column_words(c.name))]
+
+
+def _is_id(name: str) -> bool:
+    words = column_words(name)
+    return len(words) > 1 and words[-1] == "id"
+
+
+def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Scored]:
+    """``scored`` with a best answer of ids ("teamID": "SFN") given as the names of the same
+    rows where its table has a label column (:func:`labels`) and the question asks no id:
+    the same query over the label column takes the best's place."""
+    out = list(scored)
+    if not out:
+        return out
+    best, _, top = out[0]
+    query = best.query
+    if query.column is None or query.op not in ROW_OPS or "id" in tokens(question):
+        return out
+    sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
+    if not _is_id(sheet.columns[query.column].name):
+        return out
+    said = set(tokens(question))
+    for i, (candidate, f, _) in enumerate(out):
+        other = candidate.query
+        if other.column in labels(sheet) and replace(other, column=query.column) == query:
+            if any(isinstance(v, str) and set(tokens(v)) <= said for v in candidate.values):
+                return out  # the name is the question's own: it asks for the id of that name
+            del out[i]
+            return [(candidate, f, top), *out]
+    return out
+
+
 def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
+    scored = by_name(db, question, scored)
     chances = probabilities([s for _, _, s in scored])
     by_values: dict[frozenset[str | float], float] = {}
     for (candidate, _, _), p in zip(scored, chances, strict=True):
@@ -252,7 +350,7 @@ def _computed(db: Database, candidate: Candidate, p: float, places: int | None) 
     values = candidate.values
     if places is not None:
         values = tuple(_round(v, places) for v in values)
-    return Computed(values, db.shown(candidate.sql, candidate.args),
+    return Computed(values, db.shown(candidate.sql, candidate.args, sheet),
                     candidate.query.render(sheet), p)  # fmt: skip
 
 

@@ -414,18 +414,16 @@ class Database:
         self.executed.append((sql, list(args)))
         return list(self.db.execute(sql, list(args)))
 
-    def shown(self, sql: str, args: Sequence[Any]) -> str:
-        """A query as a user reads it: the tables and columns by their own names and every
-        parameter in place as an SQL literal (what ran, renamed: the names are substituted
-        token by token, so a column named ``t0`` or a ``?`` inside a name cannot be
-        confused)."""
-        names = {}
-        for sheet in [*self.sheets.values(), *self.joined.values()]:
-            names[sheet.sql] = sheet.shown_as or quote(sheet.name)
-            for c in sheet.columns:
-                names[c.text] = quote(c.name)
-                names[c.num] = f"number({quote(c.name)})"
-                names[c.key] = f"date({quote(c.name)})"
+    def shown(self, sql: str, args: Sequence[Any], sheet: Sheet) -> str:
+        """A query over ``sheet`` as a user reads it: the table and its columns by their own
+        names and every parameter in place as an SQL literal (what ran, renamed: the names
+        are substituted token by token, so a column named ``t0`` or a ``?`` inside a name
+        cannot be confused; the columns are ``sheet``'s, as every table numbers its own)."""
+        names = {sheet.sql: sheet.shown_as or quote(sheet.name)}
+        for c in sheet.columns:
+            names[c.text] = quote(c.name)
+            names[c.num] = f"number({quote(c.name)})"
+            names[c.key] = f"date({quote(c.name)})"
         out: list[str] = []
         params = iter(args)
         names["_row"] = "rowid"  # the table's own order

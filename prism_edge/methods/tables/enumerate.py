@@ -10,8 +10,10 @@ seems to exclude it: that is the ranker's judgement, learned from questions peop
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sqlite3
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -27,6 +29,9 @@ MAX_NTH = 5
 MAX_CELL_CONDS = 24
 BIG_ROWS = 2_000
 BIG_CONDS = 8
+WIDE_COLUMNS = 16
+"""Columns of a table beyond which only its relevant ones answer, order or are compared
+(a 48-column table asked with two numbers enumerated 1.3 million queries)."""
 """Cell conditions a table of more than :data:`BIG_ROWS` rows is asked with at most."""
 """Cell conditions combined in pairs at most (the most specific first)."""
 
@@ -40,6 +45,8 @@ class Candidate:
     args: tuple[object, ...]
     more: bool = False
     """A list longer than :data:`space.MAX_LISTED` cells, cut there."""
+    selected: int | None = None
+    """How many rows its conditions select (None: it has none)."""
 
 
 def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
@@ -115,6 +122,22 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
             yield query
 
 
+def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:
+    """Whether a candidate is the first or last row of several (those its conditions select,
+    or the table's) where the question says no order (no "first", "last", "after", no
+    ordinal): which of those rows comes first in the table is chance ("the highest salary in
+    2016" is no first row of 2016's)."""
+    query = candidate.query
+    rows = candidate.selected if query.conds else sheet.rows
+    if query.op not in ("first", "last") or (rows or 0) <= 1:
+        return False
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    said = families([w for i, w in enumerate(reading.words) if i not in cells])
+    return not ({"first", "last", "after", "before"} & set(said)) and not any(
+        n.ordinal for n in reading.numbers
+    )
+
+
 def averaged(reading: Reading, sheet: Sheet) -> bool:
     """Whether the question asks for an average in so many words ("the average rating of
     the films from 1999", "mean"): said outside the cells it names, no column is named
@@ -144,14 +167,15 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
 def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """Every query of the space the question's mentions allow over ``sheet``; over a big
     table only its ``relevant`` columns (those the question names, or names a cell of, and
-    the first) answer, order or are compared, and only its strongest mentions select."""
+    the first) answer, order or are compared, and only its strongest mentions select; over
+    a wide one (more than :data:`WIDE_COLUMNS`), only its relevant columns too."""
     cells, numbers = conditions(reading, sheet)
     columns = [c for c in sheet.columns if c.present]
     if sheet.rows > BIG_ROWS:  # every query reads every row
         cells = cells[:BIG_CONDS]
-        if relevant is not None:
-            columns = [c for c in columns if c.index in relevant]
-            numbers = [c for c in numbers if c.column in relevant]
+    if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:
+        columns = [c for c in columns if c.index in relevant]
+        numbers = [c for c in numbers if c.column in relevant]
     numeric = [c for c in columns if c.kind == "number"]
     ordered = [c for c in columns if c.kind in ("number", "date")]
     places = sorted({int(n.value) for n in reading.numbers if n.ordinal and 1 < n.value <=
@@ -229,6 +253,7 @@ def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:
         rows = db.db.execute(sql, args).fetchall()
     except sqlite3.OperationalError:
         return None
+    selected = _selected(db, sheet, query.conds) if query.conds else None
     values: list[str | float] = []
     seen: set[object] = set()
     for (value,) in rows:
@@ -242,10 +267,28 @@ def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:
     if not values:
         return None
     if len(values) > MAX_LISTED:
-        return Candidate(query, tuple(values[:MAX_LISTED]), sql, tuple(args), more=True)
+        return Candidate(query, tuple(values[:MAX_LISTED]), sql, tuple(args), True, selected)
     if query.op in ("count", "countdiff", "distinct") and values == [0.0] and query.conds:
-        return Candidate(query, (0.0,), sql, tuple(args))
-    return Candidate(query, tuple(values), sql, tuple(args))
+        return Candidate(query, (0.0,), sql, tuple(args), selected=selected)
+    return Candidate(query, tuple(values), sql, tuple(args), selected=selected)
+
+
+_SELECTED: weakref.WeakKeyDictionary[Database, dict[tuple[str, tuple[Cond, ...]], int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _selected(db: Database, sheet: Sheet, conds: tuple[Cond, ...]) -> int:
+    """How many rows ``conds`` select in ``sheet`` (counted once per database)."""
+    known = _SELECTED.setdefault(db, {})
+    found = known.get((sheet.sql, conds))
+    if found is None:
+        found = 0
+        sql, args = Query(sheet.name, "count", conds=conds).sql(sheet)
+        with contextlib.suppress(sqlite3.OperationalError):
+            (found,) = db.db.execute(sql, args).fetchone()
+        known[(sheet.sql, conds)] = found
+    return found
 
 
 def candidates(db: Database, sheet: Sheet, asked: Iterable[Query]) -> list[Candidate]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.mentions import STOP, Reading, stem
 from prism_edge.methods.tables.space import ROW_OPS, Query
-from prism_edge.methods.tables.words import column_words, families, key, tokens
+from prism_edge.methods.tables.words import column_words, families, key, short_form, tokens
 
 Features = dict[str, float]
 
@@ -76,6 +76,11 @@ class QuestionView:
     words."""
     header_words: dict[int, list[str]]
     """Per column, the stems of its name's words."""
+    short_match: dict[int, float] = field(default_factory=dict)
+    """Per column, the share of its name's words the question says only in full (its name
+    a short form: "alt" for altitude; :func:`words.short_form`)."""
+    letter: set[int] = field(default_factory=set)
+    """The columns named by one letter that starts a word of the question ("W": wins)."""
 
 
 def view(reading: Reading, sheet: Sheet) -> QuestionView:
@@ -91,12 +96,23 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     stems = set(reading.stems)
     said = " " + " ".join(reading.words) + " "
     columns = {}
+    shorts: dict[int, float] = {}
+    letters: set[int] = set()
+    spoken = [w for w in reading.words if w.isalpha() and w not in STOP]
+    initials = {w[0] for w in spoken}
     for column in sheet.columns:
-        name = [stem(w) for w in column_words(column.name)]
-        content = [w for w in name if w not in STOP] or name
-        share = sum(w in stems for w in content) / len(content) if content else 0.0
+        words = column_words(column.name)
+        name = [(w, stem(w)) for w in words]
+        named = [(w, s) for w, s in name if w not in STOP] or name
+        matched = sum(s in stems for _, s in named)
+        short = sum(s not in stems and short_form(w, spoken) is not None for w, s in named)
+        share = (matched + short) / len(named) if named else 0.0
         whole = " " + " ".join(tokens(column.name)) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
+        if short:
+            shorts[column.index] = short / len(named)
+        if len(words) == 1 and len(words[0]) == 1 and words[0] in initials and not matched:
+            letters.add(column.index)  # "W" where the question says "wins"
     content = sorted({
         s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
     })  # fmt: skip
@@ -113,6 +129,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         {i: {reading.stems[k] for k in range(m.start, m.end)} for i, m in enumerate(reading.cells)},
         content,
         headers,
+        shorts,
+        letters,
     )
 
 
@@ -146,9 +164,15 @@ def query_features(q: QuestionView, query: Query) -> Features:
         f[f"col:whole|{group}"] = whole
         f[f"col:share|op:{op}"] = share
         f[f"col:kind:{column.kind}|op:{op}"] = 1.0
+        if column.present and column.distinct == column.present:
+            f[f"col:unique|op:{op}"] = 1.0  # every cell different: a name, an id
         f[f"col:kind:{column.kind}|wh:{q.wh}|{group}"] = 1.0
         if query.column == 0:
             f[f"col:first|{group}"] = 1.0
+        if query.column in q.short_match:
+            f[f"col:short|{group}"] = q.short_match[query.column]
+        if query.column in q.letter:
+            f[f"col:letter|{group}"] = 1.0
         if share == 0:
             f[f"col:unnamed|wh:{q.wh}|{group}"] = 1.0
         for h in q.header_words[query.column]:
@@ -162,6 +186,10 @@ def query_features(q: QuestionView, query: Query) -> Features:
         f["by:whole"] = whole
         f[f"by:share|op:{op}"] = share
         f[f"by:kind:{by.kind}|op:{op}"] = 1.0
+        if query.by in q.short_match:
+            f["by:short"] = q.short_match[query.by]
+        if query.by in q.letter:
+            f[f"by:letter|op:{op}"] = 1.0
         if query.by == query.column:
             f[f"by:same|op:{op}"] = 1.0
         for h in q.header_words[query.by]:
@@ -242,6 +270,11 @@ def _answer(q: QuestionView, candidate: Candidate, f: Features, op: str) -> None
     size = "1" if n == 1 else "2" if n == 2 else "3-5" if n <= 5 else "6+"
     f[f"ans:n:{size}|op:{op}"] = 1.0
     f[f"ans:n:{size}|wh:{q.wh}"] = 1.0
+    if candidate.selected is not None:
+        rows = candidate.selected
+        chosen = "0" if rows == 0 else "1" if rows == 1 else "2-3" if rows <= 3 else (
+            "4-10" if rows <= 10 else "11+")  # fmt: skip
+        f[f"sel:{chosen}|op:{op}"] = 1.0
     numeric = all(isinstance(v, float) for v in values)
     f[f"ans:{'number' if numeric else 'text'}|wh:{q.wh}"] = 1.0
     if numeric and values == (0.0,):

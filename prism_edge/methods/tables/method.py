@@ -197,7 +197,7 @@ class TableFacts(Method):
             for (c, _, _), p in zip(top, chances, strict=True)
         ]
         self.query = best.sql
-        self.queries = [db.shown(c.sql, c.args) for c, _, _ in top]
+        self.queries = [db.shown(c.sql, c.args, _sheet(db, c)) for c, _, _ in top]
         sheet = db.sheets.get(top[0][0].query.sheet)
         if sheet is not None:
             facts = [*_statistics(db, sheet), f"for the question: {best.said}: "

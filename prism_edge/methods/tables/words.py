@@ -53,6 +53,52 @@ def column_words(name: str) -> list[str]:
     return out
 
 
+MIN_SHORT = 3
+"""Letters a short form cut from a word's start has at least ("alt": altitude)."""
+
+
+def short_form(name_word: str, said: Sequence[str]) -> tuple[int, int] | None:
+    """Where a word of a column's name is a short form of the question's words ``said``
+    (content words, in order), as the span of ``said`` it stands for: the start of one
+    ("alt": altitude, "dep": departure), the initials of consecutive ones ("hr": home
+    runs), or the starts of consecutive ones run together ("copperprice": copper price,
+    "totemp": total employment); else None."""
+    if not name_word.isalpha():
+        return None
+    n = len(name_word)
+    for i, word in enumerate(said):
+        if n >= MIN_SHORT and len(word) > n and word.startswith(name_word):
+            return i, i + 1
+        if (
+            2 <= n <= 4
+            and len(said) - i >= n
+            and "".join(w[:1] for w in said[i : i + n]) == (name_word)
+        ):
+            return i, i + n
+        end = _run_together(name_word, said, i)
+        if end is not None and end - i >= 2:
+            return i, end
+    return None
+
+
+def _run_together(rest: str, said: Sequence[str], i: int) -> int | None:
+    """The end of the words from ``said[i]`` whose starts (of :data:`MIN_SHORT` letters at
+    least, or whole) make ``rest``, else None."""
+    if not rest:
+        return i
+    if i >= len(said):
+        return None
+    word = said[i]
+    for k in range(min(len(word), len(rest)), 0, -1):
+        if k < MIN_SHORT and k < len(word):
+            break
+        if rest.startswith(word[:k]):
+            end = _run_together(rest[k:], said, i + 1)
+            if end is not None:
+                return end
+    return None
+
+
 _ROUNDED = re.compile(
     r"\b(?:rounded|round(?:ed)?\s+it|to)\s+(?:to\s+)?(\d+|one|two|three|no)\s+"
     r"(?:decimal\s+places?|decimals?|digits?\s+after)",
@@ -100,6 +146,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 with each kind of query the ranker learns (so that "fewest" weighs as "least" does, though
 the training questions say one far more often)."""
 _FAMILY_OF = {w: name for name, words in FAMILIES.items() for w in words}
+FAMILY_WORDS = frozenset(_FAMILY_OF)
 
 
 def families(words: Sequence[str]) -> list[str]:

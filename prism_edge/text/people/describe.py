@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from prism_edge.text.grounding import FUNCTION_WORDS, _abbreviated, whole_word
 from prism_edge.text.passages import Sentence, dialogue, garbled, mid_thought
+from prism_edge.text.people.refer import as_named
 from prism_edge.text.people.words import (
     PLACE_ROLES,
     ROLE_WORDS,
@@ -34,6 +35,9 @@ from prism_edge.text.people.words import (
 )
 from prism_edge.text.prose import description_score
 
+ROLE_STATED = 4.5
+"""A relation's weight from which it states what someone is, a noun phrase in narration
+("was the youngest of the two daughters"), not a state ("was very fond of singing")."""
 _CLAUSE_CUT = re.compile(r"\s*(?:;|:|--|—|\(|\))\s*")
 MAX_CLAUSE_WORDS = 20
 MAX_PHRASE_WORDS = 18
@@ -57,9 +61,28 @@ _APPOSED_NAME = re.compile(
     rf"^,?\s+(the\s+(?:{_EPITHET_WORD}\s+){{0,2}}{_EPITHET_WORD})(?![\w'’-])"
 )
 """After a name: "the Black Panther", "the Rock Python" (a name's capitalised epithet)."""
+_ADJECTIVES_BEFORE = re.compile(
+    r"(?:a|an)\s+(?:(?:very|most|rather|quite|so)\s+)?[a-z][\w'’-]*", re.IGNORECASE
+)
+"""A phrase's start cut at a comma before its noun: a determiner and an adjective or two ("a
+stout", "a very stout", in "a stout, well-grown girl"), when what follows goes on with a
+word that is neither a function word nor a participle ("the group, led by ...": no)."""
+_COMPARED = re.compile(r"\b(?:like|unlike|than|as)\s+$", re.IGNORECASE)
+"""Before a role set before a name: a comparison ("like her brother Miss Morland is"): the
+name is compared with someone, it is not him."""
+_COORDINATED = re.compile(r"[A-Z][\w'’.]*\s+(?:and|or|&)\s+$")
+"""Before a name: another name and "and" ("Mr. and Miss Crawford, the children of ..."): an
+apposition after them is both of theirs."""
+_SECOND_PERSON = re.compile(r"\b(?:you|your|thou|thee|thy|ye)\b", re.IGNORECASE)
+"""A sentence that speaks to someone: a name between commas in it is as often the one spoken
+to ("You see, Miss Morland, the injustice of ...") as one described."""
+_PERSON_TITLES = frozenset(["mr", "mrs", "miss", "ms", "dr", "messrs", "mme", "mlle"])
+"""The head of an apposition that is itself a name ("Mrs. Grant, a Mr. and Miss Crawford")."""
 _OWN_ROLE = re.compile(rf"^\s+({_OWN}\s+({_WORDS}))\b", re.IGNORECASE)
 """After a name: "her son" (Caliban her son)."""
 _COPULA = re.compile(r"^\s+(?:is|was|had\s+been|has\s+been|became|seemed|seems)\s+", re.IGNORECASE)
+_WHO_IS = re.compile(r"^,\s+who\s+(?:is|was|had\s+been|has\s+been|became)\s+", re.IGNORECASE)
+"""After a name: a relative clause saying what it is (", who was a senator")."""
 _NOUN_PREDICATE = re.compile(
     r"^(?:not\s+)?(?:(?:a|an|the|one|his|her|their|my|our|its)\b|"
     r"(?:so|such|quite|rather|very|too)\s+(?:\w+\s+){0,2}(?:a|an)\b)",
@@ -67,11 +90,13 @@ _NOUN_PREDICATE = re.compile(
 )
 """A predicate that is a noun phrase ("a man of unexceptionable character", "so odd a
 mixture of ..."): what someone is, not what state they are in ("ready", "taken")."""
+_A_LITTLE = re.compile(r"^a\s+(?:little|bit)\s+\w+(?:ed|en)\b", re.IGNORECASE)
+"""A predicate that looks like a noun phrase but says a state ("a little surprised")."""
 _STATE = re.compile(
-    r"^(?:not|no|now|then|still|soon|just|about|going|gone|come|coming|there|here|to|in|at|"
+    r"^(?:(?:not|no|now|then|still|soon|just|about|going|gone|come|coming|there|here|to|in|at|"
     r"on|by|with|from|for|out|off|up|down|sure|glad|sorry|afraid|ready|able|unable|obliged|"
     r"far|aware|unaware|conscious|certain|convinced|determined|anxious|eager|willing|"
-    r"unwilling|as|more|less|much|all|\w+\s+(?:that|to|from|of)\b|"
+    r"unwilling|as|more|less|much|all)\b|\w+\s+(?:that|to|from|of)\b|"
     r"\w+(?:ed|en|ing)\b)",
     re.IGNORECASE,
 )
@@ -86,11 +111,12 @@ conjunction."""
 _TITLE_BEFORE = re.compile(r"(?:\b(the\s+))?\b([A-Z][a-z]+)\s+$")
 _PLACE_TITLE = re.compile(r"\b(?:the\s+)?([A-Za-z]+)\s+of\s+$")
 _BEFORE_ROLE = re.compile(
-    rf"\b({_OWN})\s+((?:{_WORDS}\s+){{0,2}}?)({_WORDS})"
+    rf"\b({_OWN}|[A-Z][\w-]*['’]s?)\s+((?:{_WORDS}\s+){{0,2}}?)({_WORDS})"
     rf"(?:\s+(?:of|to)\s+(?:the\s+)?{_WORDS})?,\s+$",
     re.IGNORECASE,
 )
-"""Before a name: "his daughter, ", "the Duke of Milan, " (a role set before it)."""
+"""Before a name: "his daughter, ", "the Duke of Milan, ", "Edric's daughter, " (a role set
+before it)."""
 _OWN_ROLE_BEFORE = re.compile(
     rf"\b({_OWN})\s+(?:(?!(?:{_OWN})\b)[a-z][\w'’-]*\s+)?({_WORDS})\s+$", re.IGNORECASE
 )
@@ -101,21 +127,24 @@ _SELF = re.compile(
     r"(?:[\w'’-]+\s+){0,2}?(\w+)\b",
     re.IGNORECASE,
 )
-_LIST_AFTER = re.compile(
-    r"^,?\s+(?:(?:[^,;.\s]+\s+){0,3}[^,;.\s]+,\s+)*(?:and|or)\s", re.IGNORECASE
-)
-"""After a name: ", Bagheera, Baloo, and ..." (names listed; an item of four words at most)."""
+_LIST_AFTER = re.compile(r"^,?\s+(?:(?:[^,;.\s]+\s+){0,3}[^,;.\s]+,\s+)*(?:and|or)\s")
+"""After a name: ", Bagheera, Baloo, and ..." (names listed; an item of four words at most;
+"and" in lower case: "And" opens a line of verse, not a list's last item)."""
 _LISTED_NAMES = re.compile(r"^,\s+[^,;.]{1,60}?\s+(?:and|or)\s+(?:the\s+)?[A-Z]")
 """After a name: ", the United Arab Emirates and Kuwait" (names listed, no apposition)."""
 _VOCATIVE = re.compile(r"(?:^|[,;:!?.]\s*|\bO\s+)\W*$")
 _VOCATIVE_AFTER = re.compile(r"^\s*[,;:!?.]")
 _CLOSED = re.compile(r"^\s*(?:[,;:.!?)\"”’]|--|—|$|\s(?:who|whose|whom)\b)")
 _KIN_CALLED = re.compile(
-    r"(?:^|[,;:!?.]\s*|\bO\s+)(?:(?:my|our|thy|dear|good|sweet|gentle|noble|kind|fair|"
-    r"loving|most)\s+){1,3}([a-z]+)\s*(?=[,;:!?.]|--|—|$)"
+    r"(?:^|[,;:!?.]\s*|\bO\s+)((?:(?:my|our|thy|dear|good|sweet|gentle|noble|kind|fair|"
+    r"loving|most)\s+){1,3}([a-z]+))\s*(?=[,;:!?.]|--|—|$)"
 )
 """A speaker calling the one spoken to by what they are to him: ", my dear sister", "O my
-father!" (a line that also addresses the name: :func:`_addressed`)."""
+father!" (a line that also addresses the name: :func:`_addressed`); the address and its
+role word."""
+_MY_FRIEND = re.compile(r"^(?:my|our)\s+(?:\w+\s+){1,2}friend$", re.IGNORECASE)
+"""A friend called the speaker's own, with a word of feeling ("my good friend", "my dear
+friend"): a relation, where "good friend" alone is said to anyone."""
 _GOES_ON = re.compile(
     r"^\s+(?:((?:of|to|from|in)\s+(?:the\s+)?[A-Z][\w'’-]*)|(?:who|whose|whom|that|which)\b)"
 )
@@ -180,11 +209,23 @@ def _phrase(text: str, limit: int = MAX_PHRASE_WORDS) -> str:
     for k, p in enumerate(pieces[1:], start=1):
         head = p.split()[:1]
         if (
+            k == 1
+            and head
+            and _ADJECTIVES_BEFORE.fullmatch(pieces[0])
+            and len(p.split()) >= 2
+            and head[0].casefold() not in FUNCTION_WORDS
+            and not re.search(r"(?:ed|ing)$", head[0])
+        ):
+            kept.append(p)  # "a stout, well-grown girl": the noun the adjectives go with
+            continue
+        if (
             0 < len(p.split()) <= 3
             and k + 1 < len(pieces)
             and head[0].casefold()
             not in {"and", "but", "or", "as", "if", "when", "though", "although", "while", "that"}
         ):
+            if re.search(r"ed$", head[0]) and head[0][:1].islower():
+                break  # "a knight of Wessex, bowed to all": the name's deed, not a list
             kept.append(p)  # a list: "by his fine, tall person, handsome features, ..."
             continue
         if head and head[0].casefold() in {"who", "whose", "whom", "which", "where", "of", "to"}:
@@ -241,11 +282,11 @@ def relation(
         return best
     if not narration and _addressed(sentence, name):
         for k in _KIN_CALLED.finditer(sentence):
-            role = k.group(1)
-            if _singular_role(role, person=True) >= 1.0 and role.casefold() not in WEAK_ROLES:
-                words = sentence.split()
-                shown = " ".join(words[:MAX_PHRASE_WORDS]) + (" ..." if len(words) > 18 else "")
-                keep(Relation("called", shown, 3.0))  # "Fear it, Ophelia, ... my dear sister"
+            said, role = k.group(1), k.group(2)
+            if (
+                _singular_role(role, person=True) >= 1.0 and role.casefold() not in WEAK_ROLES
+            ) or _MY_FRIEND.match(said):
+                keep(Relation("called", said, 3.0))  # "Fear it, Ophelia, ... my dear sister"
                 break
     for m in _named(name).finditer(sentence):
         after = sentence[m.end() : m.end() + 200]
@@ -257,14 +298,20 @@ def relation(
         if (
             a
             and not listed
+            and not _COORDINATED.search(before)
+            and a.group(3).casefold() not in _PERSON_TITLES
             and not _NOT_MODIFIERS & {w.casefold() for w in a.group(2).split()}
             and not _POINTS_BACK & {w.casefold() for w in f"{a.group(2)} {a.group(3)}".split()[:1]}
         ):
             role = _singular_role(a.group(3))
             if role < 1.0 and not narration:  # "Cassio, my lord, hath ...": said to someone
                 role = 0.0
+            spoken_to = _SECOND_PERSON.search(sentence) is not None  # "You see, Miss M., the ..."
             if role > 0 or (
-                narration and a.group(1) and a.group(1).casefold() in {"a", "an", "the"}
+                narration
+                and not spoken_to
+                and a.group(1)
+                and a.group(1).casefold() in {"a", "an", "the"}
             ):
                 weight = 6.0 if role >= 1.0 else 2.5 if role > 0 else 3.0
                 keep(Relation("apposition", _phrase(after.lstrip(", ")), weight))
@@ -275,10 +322,12 @@ def relation(
         if o and _singular_role(o.group(2)) >= 1.0 and _VOCATIVE_AFTER.match(after[o.end() :]):
             keep(Relation("apposition", o.group(1), 4.0))
         c = _COPULA.match(after)
-        if c and _CLAUSE_HEAD.search(before):
+        if c is None or not _CLAUSE_HEAD.search(before):
+            c = _WHO_IS.match(after)  # "Sir Harold, who was the king's brother, ..."
+        if c:
             phrase = _phrase(after[c.end() :])
             words = phrase.split()
-            if len(words) >= 3 and _NOUN_PREDICATE.match(phrase):
+            if len(words) >= 3 and _NOUN_PREDICATE.match(phrase) and not _A_LITTLE.match(phrase):
                 role = max((_singular_role(w) for w in words[:6]), default=0.0)
                 said = 4.5 if narration and not phrase.startswith("not ") else 3.5
                 keep(
@@ -290,7 +339,11 @@ def relation(
         if kind and kind.group(1).casefold() in PLACE_ROLES and not listed:
             keep(Relation("kind", _phrase(sentence[m.start() :], 12), 3.0))
         t = _TITLE_BEFORE.search(before)
-        if t and _singular_role(t.group(2)) >= 1.0 and t.group(2).casefold() not in WEAK_ROLES:
+        if (
+            t
+            and _singular_role(t.group(2)) >= 1.0
+            and t.group(2).casefold() not in WEAK_ROLES | {"god", "goddess"}  # "O God, Bassanio"
+        ):
             keep(Relation("title", f"{t.group(1) or ''}{t.group(2)} {name}", 3.0))
         p = _PLACE_TITLE.search(before)
         if p and p.group(1).casefold() in TITLES_OF_PLACE | PLACE_ROLES:
@@ -304,6 +357,7 @@ def relation(
             and not _NOT_MODIFIERS & {w.casefold() for w in r.group(2).split()}
             and not (second_person and _VOCATIVE_AFTER.match(after))  # "Thy father, Hamlet."
             and _CLOSED.match(after)  # not "to her sister, Elizabeth was far from ..."
+            and not _COMPARED.search(before[: r.start()])
         ):
             keep(Relation("apposition", f"{before[r.start() :].strip()} {name}", 4.0))
         w = _OWN_ROLE_BEFORE.search(before)
@@ -311,6 +365,7 @@ def relation(
             w
             and _singular_role(w.group(2), person=True) >= 0.3
             and w.group(2).casefold() not in _ADDRESS
+            and not _COMPARED.search(before[: w.start()])
         ):
             g = _GOES_ON.match(after)
             rest = "" if g is None else g.group(1) if g.group(1) else _phrase(after, 12)
@@ -344,6 +399,7 @@ def describe(
     said: Sequence[Sentence],
     story: bool = True,
     speaker_of: Mapping[str, str] | None = None,
+    referred: Mapping[int, str] | None = None,
 ) -> Described | None:
     """The words of the text that best say who or what ``name`` is: the strongest
     :func:`relation` of the sentences naming it (the first of them gaining as an
@@ -351,13 +407,24 @@ def describe(
     Othello"); else the clause naming it with the most of :func:`description_score`'s cues,
     a line of dialogue counting less in a story, a question, an exclamation, a sentence that
     starts mid-thought and (a play) a line addressed to the person less anywhere. A play's
-    line is never read as saying who its own speaker is, unless he introduces himself. None
-    when no sentence names it."""
+    line is never read as saying who its own speaker is, unless he introduces himself.
+    ``referred``: the sentences (by index) whose opening "He" or "She" stands for a name
+    (:func:`prism_edge.text.people.refer.referents`): what such a sentence says he or she was
+    (a noun phrase: :data:`ROLE_STATED`) is said of that name (weighing a little less than a
+    sentence naming it). None when no sentence names it."""
     best: tuple[float, str, str] | None = None
     fallback: tuple[float, str, str] | None = None
     first = True
     a_role = " " not in name and role_weight(name) > 0  # "King", "Clown": a role for a name
-    for s in said:
+    for i, s in enumerate(said):
+        if referred is not None and referred.get(i) == name:
+            r = relation(as_named(s.text, name), name)  # "She was ...": narration, by refer
+            if r is None or r.weight < ROLE_STATED:
+                continue
+            shown = said_of(r.phrase, name)
+            if shown is not None and (best is None or r.weight - 0.5 > best[0]):
+                best = (r.weight - 0.5, shown, "")
+            continue
         if s.kind == "direction" or name not in s.text or not _named(name).search(s.text):
             continue
         text = s.text
@@ -367,16 +434,17 @@ def describe(
         own = speaker_of is not None and speaker_of.get(s.speaker) == name
         intro = 0.8 if first else 0.0
         first = False
-        narration = s.kind in {"prose", "list"} and not dialogue(text)
+        narration = s.kind in {"prose", "list", "verse"} and not dialogue(text)  # a poem's own
         r = None if a_role else relation(text, name, own, narration)
-        if r is not None:
+        shown = None if r is None else said_of(r.phrase, name)
+        if r is not None and shown is not None:
             score = r.weight + intro
             if story and dialogue(text) and s.kind == "prose":
                 score -= 1.0
-            if text.rstrip("\"'’”)").endswith("?"):
-                score -= 1.5
+            if text.rstrip("\"'’”)").endswith("?") and r.kind != "called":
+                score -= 1.5  # not an address: "Sir, my good friend; ... Horatio?" asks else
             if best is None or score > best[0]:
-                best = (score, r.phrase, _speaker(s, speaker_of))
+                best = (score, shown, _speaker(s, speaker_of))
         if own:
             continue
         score = 0.5 * description_score(text, name) + intro
@@ -397,6 +465,50 @@ def describe(
     if fallback is None:
         return None
     return _described(name, clause_of(fallback[1], name), fallback[0], fallback[2])
+
+
+_DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "and",
+        "or",
+        "my",
+        "his",
+        "her",
+        "their",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "whose",
+    ]
+)
+
+
+def said_of(phrase: str, name: str) -> str | None:
+    """``phrase`` as a who-is-who clause for ``name``: without the name it restates at its end
+    ("her steward Malvolio" -> "her steward"; "the village of Longbourn" keeps it), None when
+    it says nothing besides the name (no word but function words: "the one") or ends on a
+    word that needs one after it."""
+    words = phrase.split()
+    named = name.split()
+    if (
+        len(words) > len(named)
+        and words[-len(named) :] == named
+        and words[-len(named) - 1].casefold() not in FUNCTION_WORDS
+    ):
+        words = words[: -len(named)]
+    said = [w.strip(".,;:!?'’\"“”()").casefold() for w in words]
+    content = [
+        w for w in said if w and w not in FUNCTION_WORDS and w not in {n.casefold() for n in named}
+    ]
+    if not content or said[-1] in _DANGLING:
+        return None
+    return " ".join(words).strip(" ,")
 
 
 _PERSONAL = re.compile(r"\b(?:I|me|my|mine|thy|thou|thee|thine|your|you|our|we|us)\b")
@@ -461,4 +573,4 @@ def _count(pieces: Iterable[str]) -> int:
     return sum(len(p.split()) for p in pieces)
 
 
-__all__ = ["ROLE_WORDS", "Described", "Relation", "clause_of", "describe", "relation"]
+__all__ = ["ROLE_WORDS", "Described", "Relation", "clause_of", "describe", "relation", "said_of"]

@@ -61,3 +61,19 @@ def test_an_average_asked_in_so_many_words_is_an_average():
     assert ops == {"avg"}
     # a superlative of it: the question is read as it comes
     assert len({q.split()[0] for q in _space("Which firm has the highest average profits?")}) > 1
+
+
+def test_a_candidate_knows_how_many_rows_its_conditions_select():
+    from prism_edge.methods.tables.enumerate import run
+    from prism_edge.methods.tables.space import Cond, Query
+
+    db = Database()
+    db.add(TableChunk("firms", ["Name", "Country", "Profit", "Staff"], [list(r) for r in ROWS]))
+    sheet = db.sheets["firms"]
+    db.prepare(sheet)
+    db.type_all(sheet)
+    sweden = Cond(1, "in", ("sweden",), (0,))
+    first = run(db, sheet, Query("firms", "first", 0, conds=(sweden,)))
+    assert first is not None and first.values == ("Acme",) and first.selected == 2
+    whole = run(db, sheet, Query("firms", "max", 2))
+    assert whole is not None and whole.selected is None  # no condition: the whole table

@@ -102,9 +102,25 @@ def test_the_sql_shown_runs_on_the_users_table_to_the_same_answer(tmp_path, tabl
     for query in queries:
         found = run(db, sheet, query)
         assert found is not None
-        shown = db.shown(found.sql, found.args)
+        shown = db.shown(found.sql, found.args, sheet)
         (row,) = user.execute(shown).fetchall()
         assert (float(row[0]) if isinstance(row[0], int) else row[0]) == found.values[0], shown
+
+
+def test_the_sql_shown_names_the_columns_of_its_own_table():
+    # every table numbers its columns from 0: a query over the second table of a database
+    # was shown with the first table's column names ("SELECT "year" FROM "airports"")
+    db = Database()
+    db.add(TableChunk("flights", ["year", "month"], [["2013", "1"], ["2013", "2"]]))
+    db.add(TableChunk("airports", ["name", "alt"], [["Telluride", "9078"], ["Keene", "488"]]))
+    sheet = db.sheets["airports"]
+    for s in db.sheets.values():
+        db.prepare(s)
+        db.type_all(s)
+    found = run(db, sheet, Query("airports", "argmax", 0, 1))
+    assert found is not None and found.values == ("Telluride",)
+    shown = db.shown(found.sql, found.args, sheet)
+    assert '"name"' in shown and 'number("alt")' in shown and "year" not in shown, shown
 
 
 def test_every_query_says_in_words_what_it_computes():
