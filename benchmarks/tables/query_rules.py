@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import train_ranker
 from train_ranker import L2, MIN_QUESTIONS, _held_examples, _load, _tables_split, end_to_end, fit
 
-from prism_edge.methods.tables import answer
+from prism_edge.methods.tables import answer, mentions
 from prism_edge.methods.tables import enumerate as space
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -45,6 +45,9 @@ def without(rule: str) -> Iterator[None]:
         patch(space, "direction", lambda words, number: None)
     elif rule == "average":
         patch(space, "averaged", lambda reading, sheet: False)
+    elif rule == "years":
+        patch(space, "holds_years", lambda column: True)
+        patch(mentions, "holds_years", lambda column: True)
     elif rule == "arbitrary":
         patch(answer, "arbitrary", lambda reading, sheet, candidate: False)
     elif rule == "all":

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from prism_edge.methods.tables.db import Database, Sheet
-from prism_edge.methods.tables.mentions import CellMention, Reading, direction
+from prism_edge.methods.tables.mentions import CellMention, Reading, direction, holds_years
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
 from prism_edge.methods.tables.words import FAMILIES, column_words, families
 
@@ -87,8 +87,9 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                     Cond(column.index, op, number.value, ref)
                     for op in ((said,) if said else (">", "<", ">=", "<="))
                 ]
-                if not said and not any(m.column == column.index and m.start <= number.start
-                                        < m.end for _, m in mine):  # fmt: skip
+                inside = any(m.column == column.index and m.start <= number.start < m.end
+                             for _, m in mine)  # fmt: skip
+                if not said and not inside and (not number.year or holds_years(column)):
                     numbers.append(Cond(column.index, "=", number.value, ref))
             elif column.kind == "date" and number.year:
                 years = {">": "year>", ">=": "year>", "<": "year<", "<=": "year<"}

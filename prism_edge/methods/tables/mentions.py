@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import snowballstemmer
 
-from prism_edge.methods.tables.db import Database, Sheet
+from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
 
@@ -142,6 +142,12 @@ def direction(words: Sequence[str], number: NumberMention) -> str | None:
     return None
 
 
+def holds_years(column: Column) -> bool:
+    """Whether a column of numbers holds years (every value from 1000 to 2999): a number the
+    question says as a year ("in 2019") is equal only to a year, not to 2,019 at bats."""
+    return column.low >= 1000 and column.high <= 2999
+
+
 def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
     words = tokens(question)
     reading = Reading(question, words, [stem(w) for w in words])
@@ -152,10 +158,12 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
         db.prepare(sheet)
         for column in sheet.columns:
             db.typed(sheet, column)
-            if column.big:
-                reading.cells += _whole_cells(words, db, sheet, column.index)
-            else:
-                reading.cells += _cells(words, sheet, column.index)
+            found = (_whole_cells(words, db, sheet, column.index) if column.big
+                     else _cells(words, sheet, column.index))  # fmt: skip
+            if column.kind == "number" and not holds_years(column):
+                years = {n.start for n in reading.numbers if n.year}
+                found = [m for m in found if not (m.size == 1 and m.start in years)]
+            reading.cells += found
     return reading
 
 

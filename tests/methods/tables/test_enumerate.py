@@ -77,3 +77,22 @@ def test_a_candidate_knows_how_many_rows_its_conditions_select():
     assert first is not None and first.values == ("Acme",) and first.selected == 2
     whole = run(db, sheet, Query("firms", "max", 2))
     assert whole is not None and whole.selected is None  # no condition: the whole table
+
+
+def test_a_year_is_equal_only_to_a_column_of_years():
+    from prism_edge.methods.tables.enumerate import conditions
+
+    db = Database()
+    rows = [["HOU", "2019", "5600", "107"], ["NYA", "2019", "1900", "103"],
+            ["SFN", "2018", "2019", "77"]]  # fmt: skip
+    db.add(TableChunk("Teams", ["team", "year", "AB", "W"], rows))
+    sheet = db.sheets["Teams"]
+    db.prepare(sheet)
+    db.type_all(sheet)
+    reading = read("Which team had the most wins in 2019?", db, [sheet])
+    _, numbers = conditions(reading, sheet)
+    equal = {sheet.columns[c.column].name for c in numbers if c.op == "="}
+    assert "AB" not in equal  # 2,019 at bats is no year
+    assert {sheet.columns[m.column].name for m in reading.cells} == {"year"}  # nor its cell
+    _, numbers = conditions(read("Which team had 1,900 at bats?", db, [sheet]), sheet)
+    assert "AB" in {sheet.columns[c.column].name for c in numbers if c.op == "="}

@@ -74,11 +74,16 @@ def test_a_table_question_loads_the_model_only_when_it_asks_it(power, monkeypatc
 
     monkeypatch.setattr(factory, "open_backend", open_backend)
     args = ["run", str(power), "--task", "table-qa", "--query", QUESTION, "--no-log"]
+    monkeypatch.setattr(table_method, "MODEL_GATE", 1.01)  # never sure enough
+    alone = invoke(*args)  # auto on a small model: the program ranks alone (issue 53)
+    assert alone.exit_code == 0, alone.output
+    assert loaded == [] and "no model call" in alone.stderr
+    assert "method tables (auto: on a 135M model the program ranks alone" in alone.stderr
+    args += ["--method", "tables"]  # the model asked for: loaded only where it is asked
     monkeypatch.setattr(table_method, "MODEL_GATE", 0.0)  # the ranker always sure enough
     done = invoke(*args)
     assert done.exit_code == 0, done.output
     assert loaded == [] and "no model call" in done.stderr
-    assert "method tables (auto: a 135M model scores where the ranker is not sure" in done.stderr
     monkeypatch.setattr(table_method, "MODEL_GATE", 1.01)  # never sure enough
     again = invoke(*args)
     assert again.exit_code == 0, again.output
