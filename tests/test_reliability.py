@@ -873,7 +873,10 @@ def test_54_28_a_default_model_not_here_does_not_fail_runs_that_do_not_use_it(
     out = invoke(*args, "--no-model")
     assert out.exit_code == 0, out.output
     assert out.stdout.strip() == "40" and opened == []
-    scored = invoke(*args)  # auto adds the model's feature: it needs the model
+    alone = invoke(*args)  # auto on a model under 1B: the program ranks alone, no model
+    assert alone.exit_code == 0, alone.output
+    assert alone.stdout.strip() == "40" and opened == []
+    scored = invoke(*args, "--method", "tables")  # the model's feature asked for: it needs it
     assert scored.exit_code == 2 and "pip install gemma3-270m" in scored.stderr
     summary = invoke("run", str(story))
     assert summary.exit_code == 0, summary.output
