@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import prism_edge
+from prism_edge.methods.tables.method import NOT_IN_TABLE
 
 DBS = Path(os.environ.get("DBS", "/tmp/table-dbs"))
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -186,9 +187,6 @@ def _same(answer: list[str | float], gold: list[object]) -> bool:
             if abs(x - y) > 0.005 * max(1.0, abs(y)):
                 return False
     return True
-
-
-NOT_IN_TABLE = "not in the table"
 
 
 def run(questions: list[Question], name: str) -> None:

@@ -307,9 +307,10 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
     if not _is_id(sheet.columns[query.column].name):
         return out
     said = set(tokens(question))
+    named = labels(sheet)
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query
-        if other.column in labels(sheet) and replace(other, column=query.column) == query:
+        if other.column in named and replace(other, column=query.column) == query:
             if any(isinstance(v, str) and set(tokens(v)) <= said for v in candidate.values):
                 return out  # the name is the question's own: it asks for the id of that name
             del out[i]
