@@ -231,19 +231,25 @@ def run(questions: list[Question], name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("step", choices=("prepare", "run"))
-    parser.add_argument("--set", choices=("first", "fresh"), default="first",
+    parser.add_argument("--set", choices=("first", "fresh", "third"), default="first",
                         help="first: the 16 questions above; fresh: the 24 of "
-                        "database_questions_fresh.py, written later by another hand")  # fmt: skip
+                        "database_questions_fresh.py, written later by another hand; third: "
+                        "the 24 of database_questions_third.py, all held out")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
     elif args.set == "first":
         run(QUESTIONS, "table-databases")
-    else:
+    elif args.set == "fresh":
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_fresh import FRESH
 
         run(FRESH, "table-databases-fresh")
+    else:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from database_questions_third import THIRD
+
+        run(THIRD, "table-databases-third")
     sys.exit(0)
 
 
