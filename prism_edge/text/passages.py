@@ -22,7 +22,7 @@ from prism_edge.text.structure import Block
 _BREAK = re.compile(r"[.!?][\"'’”)\]]*[ \u00a0]+(?=[\"'‘“(\[]*[A-Z0-9])|[.!?;:]--(?=[A-Z])")
 _LINE_NUMBER = re.compile(r"[ \t]{2,}\d{1,5}[ \t]*$", re.M)
 _FOOTNOTE_MARK = re.compile(
-    r"\[(?:\d{1,3}|[a-z]|\*|footnote[^\]]*)\]|\{\d{1,3}\}|(?<=[a-z.,;])\d{1,2}(?=\s)"
+    r"\[(?:\d{1,3}|[a-z]|\*|footnote[^\]]*)\]|\{\d{1,3}\}|(?<=[a-z][.,;])\d{1,2}(?=\s)"
 )
 _RST_ROLE = re.compile(r":[\w:-]+:`(?:[^`<]*?<)?~?([^`<>]*?)>?`")
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`__?")

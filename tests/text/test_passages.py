@@ -30,3 +30,18 @@ def test_a_sentence_opening_on_a_connective_starts_mid_thought():
                     "For example, the function", "On the other hand, a tuple"):  # fmt: skip
         assert mid_thought(f"{opening} is shown in the next section of the text.")
     assert not mid_thought("Instructions for the tool are shown in the next section.")
+
+
+def test_a_version_number_keeps_its_digits_and_a_footnote_mark_goes():
+    assert clean("CPython 3.11 is faster than CPython 3.10 in the 3.0 (quilt) format.") == (
+        "CPython 3.11 is faster than CPython 3.10 in the 3.0 (quilt) format."
+    )
+    assert clean("Put the file on ext4 with python3 and utf8 names.") == (
+        "Put the file on ext4 with python3 and utf8 names."
+    )
+    assert clean("as the court had said.12 Then it rose, 3 times.") == (
+        "as the court had said. Then it rose, 3 times."
+    )
+    assert clean("the Act of 1643[7] and its ordinance{12} of licensing") == (
+        "the Act of 1643 and its ordinance of licensing"
+    )
