@@ -267,3 +267,34 @@ def test_he_or_she_stands_for_the_last_subject_of_that_gender_named_before():
     # "she" after a man's name only: nobody's
     said = sentences(blocks("Mr. Grey came in late. She was the eldest of the sisters."))
     assert referents(said, ["Mr. Grey"]) == {}
+
+
+WHOSE = """Mr. Alder was tall and easy; he had a pleasant manner, and everyone liked him. His
+sisters were fine women. His brother-in-law, Mr. Hurlow, merely looked the gentleman; but his
+friend Mr. Dorne soon drew the attention of the room.
+
+Lady Crane said little that evening. But her daughter Kitty laughed at everyone, and her maid
+Sally laughed with her; and his son Tom looked on from the door.
+"""
+
+
+def test_his_or_her_in_narration_is_the_paragraphs_subject():
+    said = sentences(blocks(WHOSE))
+    people = ["Mr. Alder", "Mr. Hurlow", "Mr. Dorne", "Lady Crane", "Kitty", "Sally", "Tom"]
+    for name, clause in (("Mr. Dorne", "Mr. Alder’s friend"), ("Kitty", "Lady Crane’s daughter")):
+        d = describe(name, said, people=people)
+        assert d is not None and d.clause == clause, (name, d)
+    # "his" where the paragraph's subject is a woman: nobody the text names; left as written
+    d = describe("Tom", said, people=people)
+    assert d is None or "’s" not in d.clause
+
+
+def test_his_or_her_in_speech_is_not_resolved_and_weighs_less():
+    text = (
+        "ANTON.\nSo please my lord the Duke to quit the fine, and let the gentleman have the "
+        "rest, unto his son Lorel and his daughter.\n\nGRAT.\nLorel, a soldier of "
+        "the town, is at the door.\n"
+    )
+    said = sentences(blocks(text))
+    d = describe("Lorel", said, story=False, people=["Duke", "Lorel"])
+    assert d is not None and d.clause == "a soldier of the town"

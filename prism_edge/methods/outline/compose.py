@@ -272,7 +272,12 @@ def outline(
             d = define(named.name, said)
         else:
             d = describe(
-                named.name, said, story=narrative, speaker_of=speaker_of, referred=referred
+                named.name,
+                said,
+                story=narrative,
+                speaker_of=speaker_of,
+                referred=referred,
+                people=[n.name for n in everyone if not n.place],
             )
         if d is None or d.clause in taken:
             continue

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from prism_edge.text.grounding import FUNCTION_WORDS, _abbreviated, whole_word
 from prism_edge.text.passages import Sentence, dialogue, garbled, mid_thought
-from prism_edge.text.people.refer import as_named
+from prism_edge.text.people.refer import as_named, owned, owner, possessive
 from prism_edge.text.people.words import (
     PLACE_ROLES,
     ROLE_WORDS,
@@ -38,6 +38,9 @@ from prism_edge.text.prose import description_score
 ROLE_STATED = 4.5
 """A relation's weight from which it states what someone is, a noun phrase in narration
 ("was the youngest of the two daughters"), not a state ("was very fond of singing")."""
+UNSURE_WHOSE = 1.0
+"""What a clause that says whose someone is with a pronoun the text does not resolve ("his
+son", in speech) weighs less: a reader cannot tell whose, and takes it for the line above's."""
 _CLAUSE_CUT = re.compile(r"\s*(?:;|:|--|—|\(|\))\s*")
 MAX_CLAUSE_WORDS = 20
 MAX_PHRASE_WORDS = 18
@@ -400,6 +403,7 @@ def describe(
     story: bool = True,
     speaker_of: Mapping[str, str] | None = None,
     referred: Mapping[int, str] | None = None,
+    people: Sequence[str] = (),
 ) -> Described | None:
     """The words of the text that best say who or what ``name`` is: the strongest
     :func:`relation` of the sentences naming it (the first of them gaining as an
@@ -411,9 +415,14 @@ def describe(
     ``referred``: the sentences (by index) whose opening "He" or "She" stands for a name
     (:func:`prism_edge.text.people.refer.referents`): what such a sentence says he or she was
     (a noun phrase: :data:`ROLE_STATED`) is said of that name (weighing a little less than a
-    sentence naming it). None when no sentence names it."""
+    sentence naming it). ``people``: the text's main names, for whom "his" or "her" in the
+    clause stands in narration (:func:`prism_edge.text.people.refer.owner`): "his cousin
+    William" is shown as that person's cousin; a pronoun it does not resolve weighs
+    :data:`UNSURE_WHOSE` less, so that another clause may say more. None when no sentence
+    names it."""
     best: tuple[float, str, str] | None = None
     fallback: tuple[float, str, str] | None = None
+    genders: dict[str, str | None] = {}
     first = True
     a_role = " " not in name and role_weight(name) > 0  # "King", "Clown": a role for a name
     for i, s in enumerate(said):
@@ -437,8 +446,14 @@ def describe(
         narration = s.kind in {"prose", "list", "verse"} and not dialogue(text)  # a poem's own
         r = None if a_role else relation(text, name, own, narration)
         shown = None if r is None else said_of(r.phrase, name)
+        unsure = 0.0
+        if shown is not None and possessive(shown) and people:
+            whose = _whose(shown, said, i, name, people, genders) if narration else None
+            if whose is None:
+                unsure = UNSURE_WHOSE
+            shown = whose or shown
         if r is not None and shown is not None:
-            score = r.weight + intro
+            score = r.weight + intro - unsure
             if story and dialogue(text) and s.kind == "prose":
                 score -= 1.0
             if text.rstrip("\"'’”)").endswith("?") and r.kind != "called":
@@ -465,6 +480,25 @@ def describe(
     if fallback is None:
         return None
     return _described(name, clause_of(fallback[1], name), fallback[0], fallback[2])
+
+
+def _whose(
+    shown: str,
+    said: Sequence[Sentence],
+    i: int,
+    name: str,
+    people: Sequence[str],
+    genders: dict[str, str | None],
+) -> str | None:
+    """``shown`` ("his banished son") as the son of the person "his" stands for, or None when
+    the text does not say whose."""
+    pronoun = possessive(shown)
+    text = said[i].text
+    at = text.find(shown)
+    if at < 0:
+        at = max(0, text.find(name))
+    person = None if pronoun is None else owner(said, i, at, pronoun, people, name, genders)
+    return None if person is None else owned(shown, person)
 
 
 _DANGLING = frozenset(

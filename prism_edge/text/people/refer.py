@@ -92,10 +92,68 @@ def referents(said: Sequence[Sentence], names: Sequence[str]) -> dict[int, str]:
     return out
 
 
+_POSSESSIVE = re.compile(r"^(his|her)\s+(?=\S)", re.IGNORECASE)
+"""A who-is-who phrase that says whose someone is with a pronoun ("his banished son")."""
+
+
+def owner(
+    said: Sequence[Sentence],
+    i: int,
+    before: int,
+    pronoun: str,
+    names: Sequence[str],
+    name: str,
+    genders: dict[str, str | None],
+) -> str | None:
+    """Whom "his" or "her" (``pronoun``) at offset ``before`` of sentence ``i`` stands for:
+    the subject of the paragraph, that is the last of ``names`` (not ``name``, the person the
+    phrase describes) to open a sentence, its own or one of the :data:`LOOK_BACK` before it
+    within its paragraph (or the paragraph before, when it opens one), when of the pronoun's
+    gender ("Mr. Bingley was good-looking ... His brother-in-law, Mr. Hurst, merely looked the
+    gentleman; but his friend Mr. Darcy": Mr. Bingley's friend, not Mr. Hurst's). None when
+    that person is of the other gender or of none the text says, or no sentence opens on a
+    name."""
+    wanted = "he" if pronoun.casefold() == "his" else "she"
+    s = said[i]
+    texts = [s.text[:before]]
+    for j in range(i - 1, max(-1, i - 1 - LOOK_BACK), -1):
+        prior = said[j]
+        if prior.block != s.block and not (s.first and prior.block == s.block - 1):
+            break
+        texts.append(prior.text)
+    for text in texts:
+        opening = [n for n in names if n != name and _opens(text, n)]
+        if not opening:
+            continue
+        first = max(opening, key=len)  # "Miss Bingley", not "Bingley"
+        if first not in genders:
+            genders[first] = gender_of(first, said)
+        return first if genders[first] == wanted else None
+    return None
+
+
+def _opens(text: str, name: str) -> bool:
+    """Whether ``text`` opens on ``name`` (after quotation marks or a bracket)."""
+    m = whole_word(name).search(text)
+    return m is not None and not re.search(r"\w", text[: m.start()])
+
+
+def possessive(phrase: str) -> str | None:
+    """The pronoun ("his", "her") ``phrase`` opens with, saying whose someone is, or None."""
+    m = _POSSESSIVE.match(phrase)
+    return None if m is None else m.group(1)
+
+
+def owned(phrase: str, person: str) -> str:
+    """``phrase`` ("his banished son") with its pronoun said as ``person``'s."""
+    m = _POSSESSIVE.match(phrase)
+    return phrase if m is None else f"{person}’s {phrase[m.end() :]}"
+
+
 def as_named(sentence: str, name: str) -> str:
     """``sentence`` (opening with "He" or "She") with the pronoun replaced by ``name``."""
     m = OPENS.match(sentence)
     return sentence if m is None else f"{name}{sentence[m.end(1) :]}"
 
 
-__all__ = ["as_named", "gender_of", "referents"]
+__all__ = ["as_named", "gender_of", "owned", "owner", "possessive", "referents"]
