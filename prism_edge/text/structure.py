@@ -56,6 +56,11 @@ _KEYWORD_HEAD = re.compile(
     r"(?P<rest>.{0,80})$",
     re.IGNORECASE,
 )
+_APPENDIX_HEAD = re.compile(
+    r"^(?P<key>appendix)\.?[\s\u00a0]+(?P<num>[A-Z])(?:[.:]|(?=[\s\u00a0]|$))(?P<rest>.{0,80})$",
+    re.IGNORECASE,
+)
+"""An appendix numbered by a letter: "Appendix A. Packaging", "APPENDIX B"."""
 _ORDINAL = _ORDINALS.replace(" ", "|")
 _KEYWORDS = "|".join(KEYWORD_RANK)
 _ORDINAL_HEAD = re.compile(
@@ -125,7 +130,7 @@ def heading_of(line: str) -> Heading | None:
     text = " ".join(line.split())
     if not text or len(text) > 100:
         return None
-    m = _KEYWORD_HEAD.match(text)
+    m = _APPENDIX_HEAD.match(text) or _KEYWORD_HEAD.match(text)
     if m and (m.group("num") or not m.group("rest").strip()) and text[:1].isupper():
         key = m.group("key").lower()
         if m.group("num") or key in {"preface", "introduction"}:
@@ -584,8 +589,9 @@ list of headings, a running title)."""
 def parts(found: Sequence[Block], length: int, body_start: int = 0, wanted: int = 8) -> list[Part]:
     """The text's parts: its headings of the highest level that repeats (at least twice,
     after ``body_start``), each part to the next heading of that level, the headings below
-    it kept as its inner ones; text before the first heading is a part of its own when it is
-    long (a preface); with no headings, ``wanted`` equal spans of the body."""
+    it kept as its inner ones, and the appendices after them parts as well; text before the
+    first heading is a part of its own when it is long (a preface); with no headings,
+    ``wanted`` equal spans of the body."""
     heads = [
         (b.start, b.heading)
         for b in found
@@ -623,6 +629,11 @@ def parts(found: Sequence[Block], length: int, body_start: int = 0, wanted: int 
             break
     if not chosen:
         return equal_spans(found, length, body_start, wanted)
+    if chosen[0][1].family != "appendix":  # the appendices after the chapters: parts as well
+        chosen = sorted(
+            [*chosen, *((a, h) for a, h in heads if h.family == "appendix" and a > chosen[0][0])],
+            key=lambda p: p[0],
+        )
     out: list[Part] = []
     first = chosen[0][0]
     if first - body_start > max(2000, 0.05 * length):

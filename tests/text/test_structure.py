@@ -35,3 +35,16 @@ def test_an_act_heading_with_its_first_scene_on_one_line_gives_both():
     cut = parts(blocks(text), len(text))
     assert [p.label for p in cut] == ["Act I", "Act II"]
     assert cut[0].inner[0].startswith("SCENE I") and "SCENE II" in cut[0].inner[1]
+
+
+def test_an_appendix_numbered_by_a_letter_is_a_part_of_its_own():
+    body = "The tool builds the package from its source in a clean tree every time.\n\n" * 6
+    text = "Chapter 1. Starting\n\n" + body + "Chapter 2. Building\n\n" + body
+    text += "Appendix A. Packaging in detail\n\n" + body + "APPENDIX B\n\n" + body
+    assert [p.label for p in parts(blocks(text), len(text))][-2:] == [
+        "Appendix A. Packaging in detail",
+        "Appendix B",
+    ]
+    # a sentence that opens with the word is no heading
+    said = "Appendix A lists every file you will need, and where to find them, and why, at length."
+    assert not [b for b in blocks(said + "\n") if b.kind == "heading"]
