@@ -16,8 +16,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
-from prism_edge.methods.tables.enumerate import Candidate, arbitrary, candidates, queries, run
+from prism_edge.methods.tables.enumerate import (
+    Candidate,
+    arbitrary,
+    candidates,
+    ordered,
+    queries,
+    run,
+)
 from prism_edge.methods.tables.features import (
     Features,
     QuestionView,
@@ -61,6 +69,7 @@ def rank_all(
 ) -> list[Scored]:
     """Every candidate of ``question`` over ``sheet`` with its features and score, the
     best first (the enumeration's order on a tie)."""
+    naming.full_names(db, sheet)
     reading = read(question, db, [sheet])
     return _scored(db, reading, sheet, w)
 
@@ -118,6 +127,8 @@ def answer(
     if not db.sheets:
         return TableAnswer(None, not_in_table="the input holds no table"), []
     sheets = list(db.sheets.values())
+    for sheet in sheets:
+        naming.full_names(db, sheet)
     readings = {s.name: read(question, db, [s]) for s in sheets}
     touched = {s.name for s in sheets if named(view(readings[s.name], s))}
     if not touched:
@@ -131,13 +142,48 @@ def answer(
     if unheld:
         return TableAnswer(None, not_in_table=f"no column holds {unheld}"), []
     scored: list[Scored] = []
-    for sheet in _asked(db, question, sheets, touched, readings):
+    asked = _asked(db, question, sheets, touched, readings)
+    for sheet in asked:
         reading = readings.get(sheet.name) or read(question, db, [sheet])
-        scored += _scored(db, reading, sheet, w)
+        scored += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
+    if len(sheets) > 1 or any(s.rows > SMALL_ROWS for s in asked):  # a database
+        scored = keeping([s for s in scored if s[0].query.op not in ("next", "prev")
+                          or ordered(s[3])])  # a database's rows have no order of their own
+    scored = [(c, f, s) for c, f, s, _ in scored]
     scored.sort(key=lambda s: -s[2])
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
     return decide(db, question, scored), scored
+
+
+def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
+    """The question's words naming a whole cell or a number that the candidate's conditions
+    keep (their token indexes)."""
+    kept: set[int] = set()
+    n_cells = len(reading.cells)
+    for cond in candidate.query.conds + candidate.query.other:
+        for i in cond.mentions:
+            if i < n_cells:
+                mention = reading.cells[i]
+                if mention.exact:
+                    kept.update(range(mention.start, mention.end))
+            elif i - n_cells < len(reading.numbers):
+                number = reading.numbers[i - n_cells]
+                kept.update(range(number.start, number.end))
+    return frozenset(kept)
+
+
+def keeping(scored: Sequence[tuple[Candidate, Features, float, Reading]]) -> list[
+        tuple[Candidate, Features, float, Reading]]:  # fmt: skip
+    """Of candidates over several tables or a big one, those that leave out no value the
+    question names (a whole cell, a number) that another candidate keeps besides all they
+    keep: "the average delay of flights from JFK" is of JFK's flights, "the home runs of
+    Mike Trout in 2019" of his rows of 2019, whichever table holds them. (Over one small
+    table a named cell is often the row's own label, left to the ranker.)"""
+    kept = [named_kept(r, c) for c, _, _, r in scored]
+    distinct = set(kept)
+    widest = {k for k in distinct if not any(k < other for other in distinct)}
+    return [s for s, k in zip(scored, kept, strict=True) if k in widest]
 
 
 _NAME = re.compile(
@@ -248,9 +294,10 @@ def _asked(
     alone = max((len(c) for c in covers.values()), default=0)
     wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(links(db))
              if k.left in covers and k.right in covers]  # fmt: skip
-    for size, _, link in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS]:
-        if size > alone:  # the pair says more of the question than any table alone
-            asked.append(join(db, link))
+    chosen = [k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS]
+              if size > alone]  # the pair says more of the question than any table alone
+    chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
+    asked += [join(db, link) for link in chosen]  # and a pair the question names both of
     if not by_name:
         return asked
 
@@ -284,29 +331,30 @@ def _says_name(name: str, said: set[str]) -> bool:
 
 def labels(sheet: Sheet) -> list[int]:
     """A table's label columns: those named a name or a title ("name", "franchName")."""
-    return [c.index for c in sheet.columns if {"name", "title"} & set(column_words(c.name))]
-
-
-def _is_id(name: str) -> bool:
-    words = column_words(name)
-    return len(words) > 1 and words[-1] == "id"
+    return naming.labels(sheet)
 
 
 def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Scored]:
-    """``scored`` with a best answer of ids ("teamID": "SFN") given as the names of the same
-    rows where its table has a label column (:func:`labels`) and the question asks no id:
-    the same query over the label column takes the best's place."""
+    """``scored`` with a best answer of codes or ids ("teamID": "SFN", "faa": "TEX";
+    :func:`naming.is_code`) given as the names of the same rows where its table has a label
+    column (:func:`labels`) and the question asks no id or code (nor the column by its
+    name): the same query over the label column takes the best's place."""
     out = list(scored)
     if not out:
         return out
     best, _, top = out[0]
     query = best.query
-    if query.column is None or query.op not in ROW_OPS or "id" in tokens(question):
+    said = set(tokens(question))
+    if query.column is None or query.op not in ROW_OPS or said & naming.CODE_WORDS:
         return out
     sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
-    if not _is_id(sheet.columns[query.column].name):
+    column = sheet.columns[query.column]
+    if not naming.is_code(sheet, column):
         return out
-    said = set(tokens(question))
+    table = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
+    own = {stem(w) for w in naming.words(sheet, column) if w not in naming.CODE_WORDS} - table
+    if own and own <= {stem(w) for w in said}:
+        return out  # the code asked by its column's name ("the faa of ...")
     named = labels(sheet)
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query

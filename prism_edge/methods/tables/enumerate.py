@@ -18,7 +18,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from prism_edge.methods.tables.db import Database, Sheet
-from prism_edge.methods.tables.mentions import CellMention, Reading, direction, holds_years
+from prism_edge.methods.tables.mentions import (
+    CellMention,
+    Reading,
+    called,
+    direction,
+    holds_years,
+)
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
 from prism_edge.methods.tables.words import FAMILIES, column_words, families
 
@@ -89,7 +95,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                 ]
                 inside = any(m.column == column.index and m.start <= number.start < m.end
                              for _, m in mine)  # fmt: skip
-                if not said and not inside and (not number.year or holds_years(column)):
+                if not said and not inside and (not number.year or holds_years(column)
+                                                or called(reading, sheet, column, number.start)):
                     numbers.append(Cond(column.index, "=", number.value, ref))
             elif column.kind == "date" and number.year:
                 years = {">": "year>", ">=": "year>", "<": "year<", "<=": "year<"}
@@ -132,9 +139,15 @@ def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:
     rows = candidate.selected if query.conds else sheet.rows
     if query.op not in ("first", "last") or (rows or 0) <= 1:
         return False
+    return not ordered(reading)
+
+
+def ordered(reading: Reading) -> bool:
+    """Whether the question speaks of the rows' order ("first", "last", "after", "before",
+    an ordinal), outside the cells it names."""
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
     said = families([w for i, w in enumerate(reading.words) if i not in cells])
-    return not ({"first", "last", "after", "before"} & set(said)) and not any(
+    return bool({"first", "last", "after", "before"} & set(said)) or any(
         n.ordinal for n in reading.numbers
     )
 
@@ -233,8 +246,8 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     # two selections compared
     plain = [c for c in cells if len(c.mentions) == 1]
     for a, b in itertools.combinations(plain[:MAX_CELL_CONDS], 2):
-        if not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
-            continue
+        if a.column != b.column or not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
+            continue  # two values of one column compared ("how many more in A than in B")
         yield Query(name, "countdiff", conds=(a,), other=(b,))
         for col in numeric:
             if col.index not in (a.column, b.column):

@@ -21,11 +21,12 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.mentions import STOP, Reading, stem
 from prism_edge.methods.tables.space import ROW_OPS, Query
-from prism_edge.methods.tables.words import column_words, families, key, short_form, tokens
+from prism_edge.methods.tables.words import families, key, short_form, tokens
 
 Features = dict[str, float]
 
@@ -98,16 +99,23 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     columns = {}
     shorts: dict[int, float] = {}
     letters: set[int] = set()
-    spoken = [w for w in reading.words if w.isalpha() and w not in STOP]
+    named_cells = {i for m in reading.cells if m.exact and m.size > 1
+                   for i in range(m.start, m.end)}  # fmt: skip
+    spoken = [w for i, w in enumerate(reading.words) if w.isalpha() and w not in STOP
+              and i not in named_cells]  # a name's words ("Houston Astros") are no "HA"
     initials = {w[0] for w in spoken}
     for column in sheet.columns:
-        words = column_words(column.name)
+        words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
         matched = sum(s in stems for _, s in named)
         short = sum(s not in stems and short_form(w, spoken) is not None for w, s in named)
         share = (matched + short) / len(named) if named else 0.0
-        whole = " " + " ".join(tokens(column.name)) + " "
+        if naming.is_label(sheet, column):  # "which airline": the airlines' name
+            table = [stem(w) for w in naming.table_words(naming.owner(sheet, column))]
+            if table and all(w in stems for w in table):
+                share = max(share, 1.0)
+        whole = " " + " ".join(tokens(naming.own_name(sheet, column))) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
         if short:
             shorts[column.index] = short / len(named)
@@ -117,7 +125,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
     })  # fmt: skip
     headers = {
-        c.index: sorted({stem(w) for w in column_words(c.name)} - {""})[:6] for c in sheet.columns
+        c.index: sorted({stem(w) for w in naming.words(sheet, c)} - {""})[:6]
+        for c in sheet.columns
     }
     return QuestionView(
         reading,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import snowballstemmer
 
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
@@ -148,6 +149,14 @@ def holds_years(column: Column) -> bool:
     return column.low >= 1000 and column.high <= 2999
 
 
+def called(reading: Reading, sheet: Sheet, column: Column, start: int) -> bool:
+    """Whether the word just before the number at ``start`` names the column ("flight 1545",
+    "game 5"): the number is that column's value, even one that reads as a year."""
+    if start == 0:
+        return False
+    return reading.stems[start - 1] in {stem(w) for w in naming.words(sheet, column)}
+
+
 def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
     words = tokens(question)
     reading = Reading(question, words, [stem(w) for w in words])
@@ -162,7 +171,8 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
                      else _cells(words, sheet, column.index))  # fmt: skip
             if column.kind == "number" and not holds_years(column):
                 years = {n.start for n in reading.numbers if n.year}
-                found = [m for m in found if not (m.size == 1 and m.start in years)]
+                found = [m for m in found if not (m.size == 1 and m.start in years)
+                         or called(reading, sheet, column, m.start)]  # fmt: skip
             reading.cells += found
     return reading
 
