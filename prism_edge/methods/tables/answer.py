@@ -33,15 +33,17 @@ from prism_edge.methods.tables.features import (
     query_features,
     view,
 )
-from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
+from prism_edge.methods.tables.mentions import Reading, read
 from prism_edge.methods.tables.ranker import probabilities, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
     FAMILY_WORDS,
+    STOP,
     column_words,
     key,
     rounding,
     short_form,
+    stem,
     tokens,
 )
 from prism_edge.text.tables import records
@@ -58,6 +60,8 @@ SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
 
 Scored = tuple[Candidate, Features, float]
+Read = tuple[Candidate, Features, float, Reading]
+"""A scored candidate with the reading of the question over its table."""
 MAX_JOINS = 3
 """Pairs of tables joined for one question at most (those that say most of it)."""
 TABLE_WORDS = frozenset({"row", "record", "entri", "line", "item", "tabl"})
@@ -141,15 +145,16 @@ def answer(
     unheld = attribute(question, sheets, readings)
     if unheld:
         return TableAnswer(None, not_in_table=f"no column holds {unheld}"), []
-    scored: list[Scored] = []
+    found: list[Read] = []
     asked = _asked(db, question, sheets, touched, readings)
     for sheet in asked:
         reading = readings.get(sheet.name) or read(question, db, [sheet])
-        scored += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
+        found += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
     if len(sheets) > 1 or any(s.rows > SMALL_ROWS for s in asked):  # a database
-        scored = keeping([s for s in scored if s[0].query.op not in ("next", "prev")
-                          or ordered(s[3])])  # a database's rows have no order of their own
-    scored = [(c, f, s) for c, f, s, _ in scored]
+        found = keeping(
+            [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
+        )  # a database's rows have no order of their own
+    scored: list[Scored] = [(c, f, s) for c, f, s, _ in found]
     scored.sort(key=lambda s: -s[2])
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
@@ -173,8 +178,7 @@ def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
     return frozenset(kept)
 
 
-def keeping(scored: Sequence[tuple[Candidate, Features, float, Reading]]) -> list[
-        tuple[Candidate, Features, float, Reading]]:  # fmt: skip
+def keeping(scored: Sequence[Read]) -> list[Read]:
     """Of candidates over several tables or a big one, those that leave out no value the
     question names (a whole cell, a number) that another candidate keeps besides all they
     keep: "the average delay of flights from JFK" is of JFK's flights, "the home runs of
@@ -294,8 +298,9 @@ def _asked(
     alone = max((len(c) for c in covers.values()), default=0)
     wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(links(db))
              if k.left in covers and k.right in covers]  # fmt: skip
-    chosen = [k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS]
-              if size > alone]  # the pair says more of the question than any table alone
+    chosen = [
+        k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
+    ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
     asked += [join(db, link) for link in chosen]  # and a pair the question names both of
     if not by_name:

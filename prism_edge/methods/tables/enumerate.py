@@ -95,8 +95,15 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                 ]
                 inside = any(m.column == column.index and m.start <= number.start < m.end
                              for _, m in mine)  # fmt: skip
-                if not said and not inside and (not number.year or holds_years(column)
-                                                or called(reading, sheet, column, number.start)):
+                if (
+                    not said
+                    and not inside
+                    and (
+                        not number.year
+                        or holds_years(column)
+                        or called(reading, sheet, column, number.start)
+                    )
+                ):
                     numbers.append(Cond(column.index, "=", number.value, ref))
             elif column.kind == "date" and number.year:
                 years = {">": "year>", ">=": "year>", "<": "year<", "<=": "year<"}
@@ -167,9 +174,25 @@ def averaged(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+def different(reading: Reading) -> bool:
+    """Whether the question counts different values in so many words ("how many different
+    destinations", "the number of distinct ..."): a count of the rows is not asked."""
+    words = reading.words
+    return any(
+        w in FAMILIES["different"]
+        and words[max(0, i - 2) : i] in (["how", "many"], ["number", "of"])
+        for i, w in enumerate(words)
+    )
+
+
 def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """The queries of :func:`_all` a question asking for an average in so many words allows:
-    averages (:func:`averaged`)."""
+    averages (:func:`averaged`); one counting different values in so many words, no count
+    of rows (:func:`different`)."""
+    if different(reading):
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op != "count"] or every
+        return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)
         return

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
-from prism_edge.methods.tables.mentions import STOP, Reading, stem
+from prism_edge.methods.tables.mentions import Reading
 from prism_edge.methods.tables.space import ROW_OPS, Query
-from prism_edge.methods.tables.words import families, key, short_form, tokens
+from prism_edge.methods.tables.words import STOP, families, key, short_form, stem, tokens
 
 Features = dict[str, float]
 
@@ -101,14 +101,18 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     letters: set[int] = set()
     named_cells = {i for m in reading.cells if m.exact and m.size > 1
                    for i in range(m.start, m.end)}  # fmt: skip
-    spoken = [w for i, w in enumerate(reading.words) if w.isalpha() and w not in STOP
-              and i not in named_cells]  # a name's words ("Houston Astros") are no "HA"
+    spoken = [
+        w
+        for i, w in enumerate(reading.words)
+        if w.isalpha() and w not in STOP and i not in named_cells
+    ]  # a name's words ("Houston Astros") are no "HA"
     initials = {w[0] for w in spoken}
+    tables = {stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
     for column in sheet.columns:
         words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
-        matched = sum(s in stems for _, s in named)
+        matched = sum(s in stems and s not in tables for _, s in named)  # "flights": the rows
         short = sum(s not in stems and short_form(w, spoken) is not None for w, s in named)
         share = (matched + short) / len(named) if named else 0.0
         if naming.is_label(sheet, column):  # "which airline": the airlines' name
@@ -125,8 +129,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
     })  # fmt: skip
     headers = {
-        c.index: sorted({stem(w) for w in naming.words(sheet, c)} - {""})[:6]
-        for c in sheet.columns
+        c.index: sorted({stem(w) for w in naming.words(sheet, c)} - {""})[:6] for c in sheet.columns
     }
     return QuestionView(
         reading,

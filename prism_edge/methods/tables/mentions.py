@@ -12,22 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import snowballstemmer
-
-from prism_edge.methods.tables import naming
+from prism_edge.methods.tables import codes, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
-from prism_edge.methods.tables.words import tokens
+from prism_edge.methods.tables.words import STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
-
-_STOP = """
-    a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
-    all also and any are been being both but can could did does for from had has have her here
-    him his how into its just now our out she should such than that their them then there
-    these they this those too very was were what when where which while who whom why will with
-    would you your was were one name list tell give total number many much
-"""
-STOP = frozenset(_STOP.split())
-"""Words too common to name a cell by themselves."""
 
 MAX_NGRAM = 10
 PARTIAL_ROWS = 0.5
@@ -35,12 +23,6 @@ PARTIAL_ROWS = 0.5
 distinct values names none of them in particular."""
 MAX_VALUES = 20_000
 """Distinct values of a column, beyond which only whole cells are matched (a big table)."""
-
-_stemmer = snowballstemmer.stemmer("english")
-
-
-def stem(word: str) -> str:
-    return str(_stemmer.stemWord(word))
 
 
 @dataclass(frozen=True)
@@ -173,6 +155,10 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
                 years = {n.start for n in reading.numbers if n.year}
                 found = [m for m in found if not (m.size == 1 and m.start in years)
                          or called(reading, sheet, column, m.start)]  # fmt: skip
+            spans = {(m.start, m.end) for m in found if m.exact}
+            found += [CellMention(sheet.name, column.index, (s.value,), s.start, s.end, True)
+                      for s in codes.said(question, words, sheet, column)
+                      if (s.start, s.end) not in spans]  # fmt: skip
             reading.cells += found
     return reading
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 
 from prism_edge.methods.tables.db import MAX_COLUMNS, Column, Database, Sheet
-from prism_edge.methods.tables.words import column_words, tokens
+from prism_edge.methods.tables.words import column_words
 
 LABEL_WORDS = frozenset({"name", "title"})
 CODE_WORDS = frozenset({"id", "code", "key", "abbreviation", "abbr", "symbol"})
@@ -58,7 +58,7 @@ def labels(sheet: Sheet) -> list[int]:
 def table_words(name: str) -> list[str]:
     """The words of a table's name that can name it ("airlines"; not "csv" of "590.csv",
     nor a number)."""
-    return [w for w in tokens(name) if w.isalpha() and len(w) > 2 and w not in ("csv", "tsv")]
+    return [w for w in column_words(name) if w.isalpha() and len(w) > 2 and w not in ("csv", "tsv")]
 
 
 def is_code(sheet: Sheet, column: Column) -> bool:
