@@ -57,7 +57,7 @@ class Candidate:
 
 def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
     """The cell conditions and the comparison conditions the question's mentions allow over
-    ``sheet``."""
+    ``sheet``; a year said "in 2019" with no comparison is that year, never a bound."""
     cells: list[Cond] = []
     mine = [(i, m) for i, m in enumerate(reading.cells) if m.sheet == sheet.name]
     for i, mention in mine:
@@ -85,14 +85,14 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
         ref = (reading.number_index(k),)
         said = direction(reading.words, number)
+        dated = not said and number.year and reading.words[number.start - 1 : number.start] in (
+            ["in"], ["during"])  # fmt: skip
+        bounds = (said,) if said else () if dated else (">", "<", ">=", "<=")
         for column in sheet.columns:
             if column.kind == "number":
                 if not said and not column.low <= number.value <= column.high:
                     continue  # a bound no value reaches, said of no column: not this one
-                numbers += [
-                    Cond(column.index, op, number.value, ref)
-                    for op in ((said,) if said else (">", "<", ">=", "<="))
-                ]
+                numbers += [Cond(column.index, op, number.value, ref) for op in bounds]
                 inside = any(m.column == column.index and m.start <= number.start < m.end
                              for _, m in mine)  # fmt: skip
                 if (
@@ -107,7 +107,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                     numbers.append(Cond(column.index, "=", number.value, ref))
             elif column.kind == "date" and number.year:
                 years = {">": "year>", ">=": "year>", "<": "year<", "<=": "year<"}
-                ops = (years[said],) if said else ("year=", "year>", "year<")
+                ops = (years[said],) if said else ("year=",) if dated else (
+                    "year=", "year>", "year<")  # fmt: skip
                 numbers += [Cond(column.index, op, number.value, ref) for op in ops]
     return cells, numbers
 
@@ -185,6 +186,14 @@ def different(reading: Reading) -> bool:
     )
 
 
+def superlative(reading: Reading) -> bool:
+    """Whether the question asks a highest or lowest value with no total or average said
+    ("the highest salary in 2016"): no sum or mean of the rows is asked."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    found = set(families([w for i, w in enumerate(reading.words) if i not in cells]))
+    return bool({"high", "low"} & found) and not ({"total", "average"} & found)
+
+
 def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """The queries of :func:`_all` a question asking for an average in so many words allows:
     averages (:func:`averaged`); one counting different values in so many words, no count
@@ -192,6 +201,10 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if different(reading):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
+        return
+    if superlative(reading):
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op not in ("sum", "avg")] or every
         return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)

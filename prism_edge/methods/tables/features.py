@@ -107,13 +107,16 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         if w.isalpha() and w not in STOP and i not in named_cells
     ]  # a name's words ("Houston Astros") are no "HA"
     initials = {w[0] for w in spoken}
-    tables = {stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+    tables = {w for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+    # a word said as the table's name ("flights") names its rows, none of its columns
+    named_stems = {s for w, s in zip(reading.words, reading.stems, strict=True) if w not in tables}
+    unnamed = [w for w in spoken if w not in tables]
     for column in sheet.columns:
         words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
-        matched = sum(s in stems and s not in tables for _, s in named)  # "flights": the rows
-        short = sum(s not in stems and short_form(w, spoken) is not None for w, s in named)
+        matched = sum(s in named_stems for _, s in named)
+        short = sum(s not in named_stems and short_form(w, unnamed) is not None for w, s in named)
         share = (matched + short) / len(named) if named else 0.0
         if naming.is_label(sheet, column):  # "which airline": the airlines' name
             table = [stem(w) for w in naming.table_words(naming.owner(sheet, column))]
