@@ -17,7 +17,8 @@ from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
 from prism_edge.methods.tables import naming
-from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
+from prism_edge.methods.tables.codes import written_as_name
+from prism_edge.methods.tables.db import Database, Sheet, join, links, quote, show_number
 from prism_edge.methods.tables.enumerate import (
     Candidate,
     arbitrary,
@@ -162,16 +163,17 @@ def answer(
 
 
 def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
-    """The question's words naming a whole cell or a number that the candidate's conditions
-    keep (their token indexes)."""
+    """The question's words naming a whole cell as a name ("JFK", "Mike Trout", not "the
+    type of death": :func:`codes.written_as_name`) or a number that the candidate's
+    conditions keep (their token indexes)."""
     kept: set[int] = set()
     n_cells = len(reading.cells)
     for cond in candidate.query.conds + candidate.query.other:
         for i in cond.mentions:
             if i < n_cells:
-                mention = reading.cells[i]
-                if mention.exact:
-                    kept.update(range(mention.start, mention.end))
+                m = reading.cells[i]
+                if m.exact and written_as_name(reading.question, reading.words, m.start, m.end):
+                    kept.update(range(m.start, m.end))
             elif i - n_cells < len(reading.numbers):
                 number = reading.numbers[i - n_cells]
                 kept.update(range(number.start, number.end))
@@ -342,8 +344,9 @@ def labels(sheet: Sheet) -> list[int]:
 def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Scored]:
     """``scored`` with a best answer of codes or ids ("teamID": "SFN", "faa": "TEX";
     :func:`naming.is_code`) given as the names of the same rows where its table has a label
-    column (:func:`labels`) and the question asks no id or code (nor the column by its
-    name): the same query over the label column takes the best's place."""
+    column (:func:`labels`) and the question asks no id or code: the same query over the
+    label column takes the best's place; where its table has none, the labels of the table
+    a link joins the column to (:func:`through_link`)."""
     out = list(scored)
     if not out:
         return out
@@ -356,10 +359,6 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
     column = sheet.columns[query.column]
     if not naming.is_code(sheet, column):
         return out
-    table = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
-    own = {stem(w) for w in naming.words(sheet, column) if w not in naming.CODE_WORDS} - table
-    if own and own <= {stem(w) for w in said}:
-        return out  # the code asked by its column's name ("the faa of ...")
     named = labels(sheet)
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query
@@ -368,7 +367,44 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
                 return out  # the name is the question's own: it asks for the id of that name
             del out[i]
             return [(candidate, f, top), *out]
+    if not named:  # the names another table holds for these ids
+        linked = through_link(db, sheet, best)
+        if linked is not None:
+            return [(linked, out[0][1], top), *out[1:]]
     return out
+
+
+def through_link(db: Database, sheet: Sheet, candidate: Candidate) -> Candidate | None:
+    """``candidate``'s ids (``playerID``: "scherma01") as the labels of the table a link
+    joins its column to ("Max Scherzer" of People's names), where that table has one and
+    each id has one label there; else None."""
+    column = sheet.columns[candidate.query.column or 0]
+    table, own = naming.owner(sheet, column), naming.own_name(sheet, column)
+    for link in links(db):
+        ends = ((link.left, link.left_column, link.right, link.right_column),
+                (link.right, link.right_column, link.left, link.left_column))  # fmt: skip
+        for mine, col, other, key_name in ends:
+            target = db.sheets[other]
+            found = labels(target)
+            if mine != table or col != own or not found:
+                continue
+            key_column = next(c for c in target.columns if c.name == key_name)
+            label = target.columns[found[-1]]
+            names: list[str | float] = []
+            for value in candidate.values:
+                rows = db.db.execute(
+                    f"SELECT DISTINCT {label.text} FROM {target.sql} WHERE {key_column.text} = ?",
+                    (value,),
+                ).fetchall()
+                if len(rows) != 1 or rows[0][0] is None:
+                    return None
+                names.append(rows[0][0])
+            inner = db.shown(candidate.sql, candidate.args, sheet)
+            shown = (f"SELECT {quote(label.name)} FROM {quote(target.name)} WHERE "
+                     f"{quote(key_column.name)} IN ({inner})")  # fmt: skip
+            words = f"the {label.name} in {target.name} of {candidate.query.render(sheet)}"
+            return replace(candidate, values=tuple(names), named=(shown, words))
+    return None
 
 
 def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
@@ -400,12 +436,26 @@ def meaning(values: Sequence[str | float]) -> frozenset[str | float]:
 
 
 def _computed(db: Database, candidate: Candidate, p: float, places: int | None) -> Computed:
-    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
     values = candidate.values
     if places is not None:
         values = tuple(_round(v, places) for v in values)
-    return Computed(values, db.shown(candidate.sql, candidate.args, sheet),
-                    candidate.query.render(sheet), p)  # fmt: skip
+    return Computed(values, shown_sql(db, candidate), rendered(db, candidate), p)
+
+
+def shown_sql(db: Database, candidate: Candidate) -> str:
+    """The SQL of a candidate as a user reads it."""
+    if candidate.named is not None:
+        return candidate.named[0]
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    return db.shown(candidate.sql, candidate.args, sheet)
+
+
+def rendered(db: Database, candidate: Candidate) -> str:
+    """A candidate's query in words."""
+    if candidate.named is not None:
+        return candidate.named[1]
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    return candidate.query.render(sheet)
 
 
 def _round(value: str | float, places: int) -> str | float:

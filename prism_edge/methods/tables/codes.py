@@ -32,11 +32,32 @@ class Said(NamedTuple):
     end: int
 
 
+def cased(question: str, words: Sequence[str]) -> list[str] | None:
+    """The question's words as written (their case kept), one for each of ``words`` (its
+    folded words); None where folding changed how it is cut."""
+    found = _WORD.findall(question)
+    return found if len(found) == len(words) else None
+
+
+def written_as_name(question: str, words: Sequence[str], start: int, end: int) -> bool:
+    """Whether the question writes the words ``start:end`` as a name: a capital past its
+    first word, a capital after the first letter ("JetBlue"), or a digit ("N10156");
+    where its words cannot be told apart, any."""
+    said = cased(question, words)
+    if said is None:
+        return True
+    return any(
+        (i > 0 and w[:1].isupper()) or any(c.isupper() for c in w[1:]) or any(
+            c.isdigit() for c in w)
+        for i, w in enumerate(said[start:end], start)
+    )  # fmt: skip
+
+
 def initials(question: str, words: Sequence[str], sheet: Sheet, column: Column) -> list[Said]:
     """The cells of a column of codes (capital letters, 2-4) that the question says by the
     initials of as many capitalised words in a row ("American League" for ``AL``)."""
-    cased = _WORD.findall(question)
-    if len(cased) != len(words):
+    cased_words = cased(question, words)
+    if cased_words is None:
         return []  # the question's folding changed its words: no safe alignment
     codes = {
         k: texts[0]
@@ -46,8 +67,8 @@ def initials(question: str, words: Sequence[str], sheet: Sheet, column: Column) 
     found = []
     for value, text in codes.items():
         n = len(text)
-        for i in range(len(cased) - n + 1):
-            span = cased[i : i + n]
+        for i in range(len(cased_words) - n + 1):
+            span = cased_words[i : i + n]
             if all(w[:1].isupper() and w.isalpha() and len(w) > 1 for w in span) and (
                 "".join(w[0] for w in span) == text
             ):

@@ -17,7 +17,8 @@ import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from prism_edge.methods.tables.db import Database, Sheet
+from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.mentions import (
     CellMention,
     Reading,
@@ -26,7 +27,14 @@ from prism_edge.methods.tables.mentions import (
     holds_years,
 )
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
-from prism_edge.methods.tables.words import FAMILIES, column_words, families
+from prism_edge.methods.tables.words import (
+    FAMILIES,
+    STOP,
+    column_words,
+    families,
+    short_form,
+    stem,
+)
 
 _PLACES = [[w] for w in ("decimal", "decimals", "place", "places", "digit", "digits",
                          "significant")]  # fmt: skip
@@ -53,6 +61,9 @@ class Candidate:
     """A list longer than :data:`space.MAX_LISTED` cells, cut there."""
     selected: int | None = None
     """How many rows its conditions select (None: it has none)."""
+    named: tuple[str, str] | None = None
+    """An answer of ids given as the names another table holds for them (through a link):
+    the SQL as a user reads it and the query in words."""
 
 
 def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
@@ -186,6 +197,48 @@ def different(reading: Reading) -> bool:
     )
 
 
+def counted(reading: Reading, sheet: Sheet) -> bool:
+    """Whether "how many" asks the amount a column of numbers holds ("how many home runs
+    did ...": ``HR``; "how many seats": ``seats``), not a count of rows: the words after it
+    (up to a function word) say the whole name of such a column, not one of years nor one
+    numbering the rows (every value different: "how many games were played")."""
+    words = reading.words
+    for i in range(len(words) - 2):
+        if words[i : i + 2] != ["how", "many"]:
+            continue
+        phrase = list(itertools.takewhile(lambda w: w not in STOP and w.isalpha(),
+                                          words[i + 2 : i + 5]))  # fmt: skip
+        named = {w for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+        if set(phrase) & named:
+            return False  # "how many flights" over flights: its rows are counted
+        for column in sheet.columns:
+            if column.kind != "number" or holds_years(column) or _numbering(column):
+                continue  # years, or the rows' own numbers ("game 5", "round 3")
+            name = [w for w in naming.words(sheet, column) if w not in STOP]
+            if name and _says(phrase, name):
+                return True
+    return False
+
+
+def _says(phrase: list[str], name: list[str]) -> bool:
+    """Whether the words ``phrase`` and a column's name say each other: every word of the
+    name said by one of the phrase (whole, or as its short form: "HR", home runs) and every
+    word of the phrase so used."""
+    covered: set[int] = set()
+    for word in name:
+        at = [k for k, w in enumerate(phrase) if stem(w) == stem(word)]
+        span = (at[0], at[0] + 1) if at else short_form(word, phrase)
+        if span is None:
+            return False
+        covered.update(range(*span))
+    return len(covered) == len(phrase)
+
+
+def _numbering(column: Column) -> bool:
+    """A column that numbers the rows: every value different, or its values 1 to N."""
+    return column.distinct == column.present or (column.low == 1 and column.high == column.distinct)
+
+
 def superlative(reading: Reading) -> bool:
     """Whether the question asks a highest or lowest value with no total or average said
     ("the highest salary in 2016"): no sum or mean of the rows is asked."""
@@ -199,6 +252,10 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     averages (:func:`averaged`); one counting different values in so many words, no count
     of rows (:func:`different`)."""
     if different(reading):
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op != "count"] or every
+        return
+    if counted(reading, sheet):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
         return

@@ -45,6 +45,10 @@ _WH = (
 )  # fmt: skip
 
 
+_ASKING = frozenset({"which", "what"})
+"""Words before the thing a question asks for ("which airline": the airline's label)."""
+
+
 def opening(words: Sequence[str]) -> str:
     """The question's opening words that say what kind of answer it wants ("how many",
     "when", "who"), found anywhere a question may put them; ``other`` when none."""
@@ -108,19 +112,25 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     ]  # a name's words ("Houston Astros") are no "HA"
     initials = {w[0] for w in spoken}
     tables = {w for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
-    # a word said as the table's name ("flights") names its rows, none of its columns
+    # a word said as the table's name ("flights") names its rows, not a column named as the
+    # table is ("flight")
+    table = {stem(w) for w in tables}
+    asked = {reading.stems[i + 1] for i, w in enumerate(reading.words[:-1]) if w in _ASKING}
     named_stems = {s for w, s in zip(reading.words, reading.stems, strict=True) if w not in tables}
     unnamed = [w for w in spoken if w not in tables]
     for column in sheet.columns:
         words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
-        matched = sum(s in named_stems for _, s in named)
-        short = sum(s not in named_stems and short_form(w, unnamed) is not None for w, s in named)
+        own, heard = (
+            (named_stems, unnamed) if all(s in table for _, s in named) else (stems, spoken)
+        )
+        matched = sum(s in own for _, s in named)
+        short = sum(s not in own and short_form(w, heard) is not None for w, s in named)
         share = (matched + short) / len(named) if named else 0.0
         if naming.is_label(sheet, column):  # "which airline": the airlines' name
-            table = [stem(w) for w in naming.table_words(naming.owner(sheet, column))]
-            if table and all(w in stems for w in table):
+            owner = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
+            if owner and owner <= asked:
                 share = max(share, 1.0)
         whole = " " + " ".join(tokens(naming.own_name(sheet, column))) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
