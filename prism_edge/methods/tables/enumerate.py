@@ -25,6 +25,7 @@ from prism_edge.methods.tables.mentions import (
     called,
     direction,
     holds_years,
+    in_year,
 )
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
 from prism_edge.methods.tables.words import (
@@ -96,8 +97,7 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
         ref = (reading.number_index(k),)
         said = direction(reading.words, number)
-        dated = not said and number.year and reading.words[number.start - 1 : number.start] in (
-            ["in"], ["during"])  # fmt: skip
+        dated = not said and in_year(reading.words, number)
         bounds = (said,) if said else () if dated else (">", "<", ">=", "<=")
         for column in sheet.columns:
             if column.kind == "number":

@@ -125,6 +125,12 @@ def direction(words: Sequence[str], number: NumberMention) -> str | None:
     return None
 
 
+def in_year(words: Sequence[str], number: NumberMention) -> bool:
+    """Whether the question dates rows by the year ``number`` ("in 2019", "during 1990"):
+    that year, no bound on it."""
+    return number.year and list(words[number.start - 1 : number.start]) in (["in"], ["during"])
+
+
 def holds_years(column: Column) -> bool:
     """Whether a column of numbers holds years (every value from 1000 to 2999): a number the
     question says as a year ("in 2019") is equal only to a year, not to 2,019 at bats."""

@@ -11,7 +11,8 @@ from prism_edge.methods.tables.enumerate import conditions
 from prism_edge.methods.tables.mentions import read
 from prism_edge.text.tables import TableChunk
 
-AIRLINES = [["AA", "American Airlines Inc."], ["B6", "JetBlue Airways"], ["UA", "United Air Lines Inc."]]
+AIRLINES = [["AA", "American Airlines Inc."], ["B6", "JetBlue Airways"],
+            ["UA", "United Air Lines Inc."]]  # fmt: skip
 FLIGHTS = [  # carrier, origin, dest, distance, dep_delay
     ["UA", "EWR", "IAH", "1400", "2"], ["UA", "EWR", "ORD", "719", "4"],
     ["UA", "LGA", "IAH", "1416", "-3"], ["B6", "JFK", "BOS", "187", "30"],
@@ -99,8 +100,10 @@ def test_a_person_named_across_two_columns_is_found_whole():
 
 
 TEAMS = [  # yearID, lgID, name, ERA, R
-    ["2020", "AL", "Houston Astros", "4.31", "279"], ["2020", "NL", "Atlanta Braves", "4.41", "348"],
-    ["2020", "AL", "Boston Red Sox", "5.58", "292"], ["2019", "AL", "Houston Astros", "3.66", "920"],
+    ["2020", "AL", "Houston Astros", "4.31", "279"],
+    ["2020", "NL", "Atlanta Braves", "4.41", "348"],
+    ["2020", "AL", "Boston Red Sox", "5.58", "292"],
+    ["2019", "AL", "Houston Astros", "3.66", "920"],
     ["2019", "NL", "Atlanta Braves", "4.20", "855"],
 ]  # fmt: skip
 FRANCHISES = [["BOS", "Boston Red Sox", "Y"], ["HOU", "Houston Astros", "Y"],

@@ -15,8 +15,8 @@ def flights() -> Database:
     db = Database()
     db.add(TableChunk("airlines", ["carrier", "name"], [["UA", "United Air Lines Inc."],
                                                         ["B6", "JetBlue Airways"]]))  # fmt: skip
-    db.add(TableChunk("flights", ["carrier", "flight", "distance"],
-                      [["UA", "11", "1400"], ["B6", "11", "187"], ["UA", "15", "719"]]))  # fmt: skip
+    rows = [["UA", "11", "1400"], ["B6", "11", "187"], ["UA", "15", "719"]]
+    db.add(TableChunk("flights", ["carrier", "flight", "distance"], rows))
     db.declared = [Link("flights", "carrier", "airlines", "carrier")]
     for sheet in db.sheets.values():
         db.type_all(sheet)
@@ -33,7 +33,7 @@ def test_a_joined_column_is_named_by_its_own_name():
 
 
 def test_the_table_word_names_neither_a_column_named_like_it_nor_all_its_columns():
-    """"flights" names the table's rows: the joined ``flights flight`` and ``flights
+    """ "flights" names the table's rows: the joined ``flights flight`` and ``flights
     distance`` are not both named by it (they were, whole, and tied)."""
     db = flights()
     sheet = join(db, db.declared[0])
