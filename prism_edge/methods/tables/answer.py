@@ -34,6 +34,7 @@ from prism_edge.methods.tables.features import (
     query_features,
     view,
 )
+from prism_edge.methods.tables.keys import shared_keys
 from prism_edge.methods.tables.mentions import Reading, read
 from prism_edge.methods.tables.ranker import probabilities, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
@@ -298,7 +299,8 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
     alone = max((len(c) for c in covers.values()), default=0)
-    wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(links(db))
+    every = links(db) + shared_keys(db)
+    wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(every)
              if k.left in covers and k.right in covers]  # fmt: skip
     chosen = [
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
@@ -359,7 +361,8 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
     column = sheet.columns[query.column]
     if not naming.is_code(sheet, column):
         return out
-    named = labels(sheet)
+    mine = naming.owner(sheet, column)  # of a join, the labels of the code's own table
+    named = [i for i in labels(sheet) if naming.owner(sheet, sheet.columns[i]) == mine]
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query
         if other.column in named and replace(other, column=query.column) == query:

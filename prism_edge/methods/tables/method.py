@@ -27,6 +27,7 @@ from prism_edge.methods.tables.answer import (
 )
 from prism_edge.methods.tables.db import Column, Database, Link, Sheet, links, show_number
 from prism_edge.methods.tables.enumerate import Candidate
+from prism_edge.methods.tables.keys import shared_keys
 from prism_edge.methods.tables.ranker import probabilities
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.tables import Dialect, TableChunk, read_chunk
@@ -164,7 +165,7 @@ class TableFacts(Method):
         try:
             for sheet in list(db.sheets.values()):
                 db.type_all(sheet)
-            joins = links(db)
+            joins = links(db) + shared_keys(db)
             for sheet in db.sheets.values():
                 related = [j.describe() for j in joins if sheet.name in (j.left, j.right)]
                 entry = _entry(db, sheet, related)

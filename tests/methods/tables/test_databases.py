@@ -152,3 +152,42 @@ def test_an_id_answer_is_named_through_the_link_to_a_table_of_names():
     result, _ = answer(db, "What is the id of the player who hit the most home runs in 2019?")
     assert result.best is not None and list(result.values) == ["troutmi01"]  # the id asked
     db.close()
+
+
+def seasons_db() -> Database:
+    """Managers and Teams share a team's season (``teamID`` and ``yearID``), declared
+    nowhere; People's names are linked from Managers."""
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast"],
+                      [["coraal01", "Alex", "Cora"], ["farrejo02", "John", "Farrell"],
+                       ["hinchaj01", "AJ", "Hinch"]]))  # fmt: skip
+    db.add(TableChunk("Teams", ["yearID", "teamID", "name", "W"],
+                      [["2017", "BOS", "Boston Red Sox", "93"], ["2018", "BOS", "Boston Red Sox",
+                       "108"], ["2017", "HOU", "Houston Astros", "101"],
+                       ["2018", "HOU", "Houston Astros", "103"]]))  # fmt: skip
+    db.add(
+        TableChunk(
+            "Managers",
+            ["playerID", "yearID", "teamID", "G"],
+            [
+                ["farrejo02", "2017", "BOS", "162"],
+                ["coraal01", "2018", "BOS", "162"],
+                ["hinchaj01", "2017", "HOU", "162"],
+                ["hinchaj01", "2018", "HOU", "162"],
+            ],
+        )
+    )
+    db.declared = [Link("Managers", "playerID", "People", "playerID")]
+    return db
+
+
+def test_tables_sharing_a_key_of_two_columns_join_on_both():
+    from prism_edge.methods.tables.keys import shared_keys
+
+    db = seasons_db()
+    (link,) = shared_keys(db)
+    assert {link.left, link.right} == {"Managers", "Teams"}
+    assert {(link.left_column, link.right_column), *link.more} == {
+        ("teamID", "teamID"), ("yearID", "yearID")}  # fmt: skip
+    assert ask(db, "Who managed the Boston Red Sox in 2018?") == ["Alex Cora"]
+    db.close()
