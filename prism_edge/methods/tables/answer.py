@@ -16,8 +16,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
-from prism_edge.methods.tables.db import Database, Sheet, join, links, show_number
-from prism_edge.methods.tables.enumerate import Candidate, arbitrary, candidates, queries, run
+from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.codes import written_as_name
+from prism_edge.methods.tables.db import Database, Sheet, join, links, quote, show_number
+from prism_edge.methods.tables.enumerate import (
+    Candidate,
+    arbitrary,
+    candidates,
+    ordered,
+    queries,
+    run,
+)
 from prism_edge.methods.tables.features import (
     Features,
     QuestionView,
@@ -25,15 +34,18 @@ from prism_edge.methods.tables.features import (
     query_features,
     view,
 )
-from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
+from prism_edge.methods.tables.keys import shared_keys
+from prism_edge.methods.tables.mentions import Reading, read
 from prism_edge.methods.tables.ranker import probabilities, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
     FAMILY_WORDS,
+    STOP,
     column_words,
     key,
     rounding,
     short_form,
+    stem,
     tokens,
 )
 from prism_edge.text.tables import records
@@ -50,6 +62,8 @@ SURE = 0.5
 """The probability of its values the best answer needs for the ranker to be sure of it."""
 
 Scored = tuple[Candidate, Features, float]
+Read = tuple[Candidate, Features, float, Reading]
+"""A scored candidate with the reading of the question over its table."""
 MAX_JOINS = 3
 """Pairs of tables joined for one question at most (those that say most of it)."""
 TABLE_WORDS = frozenset({"row", "record", "entri", "line", "item", "tabl"})
@@ -61,6 +75,7 @@ def rank_all(
 ) -> list[Scored]:
     """Every candidate of ``question`` over ``sheet`` with its features and score, the
     best first (the enumeration's order on a tie)."""
+    naming.full_names(db, sheet)
     reading = read(question, db, [sheet])
     return _scored(db, reading, sheet, w)
 
@@ -118,6 +133,8 @@ def answer(
     if not db.sheets:
         return TableAnswer(None, not_in_table="the input holds no table"), []
     sheets = list(db.sheets.values())
+    for sheet in sheets:
+        naming.full_names(db, sheet)
     readings = {s.name: read(question, db, [s]) for s in sheets}
     touched = {s.name for s in sheets if named(view(readings[s.name], s))}
     if not touched:
@@ -130,14 +147,50 @@ def answer(
     unheld = attribute(question, sheets, readings)
     if unheld:
         return TableAnswer(None, not_in_table=f"no column holds {unheld}"), []
-    scored: list[Scored] = []
-    for sheet in _asked(db, question, sheets, touched, readings):
+    found: list[Read] = []
+    asked = _asked(db, question, sheets, touched, readings)
+    for sheet in asked:
         reading = readings.get(sheet.name) or read(question, db, [sheet])
-        scored += _scored(db, reading, sheet, w)
+        found += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
+    if len(sheets) > 1 or any(s.rows > SMALL_ROWS for s in asked):  # a database
+        found = keeping(
+            [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
+        )  # a database's rows have no order of their own
+    scored: list[Scored] = [(c, f, s) for c, f, s, _ in found]
     scored.sort(key=lambda s: -s[2])
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
     return decide(db, question, scored), scored
+
+
+def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
+    """The question's words naming a whole cell as a name ("JFK", "Mike Trout", not "the
+    type of death": :func:`codes.written_as_name`) or a number that the candidate's
+    conditions keep (their token indexes)."""
+    kept: set[int] = set()
+    n_cells = len(reading.cells)
+    for cond in candidate.query.conds + candidate.query.other:
+        for i in cond.mentions:
+            if i < n_cells:
+                m = reading.cells[i]
+                if m.exact and written_as_name(reading.question, reading.words, m.start, m.end):
+                    kept.update(range(m.start, m.end))
+            elif i - n_cells < len(reading.numbers):
+                number = reading.numbers[i - n_cells]
+                kept.update(range(number.start, number.end))
+    return frozenset(kept)
+
+
+def keeping(scored: Sequence[Read]) -> list[Read]:
+    """Of candidates over several tables or a big one, those that leave out no value the
+    question names (a whole cell, a number) that another candidate keeps besides all they
+    keep: "the average delay of flights from JFK" is of JFK's flights, "the home runs of
+    Mike Trout in 2019" of his rows of 2019, whichever table holds them. (Over one small
+    table a named cell is often the row's own label, left to the ranker.)"""
+    kept = [named_kept(r, c) for c, _, _, r in scored]
+    distinct = set(kept)
+    widest = {k for k in distinct if not any(k < other for other in distinct)}
+    return [s for s, k in zip(scored, kept, strict=True) if k in widest]
 
 
 _NAME = re.compile(
@@ -246,11 +299,14 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
     alone = max((len(c) for c in covers.values()), default=0)
-    wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(links(db))
+    every = links(db) + shared_keys(db)
+    wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(every)
              if k.left in covers and k.right in covers]  # fmt: skip
-    for size, _, link in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS]:
-        if size > alone:  # the pair says more of the question than any table alone
-            asked.append(join(db, link))
+    chosen = [
+        k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
+    ]  # the pair says more of the question than any table alone
+    chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
+    asked += [join(db, link) for link in chosen]  # and a pair the question names both of
     if not by_name:
         return asked
 
@@ -284,30 +340,29 @@ def _says_name(name: str, said: set[str]) -> bool:
 
 def labels(sheet: Sheet) -> list[int]:
     """A table's label columns: those named a name or a title ("name", "franchName")."""
-    return [c.index for c in sheet.columns if {"name", "title"} & set(column_words(c.name))]
-
-
-def _is_id(name: str) -> bool:
-    words = column_words(name)
-    return len(words) > 1 and words[-1] == "id"
+    return naming.labels(sheet)
 
 
 def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Scored]:
-    """``scored`` with a best answer of ids ("teamID": "SFN") given as the names of the same
-    rows where its table has a label column (:func:`labels`) and the question asks no id:
-    the same query over the label column takes the best's place."""
+    """``scored`` with a best answer of codes or ids ("teamID": "SFN", "faa": "TEX";
+    :func:`naming.is_code`) given as the names of the same rows where its table has a label
+    column (:func:`labels`) and the question asks no id or code: the same query over the
+    label column takes the best's place; where its table has none, the labels of the table
+    a link joins the column to (:func:`through_link`)."""
     out = list(scored)
     if not out:
         return out
     best, _, top = out[0]
     query = best.query
-    if query.column is None or query.op not in ROW_OPS or "id" in tokens(question):
+    said = set(tokens(question))
+    if query.column is None or query.op not in ROW_OPS or said & naming.CODE_WORDS:
         return out
     sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
-    if not _is_id(sheet.columns[query.column].name):
+    column = sheet.columns[query.column]
+    if not naming.is_code(sheet, column):
         return out
-    said = set(tokens(question))
-    named = labels(sheet)
+    mine = naming.owner(sheet, column)  # of a join, the labels of the code's own table
+    named = [i for i in labels(sheet) if naming.owner(sheet, sheet.columns[i]) == mine]
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query
         if other.column in named and replace(other, column=query.column) == query:
@@ -315,7 +370,44 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
                 return out  # the name is the question's own: it asks for the id of that name
             del out[i]
             return [(candidate, f, top), *out]
+    if not named:  # the names another table holds for these ids
+        linked = through_link(db, sheet, best)
+        if linked is not None:
+            return [(linked, out[0][1], top), *out[1:]]
     return out
+
+
+def through_link(db: Database, sheet: Sheet, candidate: Candidate) -> Candidate | None:
+    """``candidate``'s ids (``playerID``: "scherma01") as the labels of the table a link
+    joins its column to ("Max Scherzer" of People's names), where that table has one and
+    each id has one label there; else None."""
+    column = sheet.columns[candidate.query.column or 0]
+    table, own = naming.owner(sheet, column), naming.own_name(sheet, column)
+    for link in links(db):
+        ends = ((link.left, link.left_column, link.right, link.right_column),
+                (link.right, link.right_column, link.left, link.left_column))  # fmt: skip
+        for mine, col, other, key_name in ends:
+            target = db.sheets[other]
+            found = labels(target)
+            if mine != table or col != own or not found:
+                continue
+            key_column = next(c for c in target.columns if c.name == key_name)
+            label = target.columns[found[-1]]
+            names: list[str | float] = []
+            for value in candidate.values:
+                rows = db.db.execute(
+                    f"SELECT DISTINCT {label.text} FROM {target.sql} WHERE {key_column.text} = ?",
+                    (value,),
+                ).fetchall()
+                if len(rows) != 1 or rows[0][0] is None:
+                    return None
+                names.append(rows[0][0])
+            inner = db.shown(candidate.sql, candidate.args, sheet)
+            shown = (f"SELECT {quote(label.name)} FROM {quote(target.name)} WHERE "
+                     f"{quote(key_column.name)} IN ({inner})")  # fmt: skip
+            words = f"the {label.name} in {target.name} of {candidate.query.render(sheet)}"
+            return replace(candidate, values=tuple(names), named=(shown, words))
+    return None
 
 
 def decide(db: Database, question: str, scored: Sequence[Scored]) -> TableAnswer:
@@ -347,12 +439,26 @@ def meaning(values: Sequence[str | float]) -> frozenset[str | float]:
 
 
 def _computed(db: Database, candidate: Candidate, p: float, places: int | None) -> Computed:
-    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
     values = candidate.values
     if places is not None:
         values = tuple(_round(v, places) for v in values)
-    return Computed(values, db.shown(candidate.sql, candidate.args, sheet),
-                    candidate.query.render(sheet), p)  # fmt: skip
+    return Computed(values, shown_sql(db, candidate), rendered(db, candidate), p)
+
+
+def shown_sql(db: Database, candidate: Candidate) -> str:
+    """The SQL of a candidate as a user reads it."""
+    if candidate.named is not None:
+        return candidate.named[0]
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    return db.shown(candidate.sql, candidate.args, sheet)
+
+
+def rendered(db: Database, candidate: Candidate) -> str:
+    """A candidate's query in words."""
+    if candidate.named is not None:
+        return candidate.named[1]
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    return candidate.query.render(sheet)
 
 
 def _round(value: str | float, places: int) -> str | float:

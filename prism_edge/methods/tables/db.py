@@ -526,9 +526,13 @@ class Link:
     left_column: str
     right: str
     right_column: str
+    more: tuple[tuple[str, str], ...] = ()
+    """Further columns (left's, right's) that must match too: a key of several columns."""
 
     def describe(self) -> str:
-        return f"{self.left}.{self.left_column} -> {self.right}.{self.right_column}"
+        pairs = [(self.left_column, self.right_column), *self.more]
+        return (f"{self.left}.{', '.join(a for a, _ in pairs)} -> {self.right}."
+                f"{', '.join(b for _, b in pairs)}")  # fmt: skip
 
 
 def _singular(word: str) -> str:
@@ -592,8 +596,11 @@ def join(db: Database, link: Link) -> Sheet:
         return made
     lc = next(c for c in left.columns if c.name == link.left_column)
     rc = next(c for c in right.columns if c.name == link.right_column)
+    more = [(next(c for c in left.columns if c.name == a), next(c for c in right.columns
+             if c.name == b)) for a, b in link.more]  # fmt: skip
+    matched = {id(rc)} | {id(b) for _, b in more}
     parts = [("a", left, c) for c in left.columns] + [
-        ("b", right, c) for c in right.columns if c is not rc
+        ("b", right, c) for c in right.columns if id(c) not in matched
     ]
     names = unique([f"{s.name} {c.name}" for _, s, c in parts])
     sql = f"j{len(db.sheets) + len(db.joined)}"
@@ -601,7 +608,7 @@ def join(db: Database, link: Link) -> Sheet:
     db.db.execute(
         f"CREATE TABLE {sql} AS SELECT ROW_NUMBER() OVER (ORDER BY a._row, b._row) - 1 AS "
         f"_row, {select} FROM {left.sql} AS a JOIN {right.sql} AS b ON a.{lc.text} = "
-        f"b.{rc.text}"
+        f"b.{rc.text}" + "".join(f" AND a.{a.text} = b.{b.text}" for a, b in more)
     )
     (rows,) = db.db.execute(f"SELECT COUNT(*) FROM {sql}").fetchone()
     shown = ", ".join(
@@ -613,7 +620,8 @@ def join(db: Database, link: Link) -> Sheet:
         parts=(left.name, right.name),
         shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY a.rowid, b.rowid) - 1 AS rowid, {shown} "
         f"FROM {quote(left.name)} AS a JOIN {quote(right.name)} AS b ON a.{quote(lc.name)} = "
-        f"b.{quote(rc.name)})",
+        f"b.{quote(rc.name)}"
+        + "".join(f" AND a.{quote(a.name)} = b.{quote(b.name)}" for a, b in more) + ")",
     )  # fmt: skip
     db.joined[sheet.name] = sheet
     return sheet

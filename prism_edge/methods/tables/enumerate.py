@@ -17,10 +17,25 @@ import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from prism_edge.methods.tables.db import Database, Sheet
-from prism_edge.methods.tables.mentions import CellMention, Reading, direction, holds_years
+from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.db import Column, Database, Sheet
+from prism_edge.methods.tables.mentions import (
+    CellMention,
+    Reading,
+    called,
+    direction,
+    holds_years,
+    in_year,
+)
 from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
-from prism_edge.methods.tables.words import FAMILIES, column_words, families
+from prism_edge.methods.tables.words import (
+    FAMILIES,
+    STOP,
+    column_words,
+    families,
+    short_form,
+    stem,
+)
 
 _PLACES = [[w] for w in ("decimal", "decimals", "place", "places", "digit", "digits",
                          "significant")]  # fmt: skip
@@ -47,11 +62,14 @@ class Candidate:
     """A list longer than :data:`space.MAX_LISTED` cells, cut there."""
     selected: int | None = None
     """How many rows its conditions select (None: it has none)."""
+    named: tuple[str, str] | None = None
+    """An answer of ids given as the names another table holds for them (through a link):
+    the SQL as a user reads it and the query in words."""
 
 
 def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
     """The cell conditions and the comparison conditions the question's mentions allow over
-    ``sheet``."""
+    ``sheet``; a year said "in 2019" with no comparison is that year, never a bound."""
     cells: list[Cond] = []
     mine = [(i, m) for i, m in enumerate(reading.cells) if m.sheet == sheet.name]
     for i, mention in mine:
@@ -79,21 +97,29 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
         ref = (reading.number_index(k),)
         said = direction(reading.words, number)
+        dated = not said and in_year(reading.words, number)
+        bounds = (said,) if said else () if dated else (">", "<", ">=", "<=")
         for column in sheet.columns:
             if column.kind == "number":
                 if not said and not column.low <= number.value <= column.high:
                     continue  # a bound no value reaches, said of no column: not this one
-                numbers += [
-                    Cond(column.index, op, number.value, ref)
-                    for op in ((said,) if said else (">", "<", ">=", "<="))
-                ]
+                numbers += [Cond(column.index, op, number.value, ref) for op in bounds]
                 inside = any(m.column == column.index and m.start <= number.start < m.end
                              for _, m in mine)  # fmt: skip
-                if not said and not inside and (not number.year or holds_years(column)):
+                if (
+                    not said
+                    and not inside
+                    and (
+                        not number.year
+                        or holds_years(column)
+                        or called(reading, sheet, column, number.start)
+                    )
+                ):
                     numbers.append(Cond(column.index, "=", number.value, ref))
             elif column.kind == "date" and number.year:
                 years = {">": "year>", ">=": "year>", "<": "year<", "<=": "year<"}
-                ops = (years[said],) if said else ("year=", "year>", "year<")
+                ops = (years[said],) if said else ("year=",) if dated else (
+                    "year=", "year>", "year<")  # fmt: skip
                 numbers += [Cond(column.index, op, number.value, ref) for op in ops]
     return cells, numbers
 
@@ -132,9 +158,15 @@ def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:
     rows = candidate.selected if query.conds else sheet.rows
     if query.op not in ("first", "last") or (rows or 0) <= 1:
         return False
+    return not ordered(reading)
+
+
+def ordered(reading: Reading) -> bool:
+    """Whether the question speaks of the rows' order ("first", "last", "after", "before",
+    an ordinal), outside the cells it names."""
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
     said = families([w for i, w in enumerate(reading.words) if i not in cells])
-    return not ({"first", "last", "after", "before"} & set(said)) and not any(
+    return bool({"first", "last", "after", "before"} & set(said)) or any(
         n.ordinal for n in reading.numbers
     )
 
@@ -154,9 +186,83 @@ def averaged(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+def different(reading: Reading) -> bool:
+    """Whether the question counts different values in so many words ("how many different
+    destinations", "the number of distinct ..."): a count of the rows is not asked."""
+    words = reading.words
+    return any(
+        w in FAMILIES["different"]
+        and words[max(0, i - 2) : i] in (["how", "many"], ["number", "of"])
+        for i, w in enumerate(words)
+    )
+
+
+def counted(reading: Reading, sheet: Sheet) -> bool:
+    """Whether "how many" asks the amount a column of numbers holds ("how many home runs
+    did ...": ``HR``; "how many seats": ``seats``), not a count of rows: the words after it
+    (up to a function word) say the whole name of such a column, not one of years nor one
+    numbering the rows (every value different: "how many games were played")."""
+    words = reading.words
+    for i in range(len(words) - 2):
+        if words[i : i + 2] != ["how", "many"]:
+            continue
+        phrase = list(itertools.takewhile(lambda w: w not in STOP and w.isalpha(),
+                                          words[i + 2 : i + 5]))  # fmt: skip
+        named = {w for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+        if set(phrase) & named:
+            return False  # "how many flights" over flights: its rows are counted
+        for column in sheet.columns:
+            if column.kind != "number" or holds_years(column) or _numbering(column):
+                continue  # years, or the rows' own numbers ("game 5", "round 3")
+            name = [w for w in naming.words(sheet, column) if w not in STOP]
+            if name and _says(phrase, name):
+                return True
+    return False
+
+
+def _says(phrase: list[str], name: list[str]) -> bool:
+    """Whether the words ``phrase`` and a column's name say each other: every word of the
+    name said by one of the phrase (whole, or as its short form: "HR", home runs) and every
+    word of the phrase so used."""
+    covered: set[int] = set()
+    for word in name:
+        at = [k for k, w in enumerate(phrase) if stem(w) == stem(word)]
+        span = (at[0], at[0] + 1) if at else short_form(word, phrase)
+        if span is None:
+            return False
+        covered.update(range(*span))
+    return len(covered) == len(phrase)
+
+
+def _numbering(column: Column) -> bool:
+    """A column that numbers the rows: every value different, or its values 1 to N."""
+    return column.distinct == column.present or (column.low == 1 and column.high == column.distinct)
+
+
+def superlative(reading: Reading) -> bool:
+    """Whether the question asks a highest or lowest value with no total or average said
+    ("the highest salary in 2016"): no sum or mean of the rows is asked."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    found = set(families([w for i, w in enumerate(reading.words) if i not in cells]))
+    return bool({"high", "low"} & found) and not ({"total", "average"} & found)
+
+
 def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """The queries of :func:`_all` a question asking for an average in so many words allows:
-    averages (:func:`averaged`)."""
+    averages (:func:`averaged`); one counting different values in so many words, no count
+    of rows (:func:`different`)."""
+    if different(reading):
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op != "count"] or every
+        return
+    if counted(reading, sheet):
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op != "count"] or every
+        return
+    if superlative(reading):
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op not in ("sum", "avg")] or every
+        return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)
         return
@@ -233,8 +339,8 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     # two selections compared
     plain = [c for c in cells if len(c.mentions) == 1]
     for a, b in itertools.combinations(plain[:MAX_CELL_CONDS], 2):
-        if not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
-            continue
+        if a.column != b.column or not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
+            continue  # two values of one column compared ("how many more in A than in B")
         yield Query(name, "countdiff", conds=(a,), other=(b,))
         for col in numeric:
             if col.index not in (a.column, b.column):

@@ -21,11 +21,12 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
-from prism_edge.methods.tables.mentions import STOP, Reading, stem
+from prism_edge.methods.tables.mentions import Reading
 from prism_edge.methods.tables.space import ROW_OPS, Query
-from prism_edge.methods.tables.words import column_words, families, key, short_form, tokens
+from prism_edge.methods.tables.words import STOP, families, key, short_form, stem, tokens
 
 Features = dict[str, float]
 
@@ -42,6 +43,10 @@ _WH = (
     ("whom",), ("whose",), ("where",), ("which",), ("what",), ("name",), ("list",), ("is",),
     ("was",), ("did",), ("does",), ("are",), ("were",),
 )  # fmt: skip
+
+
+_ASKING = frozenset({"which", "what"})
+"""Words before the thing a question asks for ("which airline": the airline's label)."""
 
 
 def opening(words: Sequence[str]) -> str:
@@ -98,16 +103,36 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     columns = {}
     shorts: dict[int, float] = {}
     letters: set[int] = set()
-    spoken = [w for w in reading.words if w.isalpha() and w not in STOP]
+    named_cells = {i for m in reading.cells if m.exact and m.size > 1
+                   for i in range(m.start, m.end)}  # fmt: skip
+    spoken = [
+        w
+        for i, w in enumerate(reading.words)
+        if w.isalpha() and w not in STOP and i not in named_cells
+    ]  # a name's words ("Houston Astros") are no "HA"
     initials = {w[0] for w in spoken}
+    tables = {w for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+    # a word said as the table's name ("flights") names its rows, not a column named as the
+    # table is ("flight")
+    table = {stem(w) for w in tables}
+    asked = {reading.stems[i + 1] for i, w in enumerate(reading.words[:-1]) if w in _ASKING}
+    named_stems = {s for w, s in zip(reading.words, reading.stems, strict=True) if w not in tables}
+    unnamed = [w for w in spoken if w not in tables]
     for column in sheet.columns:
-        words = column_words(column.name)
+        words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
-        matched = sum(s in stems for _, s in named)
-        short = sum(s not in stems and short_form(w, spoken) is not None for w, s in named)
+        own, heard = (
+            (named_stems, unnamed) if all(s in table for _, s in named) else (stems, spoken)
+        )
+        matched = sum(s in own for _, s in named)
+        short = sum(s not in own and short_form(w, heard) is not None for w, s in named)
         share = (matched + short) / len(named) if named else 0.0
-        whole = " " + " ".join(tokens(column.name)) + " "
+        if naming.is_label(sheet, column):  # "which airline": the airlines' name
+            owner = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
+            if owner and owner <= asked:
+                share = max(share, 1.0)
+        whole = " " + " ".join(tokens(naming.own_name(sheet, column))) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
         if short:
             shorts[column.index] = short / len(named)
@@ -117,7 +142,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
     })  # fmt: skip
     headers = {
-        c.index: sorted({stem(w) for w in column_words(c.name)} - {""})[:6] for c in sheet.columns
+        c.index: sorted({stem(w) for w in naming.words(sheet, c)} - {""})[:6] for c in sheet.columns
     }
     return QuestionView(
         reading,

@@ -12,21 +12,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import snowballstemmer
-
+from prism_edge.methods.tables import codes, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
-from prism_edge.methods.tables.words import tokens
+from prism_edge.methods.tables.words import STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
-
-_STOP = """
-    a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
-    all also and any are been being both but can could did does for from had has have her here
-    him his how into its just now our out she should such than that their them then there
-    these they this those too very was were what when where which while who whom why will with
-    would you your was were one name list tell give total number many much
-"""
-STOP = frozenset(_STOP.split())
-"""Words too common to name a cell by themselves."""
 
 MAX_NGRAM = 10
 PARTIAL_ROWS = 0.5
@@ -34,12 +23,6 @@ PARTIAL_ROWS = 0.5
 distinct values names none of them in particular."""
 MAX_VALUES = 20_000
 """Distinct values of a column, beyond which only whole cells are matched (a big table)."""
-
-_stemmer = snowballstemmer.stemmer("english")
-
-
-def stem(word: str) -> str:
-    return str(_stemmer.stemWord(word))
 
 
 @dataclass(frozen=True)
@@ -142,10 +125,24 @@ def direction(words: Sequence[str], number: NumberMention) -> str | None:
     return None
 
 
+def in_year(words: Sequence[str], number: NumberMention) -> bool:
+    """Whether the question dates rows by the year ``number`` ("in 2019", "during 1990"):
+    that year, no bound on it."""
+    return number.year and list(words[number.start - 1 : number.start]) in (["in"], ["during"])
+
+
 def holds_years(column: Column) -> bool:
     """Whether a column of numbers holds years (every value from 1000 to 2999): a number the
     question says as a year ("in 2019") is equal only to a year, not to 2,019 at bats."""
     return column.low >= 1000 and column.high <= 2999
+
+
+def called(reading: Reading, sheet: Sheet, column: Column, start: int) -> bool:
+    """Whether the word just before the number at ``start`` names the column ("flight 1545",
+    "game 5"): the number is that column's value, even one that reads as a year."""
+    if start == 0:
+        return False
+    return reading.stems[start - 1] in {stem(w) for w in naming.words(sheet, column)}
 
 
 def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
@@ -162,7 +159,12 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
                      else _cells(words, sheet, column.index))  # fmt: skip
             if column.kind == "number" and not holds_years(column):
                 years = {n.start for n in reading.numbers if n.year}
-                found = [m for m in found if not (m.size == 1 and m.start in years)]
+                found = [m for m in found if not (m.size == 1 and m.start in years)
+                         or called(reading, sheet, column, m.start)]  # fmt: skip
+            spans = {(m.start, m.end) for m in found if m.exact}
+            found += [CellMention(sheet.name, column.index, (s.value,), s.start, s.end, True)
+                      for s in codes.said(question, words, sheet, column)
+                      if (s.start, s.end) not in spans]  # fmt: skip
             reading.cells += found
     return reading
 

@@ -17,9 +17,17 @@ from prism_edge.core.metrics import RunMetrics
 from prism_edge.core.revisions import Revision
 from prism_edge.core.schema import Schema, format_path
 from prism_edge.methods.base import Capability, Context, Method, MethodError, score
-from prism_edge.methods.tables.answer import Scored, answer, decide, said
+from prism_edge.methods.tables.answer import (
+    Scored,
+    answer,
+    decide,
+    rendered,
+    said,
+    shown_sql,
+)
 from prism_edge.methods.tables.db import Column, Database, Link, Sheet, links, show_number
 from prism_edge.methods.tables.enumerate import Candidate
+from prism_edge.methods.tables.keys import shared_keys
 from prism_edge.methods.tables.ranker import probabilities
 from prism_edge.prompts import Part, Prompt
 from prism_edge.text.tables import Dialect, TableChunk, read_chunk
@@ -157,7 +165,7 @@ class TableFacts(Method):
         try:
             for sheet in list(db.sheets.values()):
                 db.type_all(sheet)
-            joins = links(db)
+            joins = links(db) + shared_keys(db)
             for sheet in db.sheets.values():
                 related = [j.describe() for j in joins if sheet.name in (j.left, j.right)]
                 entry = _entry(db, sheet, related)
@@ -195,11 +203,11 @@ class TableFacts(Method):
             return result, []
         chances = probabilities([s for _, _, s in top])
         ranking = [
-            (f"{c.query.render(_sheet(db, c))} = {', '.join(map(said, c.values))}", float(p))
+            (f"{rendered(db, c)} = {', '.join(map(said, c.values))}", float(p))
             for (c, _, _), p in zip(top, chances, strict=True)
         ]
         self.query = best.sql
-        self.queries = [db.shown(c.sql, c.args, _sheet(db, c)) for c, _, _ in top]
+        self.queries = [shown_sql(db, c) for c, _, _ in top]
         sheet = db.sheets.get(top[0][0].query.sheet)
         if sheet is not None:
             facts = [*_statistics(db, sheet), f"for the question: {best.said}: "

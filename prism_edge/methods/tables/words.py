@@ -7,7 +7,26 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import snowballstemmer
+
 from prism_edge.text.values import fold
+
+_STOP = """
+    a an the of in on at to by as is it be do if or so no not nor we i me my he us am about
+    all also and any are been being both but can could did does for from had has have her here
+    him his how into its just now our out she should such than that their them then there
+    these they this those too very was were what when where which while who whom why will with
+    would you your was were one name list tell give total number many much
+"""
+STOP = frozenset(_STOP.split())
+"""Words too common to name a cell by themselves."""
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[^\W\d_]+(?:['’.&][^\W\d_]+)*|[^\w\s]")
 
@@ -52,6 +71,16 @@ def column_words(name: str) -> list[str]:
         out += ABBREVIATIONS.get(word, ())
     return out
 
+
+IRREGULAR: dict[str, str] = {
+    "won": "win", "lost": "lose", "held": "hold", "made": "make", "built": "build",
+    "born": "birth", "sold": "sell", "paid": "pay", "ran": "run", "hit": "hit", "led": "lead",
+    "threw": "throw", "thrown": "throw", "drove": "drive", "driven": "drive", "flew": "fly",
+    "flown": "fly", "wrote": "write", "written": "write", "sang": "sing", "sung": "sing",
+    "began": "begin", "begun": "begin", "gave": "give", "given": "give", "took": "take",
+    "taken": "take", "became": "become", "died": "death", "dead": "death",
+}  # fmt: skip
+"""A verb's other forms as the form a column's name uses ("won" said of ``WSWin``)."""
 
 MIN_SHORT = 3
 """Letters a short form cut from a word's start has at least ("alt": altitude)."""

@@ -1,0 +1,193 @@
+"""Questions over small made-up databases of several tables (issue 53, the databases): a
+condition on a value another table names, a grouped count answered with a label, a person
+named across two columns, codes said in words, different values counted; each with the
+shipped ranker, through the same path as a run (``answer``)."""
+
+from __future__ import annotations
+
+from prism_edge.methods.tables.answer import answer, said
+from prism_edge.methods.tables.db import Database, Link
+from prism_edge.methods.tables.enumerate import conditions
+from prism_edge.methods.tables.mentions import read
+from prism_edge.text.tables import TableChunk
+
+AIRLINES = [["AA", "American Airlines Inc."], ["B6", "JetBlue Airways"],
+            ["UA", "United Air Lines Inc."]]  # fmt: skip
+FLIGHTS = [  # carrier, origin, dest, distance, dep_delay
+    ["UA", "EWR", "IAH", "1400", "2"], ["UA", "EWR", "ORD", "719", "4"],
+    ["UA", "LGA", "IAH", "1416", "-3"], ["B6", "JFK", "BOS", "187", "30"],
+    ["B6", "JFK", "MCO", "944", "12"], ["AA", "JFK", "MIA", "1089", "-1"],
+    ["UA", "EWR", "IAH", "1400", "0"], ["AA", "LGA", "ORD", "733", "45"],
+    ["B6", "EWR", "BOS", "200", "8"], ["UA", "JFK", "SFO", "2586", "1"],
+]  # fmt: skip
+AIRPORTS = [["EWR", "Newark Liberty Intl", "18"], ["TEX", "Telluride", "9078"],
+            ["JFK", "John F Kennedy Intl", "13"], ["DEN", "Denver Intl", "5431"]]  # fmt: skip
+
+
+def flights_db() -> Database:
+    db = Database()
+    db.add(TableChunk("airlines", ["carrier", "name"], [list(r) for r in AIRLINES]))
+    db.add(TableChunk("airports", ["faa", "name", "alt"], [list(r) for r in AIRPORTS]))
+    header = ["carrier", "origin", "dest", "distance", "dep_delay"]
+    db.add(TableChunk("flights", header, [list(r) for r in FLIGHTS]))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier")]
+    return db
+
+
+def ask(db: Database, question: str) -> list[str]:
+    result, _ = answer(db, question)
+    return [said(v) for v in result.values] if result.best else [result.not_in_table]
+
+
+def test_a_value_named_in_another_table_is_a_condition_over_the_join():
+    db = flights_db()
+    assert ask(db, "What was the total distance flown by JetBlue Airways flights?") == ["1331"]
+    db.close()
+
+
+def test_a_value_the_question_names_is_kept_over_a_database():
+    """The average of the flights from JFK, not of every flight (a named value is a
+    condition wherever a candidate keeps it)."""
+    db = flights_db()
+    assert ask(db, "What is the average departure delay of flights from JFK?") == ["10.5"]
+    db.close()
+
+
+def test_a_count_grouped_over_a_join_is_answered_with_the_label():
+    db = flights_db()
+    assert ask(db, "Which airline flew the most flights?") == ["United Air Lines Inc."]
+    db.close()
+
+
+def test_how_many_different_counts_the_values_not_the_rows():
+    db = flights_db()
+    assert ask(db, "How many different destinations had flights from EWR?") == ["3"]
+    db.close()
+
+
+def test_a_code_column_answers_with_the_label_of_the_same_row():
+    """``faa`` is a column of codes (every cell one short word, beside names): "which
+    airport" asks for the name."""
+    db = flights_db()
+    assert ask(db, "Which airport has the highest altitude?") == ["Telluride"]
+    db.close()
+
+
+PEOPLE = [["troutmi01", "Mike", "Trout", "Vineland"], ["bettsmo01", "Mookie", "Betts", "Nashville"],
+          ["scherma01", "Max", "Scherzer", "St. Louis"]]  # fmt: skip
+BATTING = [  # playerID, yearID, stint, HR
+    ["troutmi01", "2019", "1", "40"], ["troutmi01", "2019", "2", "5"],
+    ["troutmi01", "2018", "1", "39"], ["bettsmo01", "2019", "1", "29"],
+    ["scherma01", "2019", "1", "0"], ["bettsmo01", "2018", "1", "32"],
+    ["scherma01", "2018", "1", "0"], ["bettsmo01", "2017", "1", "24"],
+]  # fmt: skip
+
+
+def people_db() -> Database:
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast", "birthCity"],
+                      [list(r) for r in PEOPLE]))  # fmt: skip
+    db.add(TableChunk("Batting", ["playerID", "yearID", "stint", "HR"], [list(r) for r in BATTING]))
+    db.declared = [Link("Batting", "playerID", "People", "playerID")]
+    return db
+
+
+def test_a_person_named_across_two_columns_is_found_whole():
+    db = people_db()
+    assert ask(db, "How many home runs did Mike Trout hit in 2019?") == ["45"]
+    assert ask(db, "In which city was Mookie Betts born?") == ["Nashville"]
+    db.close()
+
+
+TEAMS = [  # yearID, lgID, name, ERA, R
+    ["2020", "AL", "Houston Astros", "4.31", "279"],
+    ["2020", "NL", "Atlanta Braves", "4.41", "348"],
+    ["2020", "AL", "Boston Red Sox", "5.58", "292"],
+    ["2019", "AL", "Houston Astros", "3.66", "920"],
+    ["2019", "NL", "Atlanta Braves", "4.20", "855"],
+]  # fmt: skip
+FRANCHISES = [["BOS", "Boston Red Sox", "Y"], ["HOU", "Houston Astros", "Y"],
+              ["BLU", "Baltimore Marylands", "N"], ["ALT", "Altoona Mountain City", "N"],
+              ["ATL", "Atlanta Braves", "Y"]]  # fmt: skip
+
+
+def teams_db() -> Database:
+    db = Database()
+    db.add(TableChunk("Teams", ["yearID", "lgID", "name", "ERA", "R"], [list(r) for r in TEAMS]))
+    db.add(TableChunk("TeamsFranchises", ["franchID", "franchName", "active"],
+                      [list(r) for r in FRANCHISES]))  # fmt: skip
+    return db
+
+
+def test_a_code_said_by_its_initials():
+    db = teams_db()
+    assert ask(db, "What was the average ERA of American League teams in 2020?") == ["4.945"]
+    db.close()
+
+
+def test_a_yes_or_no_column_said_by_its_name():
+    db = teams_db()
+    assert ask(db, "How many franchises are still active?") == ["3"]
+    assert ask(db, "How many franchises are not active?") == ["2"]
+    db.close()
+
+
+def test_a_year_said_in_words_is_that_year_never_a_bound():
+    db = teams_db()
+    sheet = db.sheets["Teams"]
+    for question, bounds in (("How many runs did they score in 2019?", set()),
+                             ("How many runs did they score after 2019?", {">"})):  # fmt: skip
+        _, numbers = conditions(read(question, db, [sheet]), sheet)
+        assert {c.op for c in numbers if c.column == 0} - {"="} == bounds
+    db.close()
+
+
+def test_an_id_answer_is_named_through_the_link_to_a_table_of_names():
+    """Batting has no names: its ``playerID`` answer is given as People's whole name,
+    with the SQL that finds it."""
+    db = people_db()
+    result, _ = answer(db, "Which player hit the most home runs in 2019?")
+    assert result.best is not None and list(result.values) == ["Mike Trout"]
+    assert result.best.sql.startswith('SELECT "name" FROM "People" WHERE "playerID" IN (SELECT')
+    result, _ = answer(db, "What is the id of the player who hit the most home runs in 2019?")
+    assert result.best is not None and list(result.values) == ["troutmi01"]  # the id asked
+    db.close()
+
+
+def seasons_db() -> Database:
+    """Managers and Teams share a team's season (``teamID`` and ``yearID``), declared
+    nowhere; People's names are linked from Managers."""
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast"],
+                      [["coraal01", "Alex", "Cora"], ["farrejo02", "John", "Farrell"],
+                       ["hinchaj01", "AJ", "Hinch"]]))  # fmt: skip
+    db.add(TableChunk("Teams", ["yearID", "teamID", "name", "W"],
+                      [["2017", "BOS", "Boston Red Sox", "93"], ["2018", "BOS", "Boston Red Sox",
+                       "108"], ["2017", "HOU", "Houston Astros", "101"],
+                       ["2018", "HOU", "Houston Astros", "103"]]))  # fmt: skip
+    db.add(
+        TableChunk(
+            "Managers",
+            ["playerID", "yearID", "teamID", "G"],
+            [
+                ["farrejo02", "2017", "BOS", "162"],
+                ["coraal01", "2018", "BOS", "162"],
+                ["hinchaj01", "2017", "HOU", "162"],
+                ["hinchaj01", "2018", "HOU", "162"],
+            ],
+        )
+    )
+    db.declared = [Link("Managers", "playerID", "People", "playerID")]
+    return db
+
+
+def test_tables_sharing_a_key_of_two_columns_join_on_both():
+    from prism_edge.methods.tables.keys import shared_keys
+
+    db = seasons_db()
+    (link,) = shared_keys(db)
+    assert {link.left, link.right} == {"Managers", "Teams"}
+    assert {(link.left_column, link.right_column), *link.more} == {
+        ("teamID", "teamID"), ("yearID", "yearID")}  # fmt: skip
+    assert ask(db, "Who managed the Boston Red Sox in 2018?") == ["Alex Cora"]
+    db.close()
