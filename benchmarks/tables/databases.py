@@ -232,12 +232,13 @@ def run(questions: list[Question], name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("step", choices=("prepare", "run"))
-    parser.add_argument("--set", choices=("first", "fresh", "third"), default="first",
+    parser.add_argument("--set", choices=("first", "fresh", "third", "fourth"), default="first",
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand; third: "
-                        "the 24 of database_questions_third.py, all held out")  # fmt: skip
+                        "the 24 of database_questions_third.py, all held out; fourth: the 24 "
+                        "of database_questions_fourth.py, all held out")  # fmt: skip
     parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
-                        "table-databases, -fresh, -third)")  # fmt: skip
+                        "table-databases, -fresh, -third, -fourth)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
@@ -248,11 +249,16 @@ def main() -> None:
         from database_questions_fresh import FRESH
 
         run(FRESH, args.out or "table-databases-fresh")
-    else:
+    elif args.set == "third":
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_third import THIRD
 
         run(THIRD, args.out or "table-databases-third")
+    else:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from database_questions_fourth import FOURTH
+
+        run(FOURTH, args.out or "table-databases-fourth")
     sys.exit(0)
 
 
