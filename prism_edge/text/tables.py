@@ -14,6 +14,7 @@ import csv
 import io
 import itertools
 import json
+import operator
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -368,22 +369,27 @@ def records(
     header: list[str] | None = None
     rows: list[list[str]] = []
     try:
-        for record in reader:
-            if not any(record) or "".join(record).isspace():  # a blank record (in C)
-                continue
-            if header is None:
-                header = [h.strip() for h in record]
-                continue
-            rows.append(record)
-            if len(rows) >= batch:
-                yield TableChunk(table, header, rows)
-                rows = []
+        while part := list(itertools.islice(reader, batch)):  # a batch's records in C
+            if (
+                not all(part)
+                or not all(firsts := list(map(_FIRST, part)))
+                or any(map(str.isspace, firsts))
+            ):  # maybe a blank record
+                part = [r for r in part if any(r) and not "".join(r).isspace()]
+            if header is None and part:
+                header = [h.strip() for h in part[0]]
+                part = part[1:]
+            rows += part
+            while header is not None and len(rows) >= batch:
+                yield TableChunk(table, header, rows[:batch])
+                rows = rows[batch:]
     except csv.Error as exc:
         raise PrismError(f"the table {table} cannot be read as CSV: {exc}") from None
     if header is not None:
         yield TableChunk(table, header, rows)
 
 
+_FIRST = operator.itemgetter(0)
 _INTS = re.compile(r"[+-]?(?:0|[1-9]\d{0,17})(?:\n[+-]?(?:0|[1-9]\d{0,17}))*")
 _DECIMALS = re.compile(
     r"[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d{1,2})?(?:\n[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d{1,2})?)*"

@@ -16,8 +16,11 @@ question touches is never typed.
 
 from __future__ import annotations
 
+import collections
 import functools
 import heapq
+import itertools
+import operator
 import re
 import sqlite3
 from collections import Counter
@@ -191,7 +194,8 @@ class Database:
     # --- reading ---------------------------------------------------------------------------
 
     def add(self, chunk: TableChunk) -> tuple[Sheet, bool]:
-        """Insert a chunk's records as text; (its table, whether it is new)."""
+        """Insert a chunk's records as text; (its table, whether it is new). The records are
+        the database's from then on: their cells are replaced by the cells as stored."""
         sheet = self.sheets.get(chunk.table)
         new = sheet is None
         if sheet is None:
@@ -208,14 +212,28 @@ class Database:
             self.db.execute(f"CREATE TABLE {sheet.sql} (_row INTEGER PRIMARY KEY, {cells})")
             self.sheets[chunk.table] = sheet
         width = len(sheet.columns)
-        start = sheet.rows
-        rows = [
-            (start + i, *(_cell(v) for v in record[:width]), *([None] * (width - len(record))))
-            for i, record in enumerate(chunk.rows)
-        ]
-        marks = ", ".join("?" * (width + 1))
-        self.db.executemany(f"INSERT INTO {sheet.sql} VALUES ({marks})", rows)
-        sheet.rows += len(rows)
+        records = chunk.rows
+        if not records:
+            return sheet, new
+        if set(map(len, records)) != {width}:  # a short record ends in empty cells
+            records = [r[:width] if len(r) >= width else [*r, *[""] * (width - len(r))]
+                       for r in records]  # fmt: skip
+        missing = set()
+        for index, texts in enumerate(zip(*records, strict=True)):
+            stored = _cells(texts)
+            if stored is not texts:  # the column's cells replaced in the records, in C
+                collections.deque(map(operator.setitem, records, itertools.repeat(index),
+                                      stored), maxlen=0)  # fmt: skip
+                missing.add(index)
+        # a missing cell is given as "" (no cell is stored empty) and stored as NULL: binding
+        # None costs the sqlite3 module a failed look-up for an adapter, cell by cell
+        cells = ", ".join("NULLIF(?, '')" if i in missing else "?" for i in range(width))
+        rows = iter(records)
+        if not sheet.rows:  # the first record is row 0, each next one the next number
+            self.db.execute(f"INSERT INTO {sheet.sql} VALUES (0, {cells})", next(rows))
+        into = f"{sheet.sql} ({', '.join(c.text for c in sheet.columns)})"
+        self.db.executemany(f"INSERT INTO {into} VALUES ({cells})", rows)
+        sheet.rows += len(records)
         return sheet, new
 
     def typed(self, sheet: Sheet, column: Column) -> Column:
@@ -469,6 +487,43 @@ def _cell(text: str) -> str | None:
     """A cell as stored: its text, None for an empty one or a mark of no value ("N/A")."""
     text = text.strip()
     return None if text.casefold() in MISSING else text
+
+
+def _cells(texts: Sequence[str]) -> Sequence[str]:
+    """:func:`_cell` of every cell of a column, ``""`` for None: ``texts`` itself where that
+    changes none of them (told by a few searches in C over the column's cells joined, for
+    most columns of most tables), else each different text's."""
+    if _as_stored(texts):
+        return texts
+    stored = {t: _cell(t) or "" for t in dict.fromkeys(texts)}  # each different text once
+    return list(map(stored.__getitem__, texts))
+
+
+_CLASSES = bytes(
+    ord(" ") if chr(b).isspace() else ord("a") if chr(b).isalpha() else ord("0")
+    if chr(b).isdigit() else b for b in range(128)
+) + bytes(range(128, 256))  # fmt: skip
+"""ASCII bytes by class: spaces as a space, letters as ``a``, digits as ``0``."""
+_MARKS = {m for m in MISSING if m and m.isascii()}
+_MARK_SHAPES = sorted({f"\x00{m}\x00".encode().translate(_CLASSES) for m in _MARKS})
+"""The marks of no value by their classes' shapes (``n/a``: ``a/a``), each between cells."""
+_MARK_BYTES = {c for shape in _MARK_SHAPES for c in shape if c}
+
+
+def _as_stored(texts: Sequence[str]) -> bool:
+    """Whether no cell (none empty) begins or ends with a space or could be a mark of no
+    value: all ASCII, and no cell has a mark's shape (a cell of the shape is looked at one
+    by one, as any non-ASCII one)."""
+    joined = "\x00".join(texts)
+    if not joined.isascii():
+        return False
+    shapes = b"\x00" + joined.encode().translate(_CLASSES) + b"\x00"
+    if b"\x00\x00" in shapes:  # an empty cell
+        return False
+    if b" " in shapes and (b"\x00 " in shapes or b" \x00" in shapes):
+        return False
+    present = {c: bytes([c]) in shapes for c in _MARK_BYTES}  # each a search for one byte
+    return not any(shape in shapes for shape in _MARK_SHAPES if all(present[c] for c in shape if c))
 
 
 def quote(name: str) -> str:

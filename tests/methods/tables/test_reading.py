@@ -4,11 +4,22 @@ a batch is read."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from prism_edge.methods.tables import db as db_module
-from prism_edge.methods.tables.db import Database
-from prism_edge.text.tables import TableChunk
+from prism_edge.methods.tables.db import Database, _cell
+from prism_edge.text.tables import TableChunk, records
+
+CELLS = ["1", "2.5", "x", "Bob Smith", "", " ", " 5", "5 ", "5\t", "\x1f5", "\xa05", "5\u3000",
+         "NA", "na", "N/A", "n.a.", "A.B.", "#N/A", "-", "--", "—", "−", "?", "??", "...",
+         "....", "NULL", "None", "nil", "UNKNOWN", "unknowns", "TBD", "NAB", "N/AB", "PG",
+         " NA ", "nan", "Ålesund", "x\x00y", "a\nb", "-3", "1,000", "2004-08-15"]  # fmt: skip
+"""Cells a column's fast check must tell apart: marks of no value in any case, spaces of
+every kind at either end, non-ASCII marks and spaces, shapes of marks that are none."""
 
 
 def test_short_records_are_padded_with_none_and_long_ones_cut():
@@ -18,6 +29,33 @@ def test_short_records_are_padded_with_none_and_long_ones_cut():
     assert rows == [(0, "1", "2", "3"), (1, "4", None, None), (2, "5", "6", "7")]
     db.add(TableChunk("t", ["a", "b", "c"], [[" 9 ", "N/A", "x"]]))
     assert db.db.execute("SELECT * FROM t0 WHERE _row = 3").fetchone() == (3, "9", None, "x")
+
+
+@given(st.lists(st.lists(st.sampled_from(CELLS), min_size=0, max_size=4), min_size=1,
+                max_size=12))  # fmt: skip
+def test_a_batch_is_stored_as_each_cell_would_be(rows):
+    """The column-wise reading (a column left as it is when a check over its joined cells
+    finds nothing to change) stores every cell as :func:`_cell` says, records of any
+    length."""
+    db = Database()
+    db.add(TableChunk("t", ["a", "b", "c"], [list(r) for r in rows]))
+    db.add(TableChunk("t", ["a", "b", "c"], [list(r) for r in rows[:2]]))
+    stored = db.db.execute("SELECT _row, c0, c1, c2 FROM t0 ORDER BY _row").fetchall()
+    expected = [
+        (i, *(_cell(c) for c in r[:3]), *([None] * (3 - len(r[:3]))))
+        for i, r in enumerate(rows + rows[:2])
+    ]
+    assert stored == expected
+
+
+def test_blank_records_are_skipped_and_every_batch_but_the_last_is_full():
+    text = "a,b\n1,x\n\n , \n2,y\n,\n3,z\n4,w\n\n5,v\n"
+    batches = list(records("t.csv", io.StringIO(text, newline=""), batch=2))
+    assert [b.header for b in batches] == [["a", "b"]] * 3
+    assert [b.rows for b in batches] == [[["1", "x"], ["2", "y"]], [["3", "z"], ["4", "w"]],
+                                         [["5", "v"]]]  # fmt: skip
+    even = list(records("t.csv", io.StringIO("\n \na,b\n1,x\n2,y\n", newline=""), batch=2))
+    assert [b.rows for b in even] == [[["1", "x"], ["2", "y"]], []]  # as it was: a last, empty
 
 
 def _profiles(db: Database, sheet) -> list[tuple]:  # type: ignore[no-untyped-def]
