@@ -81,12 +81,25 @@ class Column:
         return f"c{self.index}"
 
     @property
+    def cast(self) -> bool:
+        """Its numbers and date keys are what SQLite's CAST reads of its texts, computed
+        where a query reads them (every cell a plain number, once profiled), not stored."""
+        return self.typed and self.plain
+
+    @property
     def num(self) -> str:
-        return f"n{self.index}"
+        """Its numbers in SQL: a stored column (``n1``) or, :attr:`cast`, an expression."""
+        return f"CAST({self.text} AS REAL)" if self.cast else f"n{self.index}"
 
     @property
     def key(self) -> str:
-        return f"k{self.index}"
+        """Its date keys in SQL: a stored column (``k1``) or, :attr:`cast`, an expression
+        (a year's key, for a number from 1000 to 2099)."""
+        if not self.cast:
+            return f"k{self.index}"
+        c = self.text
+        return (f"(CASE WHEN {c} GLOB '1[0-9][0-9][0-9]' OR {c} GLOB '20[0-9][0-9]' THEN "
+                f"CAST({c} AS INTEGER) * 10000 END)")  # fmt: skip
 
     @property
     def kind(self) -> str:
@@ -115,6 +128,8 @@ class Sheet:
     raw: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     """Per column, the texts of its cells by their words (once profiled)."""
     numeric: set[int] = field(default_factory=set)
+    looked_up: set[int] = field(default_factory=set)
+    """The big columns whose cells were looked up (:meth:`Database.said`)."""
     indexed: set[int] = field(default_factory=set)
     """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
     parts: tuple[str, ...] = ()
@@ -240,11 +255,11 @@ class Database:
         """The column profiled (once): what its texts mean, how many cells are numbers or
         dates, its most frequent texts, and its texts by their words (for naming cells).
         A column of more than :data:`HELD_VALUES` distinct texts is big: its kind is read
-        from a sample of them, its cells are named through an index (case aside), and
-        nothing of it is held here."""
+        from a sample of them, its cells are named by a look-up in the database (case
+        aside), and nothing of it is held here. The table's other columns are profiled in
+        the same pass (a question reads every column's cells for the ones it names)."""
         if not column.typed:
-            (counted,) = self._counts(sheet, [column])
-            self._profile(sheet, column, counted)
+            self.type_all(sheet)
         return column
 
     def type_all(self, sheet: Sheet) -> None:
@@ -347,7 +362,6 @@ class Database:
             column.low, column.high, column.total = low or 0.0, high or 0.0, total or 0.0
             column.numbers = numbers
         column.present = present
-        self.db.execute(f"CREATE INDEX i{t}_{column.index} ON {t} ({c} COLLATE NOCASE)")
         sheet.values[column.index] = []
         sheet.raw[column.index] = {}
 
@@ -360,12 +374,18 @@ class Database:
 
     def said(self, sheet: Sheet, column: Column, phrases: Sequence[str]) -> list[str]:
         """Of ``phrases`` (cells' words, as :func:`words.key` writes them), those that are
-        the words of a cell of the column; a big column's cells are looked up through its
-        index (their text, case aside) and the texts found are kept for its conditions."""
+        the words of a cell of the column; a big column's cells are looked up in the
+        database (their text, case aside: a pass over the table the first time, an index
+        made for the next) and the texts found are kept for its conditions."""
         self.typed(sheet, column)
         held = sheet.raw.setdefault(column.index, {})
         if not column.big:
             return [p for p in phrases if p in held]
+        if column.index in sheet.looked_up:  # looked up again: an index pays now
+            t, c = sheet.sql, column.text
+            self.db.execute(f"CREATE INDEX IF NOT EXISTS i{t}_{column.index} ON {t} ({c} "
+                            f"COLLATE NOCASE)")  # fmt: skip
+        sheet.looked_up.add(column.index)
         found: list[str] = []
         for i in range(0, len(phrases), 500):
             part = list(phrases[i : i + 500])
@@ -381,26 +401,21 @@ class Database:
 
     def numeric(self, sheet: Sheet, column: Column) -> None:
         """The column's numbers and date keys stored beside its texts (once), for ordering,
-        comparing and adding."""
+        comparing and adding; a column of plain numbers needs none stored (:attr:`Column.cast`:
+        a query reads them as CAST does, faster than it reads a stored column at the end of
+        every record, and the table is not written again)."""
         if column.index in sheet.numeric:
             return
         self.typed(sheet, column)
+        sheet.numeric.add(column.index)
+        if column.cast:
+            return
         self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.num} REAL")
         self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.key} INTEGER")
-        c = column.text
-        if column.plain:  # in SQLite alone: what the program reads is what CAST reads
-            self.db.execute(
-                f"UPDATE {sheet.sql} SET {column.num} = CAST({c} AS REAL), {column.key} = "
-                f"CASE WHEN {c} GLOB '1[0-9][0-9][0-9]' OR {c} GLOB '20[0-9][0-9]' THEN "
-                f"CAST({c} AS INTEGER) * 10000 END WHERE {c} IS NOT NULL"
-            )
-            sheet.numeric.add(column.index)
-            return
         self.db.execute(
             f"UPDATE {sheet.sql} SET {column.num} = number_of({column.text}), "
             f"{column.key} = date_of({column.text}) WHERE {column.text} IS NOT NULL"
         )
-        sheet.numeric.add(column.index)
 
     def prepare(self, sheet: Sheet) -> None:
         """Find the table's summary row, if it has one: its first or last row, whose cell in
@@ -440,8 +455,10 @@ class Database:
         names = {sheet.sql: sheet.shown_as or quote(sheet.name)}
         for c in sheet.columns:
             names[c.text] = quote(c.name)
-            names[c.num] = f"number({quote(c.name)})"
-            names[c.key] = f"date({quote(c.name)})"
+            names[f"n{c.index}"] = f"number({quote(c.name)})"
+            names[f"k{c.index}"] = f"date({quote(c.name)})"
+            if c.cast:  # its numbers and keys computed in the query: shown as if stored
+                sql = sql.replace(c.key, f"k{c.index}").replace(c.num, f"n{c.index}")
         out: list[str] = []
         params = iter(args)
         names["_row"] = "rowid"  # the table's own order
