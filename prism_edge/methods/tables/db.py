@@ -143,12 +143,12 @@ class Sheet:
     subquery that makes it)."""
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=65536)
 def _value(text: str) -> Value:
     return read_value(text)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=65536)
 def _key(text: str) -> str:
     return key(text)
 

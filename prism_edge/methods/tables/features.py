@@ -81,6 +81,12 @@ class QuestionView:
     a short form: "alt" for altitude; :func:`words.short_form`)."""
     letter: set[int] = field(default_factory=set)
     """The columns named by one letter that starts a word of the question ("W": wins)."""
+    by_op: dict[str, Features] = field(default_factory=dict)
+    """The features of the question's words with each operation, made once (a big table's
+    tens of thousands of queries share a few dozen operations)."""
+    by_conditions: dict[tuple[object, ...], Features] = field(default_factory=dict)
+    """The features of each operation's conditions, made once (no key of theirs is one of
+    the query's others: added after those, they are as if made in place)."""
 
 
 def view(reading: Reading, sheet: Sheet) -> QuestionView:
@@ -150,12 +156,15 @@ def query_features(q: QuestionView, query: Query) -> Features:
     ranked by these first, and only the best are run)."""
     op = _op(query)
     group = _GROUP[query.op]
-    f: Features = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
-    for t in q.triggers:
-        f[f"{t}|op:{op}"] = 1.0
-    for family in q.families:
-        f[f"fam:{family}|op:{op}"] = 1.0
-        f[f"fam:{family}|{group}"] = 1.0
+    f = q.by_op.get(op)
+    if f is None:  # what the question's words say with the operation: once an operation
+        f = q.by_op[op] = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
+        for t in q.triggers:
+            f[f"{t}|op:{op}"] = 1.0
+        for family in q.families:
+            f[f"fam:{family}|op:{op}"] = 1.0
+            f[f"fam:{family}|{group}"] = 1.0
+    f = dict(f)
     sheet = q.sheet
     if query.column is not None:
         column = sheet.columns[query.column]
@@ -195,7 +204,13 @@ def query_features(q: QuestionView, query: Query) -> Features:
         for h in q.header_words[query.by]:
             for w in q.content:
                 f[f"byw:{h}|q:{w}"] = 1.0
-    _conditions(q, query, f)
+    conds = query.conds + query.other
+    said = (query.op, conds, len(query.conds), tuple(c.column == query.column for c in conds))
+    made = q.by_conditions.get(said)
+    if made is None:  # what its conditions say: the same of many queries (each answer)
+        made = q.by_conditions[said] = {}
+        _conditions(q, query, made)
+    f.update(made)
     return f
 
 
