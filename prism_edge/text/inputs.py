@@ -33,9 +33,12 @@ from prism_edge.core.errors import PrismError
 from prism_edge.text.tables import (
     JSONL_SUFFIXES,
     SQLITE_MAGIC,
+    TableChunk,
     jsonl_columns,
     jsonl_csv_lines,
+    records,
     sqlite_csv_lines,
+    sqlite_records,
     sqlite_table_names,
     table_label,
     text_tables,
@@ -159,6 +162,18 @@ class Document:
                     yield from jsonl_csv_lines(stream, self.columns)
                 else:
                     yield from stream
+
+    def records(self) -> Iterator[TableChunk]:
+        """A table document's records in batches (:func:`text.tables.records`): an SQLite
+        table's straight from its rows, any other's from its lines."""
+        if self.source is None or self.form != "sqlite":
+            yield from records(self.name, self.lines(), self.label)
+            return
+        self._check_stamp()
+        try:
+            yield from sqlite_records(self.source, self.table, self.name, self.label)
+        except sqlite3.Error as exc:
+            raise InputError(f"{self.source}: not a readable SQLite file ({exc})") from None
 
     def blocks(self) -> Iterator[str]:
         """The text in pieces of about :data:`STREAM_BLOCK` characters at most (a streamed

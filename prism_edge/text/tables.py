@@ -198,6 +198,49 @@ def sqlite_csv_lines(path: Path, table: str) -> Iterator[str]:
             yield from _csv_lines(cells)
 
 
+def sqlite_records(
+    path: Path, table: str, name: str, label: str = "", batch: int | None = None
+) -> Iterator[TableChunk]:
+    """One table of an SQLite file as :func:`records` reads its CSV text (the same header
+    and cells, blank records skipped, the same batches; ``name`` and ``label`` as there),
+    straight from its rows: no CSV written and parsed again. sqlite3.Error when it cannot be
+    read."""
+    batch = batch or BATCH_ROWS
+    label = table_label(name, label)
+    with _read_only(path) as db:
+        names = [str(d[0]) for d in db.execute(f"SELECT * FROM {_quoted(table)} LIMIT 0")
+                 .description]  # fmt: skip
+        header = [n.strip() for n in names]
+        # each cell as its text in SQLite (NULL: "", an integer: its digits, as Python
+        # writes them); a real number and a blob as they are, written here
+        texts = ", ".join(
+            f"CASE typeof({c}) WHEN 'real' THEN {c} WHEN 'blob' THEN {c} "
+            f"ELSE COALESCE(CAST({c} AS TEXT), '') END"
+            for c in map(_quoted, names)
+        )
+        cursor = db.execute(f"SELECT {texts} FROM {_quoted(table)}")
+        rows: list[list[str]] = []
+        number = 0
+        while part := cursor.fetchmany(batch):
+            if set(map(type, itertools.chain.from_iterable(part))) <= {str}:
+                cells = list(map(list, part))
+            else:
+                cells = [list(map(_cell_text, row)) for row in part]
+            longest = max(map(len, itertools.chain.from_iterable(cells)), default=0)
+            if longest > MAX_CELL_CHARS:  # a generated column, a blob
+                over = next(i for i, c in enumerate(cells) if max(map(len, c)) > MAX_CELL_CHARS)
+                raise sqlite3.DataError(
+                    f"row {number + over + 1} of {table!r} holds a cell of more than "
+                    f"{MAX_CELL_CHARS:,} characters"
+                )
+            number += len(part)
+            rows += [c for c in cells if "".join(c).strip()]  # a blank record: none
+            while len(rows) >= batch:
+                yield TableChunk(label, header, rows[:batch])
+                rows = rows[batch:]
+        yield TableChunk(label, header, rows)
+
+
 @contextmanager
 def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
     """The file opened to read only, leaving nothing beside it: as immutable (no ``-shm`` or

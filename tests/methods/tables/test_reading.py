@@ -118,3 +118,28 @@ def test_the_collector_is_paused_while_a_batch_is_read_and_resumed_after(tmp_pat
     between = [gc.isenabled() for _ in session.events()]
     assert during == [False, False] and all(between) and gc.isenabled()
     assert session.result.answer == "3"
+
+
+def test_an_sqlite_table_is_read_straight_as_its_csv_text_would_be(tmp_path):
+    """An SQLite table's rows become records without CSV written and read again: the same
+    header, cells (NULL, integers, reals, blobs, quotes, commas, new lines), blank records
+    skipped, the same batches."""
+    import sqlite3
+
+    from prism_edge.text.tables import sqlite_csv_lines, sqlite_records
+
+    path = tmp_path / "t.db"
+    with sqlite3.connect(path) as db:
+        db.execute('CREATE TABLE "my t" (" a " TEXT, b INTEGER, c REAL, "d,e" BLOB, f)')
+        rows = [("x", 1, 0.1, b"\x00\xff", None), (None, None, None, None, None),
+                ("  ", None, None, None, " "), ('say "hi", then\ngo', -7, 1e16, None, 2.5),
+                ("Ålesund", 2**62, -0.0, b"", "12"), ("", 0, 3.0, None, "")]  # fmt: skip
+        db.executemany('INSERT INTO "my t" VALUES (?, ?, ?, ?, ?)', rows * 3)
+    for batch in (2, 5, 100):
+        straight = list(sqlite_records(path, "my t", "t.db#my t", "my t", batch=batch))
+        as_csv = list(records("t.db#my t", sqlite_csv_lines(path, "my t"), "my t", batch=batch))
+        assert straight == as_csv
+    assert straight[0].header == ["a", "b", "c", "d,e", "f"] and straight[0].table == "my t"
+    assert straight[0].rows[:2] == [["x", "1", "0.1", "00ff", ""],
+                                    ['say "hi", then\ngo', "-7", "1e+16", "", "2.5"]]  # fmt: skip
+    assert sum(len(b.rows) for b in straight) == 12  # two blank records of six skipped, thrice
