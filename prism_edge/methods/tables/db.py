@@ -43,9 +43,6 @@ SAMPLE = 2_000
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
-BIG_COUNTED = 250_000
-"""Distinct texts of a table's big columns counted in memory at most while it is profiled
-(their counts give their facts in one pass; past this, the database counts them)."""
 COUNTED = 2_000
 """Records counted at a time (held while they are: a big column's texts are dropped past
 :data:`HELD_VALUES` plus these)."""
@@ -184,12 +181,10 @@ def _all_plain(texts: Sequence[str | None]) -> bool:
 @dataclass(frozen=True)
 class Counted:
     """A column's cells counted: its texts with how many cells hold each (None: more than
-    :data:`HELD_VALUES`, and past :data:`BIG_COUNTED` in all), whether every one is a plain
-    number, and whether the column is big (more than :data:`HELD_VALUES`)."""
+    :data:`HELD_VALUES`), and whether every one is a plain number."""
 
     counts: Counter[str] | None
     plain: bool
-    big: bool = False
 
 
 class Database:
@@ -276,8 +271,8 @@ class Database:
     def _profile(self, sheet: Sheet, column: Column, counted: Counted) -> None:
         column.typed = True
         counts = counted.counts
-        if counts is None or counted.big:
-            self._profile_big(sheet, column, counted)
+        if counts is None:
+            self._profile_big(sheet, column, counted.plain)
             return
         raw: dict[str, list[str]] = {}
         top: list[tuple[int, str]] = []
@@ -296,14 +291,12 @@ class Database:
 
     def _counts(self, sheet: Sheet, columns: Sequence[Column]) -> list[Counted]:
         """The columns' cells counted in one pass over the table, a batch of records at a
-        time (in C): each column's texts with how many cells hold each, and whether every
-        cell of it is a plain number. A column of more than :data:`HELD_VALUES` texts is big:
-        it is counted on while the big columns hold :data:`BIG_COUNTED` texts in all, and
-        not held after its profile; past that, nothing of the big ones is counted here."""
+        time (in C): each column's texts with how many cells hold each, until it has more
+        than :data:`HELD_VALUES` (a big column: nothing of it is held); and whether every
+        cell of it is a plain number."""
         if not columns:
             return []
         held: list[Counter[str | None] | None] = [Counter() for _ in columns]
-        big = [False] * len(columns)
         plain = [True] * len(columns)  # a held column's is read from its texts, once
         cells = self.db.execute(f"SELECT {', '.join(c.text for c in columns)} FROM {sheet.sql}")
         while (any(plain) or any(c is not None for c in held)) and (
@@ -315,19 +308,15 @@ class Database:
                     plain[i] = plain[i] and _all_plain(texts)
                     continue
                 counts.update(texts)
-                big[i] = big[i] or len(counts) - (None in counts) > HELD_VALUES
-            large = [(i, c) for i, c in enumerate(held) if c is not None and big[i]]
-            if sum(len(c) for _, c in large) > BIG_COUNTED:
-                for i, c in large:  # the big ones no more: their texts so far read for plainness
-                    plain[i] = _all_plain(list(c))
+                if len(counts) - (None in counts) > HELD_VALUES:  # big: the texts so far
+                    plain[i] = _all_plain(list(counts))
                     held[i] = None
         cells.close()
         out = []
-        for counts, every, many in zip(held, plain, big, strict=True):
+        for counts, every in zip(held, plain, strict=True):
             if counts is not None:
                 counts.pop(None, None)
-                every = not many or _all_plain(list(counts))
-            out.append(Counted(counts, every, many))  # type: ignore[arg-type]
+            out.append(Counted(counts, every))  # type: ignore[arg-type]
         return out
 
     @staticmethod
@@ -344,25 +333,19 @@ class Database:
             column.high = max(column.high, value.number)
             column.total += value.number * n
 
-    def _profile_big(self, sheet: Sheet, column: Column, counted: Counted) -> None:
+    def _profile_big(self, sheet: Sheet, column: Column, plain: bool) -> None:
         t, c = sheet.sql, column.text
         column.big = True
-        plain, counts = counted.plain, counted.counts
-        if counts is not None:  # counted in memory (the texts' order is SQLite's too)
-            present, column.distinct = sum(counts.values()), len(counts)
-            top = heapq.nsmallest(TOP_VALUES, ((-n, text) for text, n in counts.items() if n > 1))
-            column.top = [(text, -n) for n, text in top]
-        else:
-            self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")  # in order
-            (present, column.distinct) = self.db.execute(
-                f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
-            ).fetchone()
-            column.top = [
-                (text, n) for text, n in self.db.execute(
-                    f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
-                    f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
-            ]  # fmt: skip
-            self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
+        self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")  # counted in order
+        (present, column.distinct) = self.db.execute(
+            f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
+        ).fetchone()
+        column.top = [
+            (text, n) for text, n in self.db.execute(
+                f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
+                f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
+        ]  # fmt: skip
+        self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
         sample = self.db.execute(
             f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
         ).fetchall()

@@ -143,24 +143,3 @@ def test_an_sqlite_table_is_read_straight_as_its_csv_text_would_be(tmp_path):
     assert straight[0].rows[:2] == [["x", "1", "0.1", "00ff", ""],
                                     ['say "hi", then\ngo', "-7", "1e+16", "", "2.5"]]  # fmt: skip
     assert sum(len(b.rows) for b in straight) == 12  # two blank records of six skipped, thrice
-
-
-def test_a_big_column_counted_in_memory_is_profiled_as_the_database_counts_it(monkeypatch):
-    """A big column's facts (how many cells, how many different, the most frequent) are the
-    same counted in memory as counted by the database past :data:`BIG_COUNTED`."""
-    monkeypatch.setattr(db_module, "HELD_VALUES", 4)
-    monkeypatch.setattr(db_module, "COUNTED", 3)
-    monkeypatch.setattr(db_module, "SAMPLE", 0)
-    rows = [[str(i % 7), f"w{i % 9}", "x" if i % 5 else "", f"{i % 6}.5", "NA"] for i in range(40)]
-    rows[3][1] = "W1"
-    profiles = []
-    for budget in (10_000, 0):  # in memory; by the database
-        monkeypatch.setattr(db_module, "BIG_COUNTED", budget)
-        db = Database()
-        db.add(TableChunk("t", ["a", "b", "c", "d", "e"], [list(r) for r in rows]))
-        (sheet,) = db.sheets.values()
-        db.type_all(sheet)
-        profiles.append(_profiles(db, sheet))
-        assert [c.big for c in sheet.columns] == [True, True, False, True, False]
-    assert profiles[0] == profiles[1]
-    assert profiles[0][1][4] == [("w0", 5), ("w1", 5), ("w2", 5)]  # most, then by text
