@@ -384,8 +384,10 @@ def typed(text: str) -> Cell:
     return value
 
 
-BATCH_ROWS = 20_000
-"""Records a table is read into its database at a time (one batch is held)."""
+BATCH_ROWS = 5_000
+"""Records a table is read into its database at a time (one batch is held: 5,000 read a
+60,000-record TSV in less time than 20,000, the batch's cells staying in the processor's
+caches, and fault in a third of the memory)."""
 
 
 def records(

@@ -43,9 +43,10 @@ SAMPLE = 2_000
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
-COUNTED = 2_000
+COUNTED = 500
 """Records counted at a time (held while they are: a big column's texts are dropped past
-:data:`HELD_VALUES` plus these)."""
+:data:`HELD_VALUES` plus these; 500 counted a 60,000-record TSV's 24 columns in a tenth
+less time than 2,000, the batch staying in the processor's caches)."""
 TOP_VALUES = 3
 """Most frequent values a column's facts show."""
 NUMERIC_SHARE = 0.6
