@@ -345,15 +345,18 @@ class Database:
             (text, n) for text, n in self.db.execute(
                 f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
                 f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
-        ]  # fmt: skip
+        ] if column.distinct < present else []  # fmt: skip
         self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
-        sample = self.db.execute(
-            f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
-        ).fetchall()
-        for (text,) in sample:
-            self._count(column, text, _value(text), 1)
-        column.present = len(sample)  # the shares, from the sample
-        column.plain = column.plain and plain  # every cell, not only the sample's
+        if plain:  # every cell a plain number: a number, whichever a sample would take
+            column.present = column.numbers = present
+        else:
+            sample = self.db.execute(
+                f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
+            ).fetchall()
+            for (text,) in sample:
+                self._count(column, text, _value(text), 1)
+            column.present = len(sample)  # the shares, from the sample
+            column.plain = False  # not every cell, whatever the sample's
         if column.kind == "number":
             self.numeric(sheet, column)
             low, high, total, numbers = self.db.execute(

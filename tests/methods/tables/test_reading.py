@@ -143,3 +143,23 @@ def test_an_sqlite_table_is_read_straight_as_its_csv_text_would_be(tmp_path):
     assert straight[0].rows[:2] == [["x", "1", "0.1", "00ff", ""],
                                     ['say "hi", then\ngo', "-7", "1e+16", "", "2.5"]]  # fmt: skip
     assert sum(len(b.rows) for b in straight) == 12  # two blank records of six skipped, thrice
+
+
+def test_a_big_column_of_plain_numbers_needs_no_sample_to_be_one_of_numbers(monkeypatch):
+    """A big column whose every cell is a plain number is one of numbers with its exact
+    least, greatest, sum and count, whatever a sample would have taken; a big column of
+    all different texts has no most frequent one."""
+    monkeypatch.setattr(db_module, "HELD_VALUES", 4)
+    db = Database()
+    rows = [[str(i * 3), f"name {i}", "" if i % 4 else "NA"] for i in range(1, 41)]
+    db.add(TableChunk("t", ["votes", "title", "x"], rows))
+    (sheet,) = db.sheets.values()
+    sample = db_module.Database._count
+    monkeypatch.setattr(db_module.Database, "_count", staticmethod(
+        lambda column, *a: None if column.index == 0 else sample(column, *a)))  # fmt: skip
+    db.type_all(sheet)
+    votes, title = sheet.columns[0], sheet.columns[1]
+    assert votes.big and votes.plain and votes.kind == "number"
+    assert (votes.present, votes.numbers, votes.distinct) == (40, 40, 40)
+    assert (votes.low, votes.high, votes.total) == (3.0, 120.0, 3.0 * 820)
+    assert title.big and not title.plain and title.kind == "text" and title.top == []
