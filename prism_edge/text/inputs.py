@@ -28,9 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from prism_edge.core.errors import PrismError
-
-if TYPE_CHECKING:
-    import pathspec
 from prism_edge.text.tables import (
     JSONL_SUFFIXES,
     SQLITE_MAGIC,
@@ -44,6 +41,9 @@ from prism_edge.text.tables import (
     table_label,
     text_tables,
 )
+
+if TYPE_CHECKING:
+    import pathspec
 
 CODE_SUFFIXES = {
     ".py",
