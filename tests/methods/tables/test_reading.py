@@ -36,16 +36,22 @@ def test_short_records_are_padded_with_none_and_long_ones_cut():
 def test_a_batch_is_stored_as_each_cell_would_be(rows):
     """The column-wise reading (a column left as it is when a check over its joined cells
     finds nothing to change) stores every cell as :func:`_cell` says, records of any
-    length."""
-    db = Database()
-    db.add(TableChunk("t", ["a", "b", "c"], [list(r) for r in rows]))
-    db.add(TableChunk("t", ["a", "b", "c"], [list(r) for r in rows[:2]]))
-    stored = db.db.execute("SELECT _row, c0, c1, c2 FROM t0 ORDER BY _row").fetchall()
+    length, in their order, however many an INSERT takes."""
     expected = [
         (i, *(_cell(c) for c in r[:3]), *([None] * (3 - len(r[:3]))))
         for i, r in enumerate(rows + rows[:2])
     ]
-    assert stored == expected
+    for many, parameters in ((64, 999), (2, 999), (64, 7)):  # records an INSERT inserts
+        db = Database()
+        inserted, db.parameters = db_module.INSERTED, parameters
+        db_module.INSERTED = many
+        try:
+            db.add(TableChunk("t", ["a", "b", "c"], [list(r) for r in rows]))
+            db.add(TableChunk("t", ["a", "b", "c"], [list(r) for r in rows[:2]]))
+        finally:
+            db_module.INSERTED = inserted
+        stored = db.db.execute("SELECT _row, c0, c1, c2 FROM t0 ORDER BY _row").fetchall()
+        assert stored == expected
 
 
 def test_blank_records_are_skipped_and_every_batch_but_the_last_is_full():
