@@ -22,11 +22,10 @@ from prism_edge.methods.tables.features import (
     Features,
     QuestionView,
     features,
-    query_features,
     view,
 )
 from prism_edge.methods.tables.mentions import STOP, Reading, read, stem
-from prism_edge.methods.tables.ranker import probabilities, score, weights
+from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
     FAMILY_WORDS,
@@ -79,7 +78,7 @@ def _scored(
     relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     if sheet.rows > SMALL_ROWS:
         ranked = sorted(
-            ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
+            ((query_score(shared, q, w), i, q) for i, q in enumerate(queries(reading,
              sheet, relevant))), key=lambda x: (-x[0], x[1]),
         )[:RUN_AT_MOST]  # fmt: skip
         found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
@@ -87,7 +86,7 @@ def _scored(
         every = list(queries(reading, sheet, relevant))
         if len(every) > RUN_SMALL_AT_MOST:  # a wide table asked with many mentions
             every = [q for _, _, q in sorted(
-                ((score(query_features(shared, q), w), i, q) for i, q in enumerate(every)),
+                ((query_score(shared, q, w), i, q) for i, q in enumerate(every)),
                 key=lambda x: (-x[0], x[1]))[:RUN_SMALL_AT_MOST]]  # fmt: skip
         found = candidates(db, sheet, every)
     out = []

@@ -81,12 +81,15 @@ class QuestionView:
     a short form: "alt" for altitude; :func:`words.short_form`)."""
     letter: set[int] = field(default_factory=set)
     """The columns named by one letter that starts a word of the question ("W": wins)."""
-    by_op: dict[str, Features] = field(default_factory=dict)
-    """The features of the question's words with each operation, made once (a big table's
-    tens of thousands of queries share a few dozen operations)."""
+    by_shape: dict[tuple[str, int | None, int | None], Features] = field(default_factory=dict)
+    """The features of each operation and columns of a query, made once
+    (:func:`query_features`)."""
     by_conditions: dict[tuple[object, ...], Features] = field(default_factory=dict)
-    """The features of each operation's conditions, made once (no key of theirs is one of
-    the query's others: added after those, they are as if made in place)."""
+    """The features of each operation's conditions, made once."""
+    sums: dict[tuple[int, int], float] = field(default_factory=dict)
+    products: dict[tuple[int, int], tuple[float, ...]] = field(default_factory=dict)
+    """The ranker's sum of each operation-and-columns part and products of each conditions
+    part (by the part's and the weights' identity), made once (``ranker.query_score``)."""
 
 
 def view(reading: Reading, sheet: Sheet) -> QuestionView:
@@ -153,18 +156,43 @@ def _op(query: Query) -> str:
 
 def query_features(q: QuestionView, query: Query) -> Features:
     """The features of a query alone, known before it runs (a big table's queries are
-    ranked by these first, and only the best are run)."""
+    ranked by these first, and only the best are run). Those of its operation and columns
+    and those of its conditions are each made once a question (a big table's hundred
+    thousand queries share some thousands of each; no key of the one is a key of the
+    other, so they are as if made in place)."""
+    shaped, conditioned = query_parts(q, query)
+    f = dict(shaped)
+    f.update(conditioned)
+    return f
+
+
+def query_parts(q: QuestionView, query: Query) -> tuple[Features, Features]:
+    """The features of a query's operation and columns, and those of its conditions, each
+    made once a question (:func:`query_features`; not to be changed)."""
     op = _op(query)
+    shape = (op, query.column, query.by)
+    shaped = q.by_shape.get(shape)
+    if shaped is None:
+        shaped = q.by_shape[shape] = _shaped(q, query, op)
+    conds = query.conds + query.other
+    said = (query.op, conds, len(query.conds), tuple(c.column == query.column for c in conds))
+    conditioned = q.by_conditions.get(said)
+    if conditioned is None:
+        conditioned = q.by_conditions[said] = {}
+        _conditions(q, query, conditioned)
+    return shaped, conditioned
+
+
+def _shaped(q: QuestionView, query: Query, op: str) -> Features:
+    """The features of the query's operation with the question's words, and of its
+    columns."""
     group = _GROUP[query.op]
-    f = q.by_op.get(op)
-    if f is None:  # what the question's words say with the operation: once an operation
-        f = q.by_op[op] = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
-        for t in q.triggers:
-            f[f"{t}|op:{op}"] = 1.0
-        for family in q.families:
-            f[f"fam:{family}|op:{op}"] = 1.0
-            f[f"fam:{family}|{group}"] = 1.0
-    f = dict(f)
+    f: Features = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
+    for t in q.triggers:
+        f[f"{t}|op:{op}"] = 1.0
+    for family in q.families:
+        f[f"fam:{family}|op:{op}"] = 1.0
+        f[f"fam:{family}|{group}"] = 1.0
     sheet = q.sheet
     if query.column is not None:
         column = sheet.columns[query.column]
@@ -204,13 +232,6 @@ def query_features(q: QuestionView, query: Query) -> Features:
         for h in q.header_words[query.by]:
             for w in q.content:
                 f[f"byw:{h}|q:{w}"] = 1.0
-    conds = query.conds + query.other
-    said = (query.op, conds, len(query.conds), tuple(c.column == query.column for c in conds))
-    made = q.by_conditions.get(said)
-    if made is None:  # what its conditions say: the same of many queries (each answer)
-        made = q.by_conditions[said] = {}
-        _conditions(q, query, made)
-    f.update(made)
     return f
 
 

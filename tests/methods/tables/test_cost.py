@@ -1,6 +1,6 @@
 """What a question costs, never what it answers: the features made once per operation and
-per conditions are those made query by query, and the score in C is the sum in order
-(issue 53 point 5)."""
+columns and per conditions are those made query by query, and the score summed by parts
+or in C is the sum in order (issue 53 point 5)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from prism_edge.methods.tables.db import Database
 from prism_edge.methods.tables.enumerate import queries
 from prism_edge.methods.tables.features import query_features, view
 from prism_edge.methods.tables.mentions import read
-from prism_edge.methods.tables.ranker import score, weights
+from prism_edge.methods.tables.ranker import query_score, score, weights
 from prism_edge.methods.tables.words import tokens
 from prism_edge.text.tables import TableChunk
 
@@ -38,9 +38,11 @@ def test_features_made_once_are_the_features_made_each_time():
         shuffled = list(enumerate(every))
         random.Random(5).shuffle(shuffled)
         made = {i: query_features(shared, q) for i, q in shuffled}  # the caches filled
+        scored = {i: query_score(shared, q) for i, q in shuffled}
         for i, query in enumerate(every):
             alone = query_features(view(reading, sheet), query)  # a view of its own
             assert list(made[i].items()) == list(alone.items())
+            assert scored[i] == score(alone)  # to the last bit
             made[i]["ans:extra"] = 1.0  # what features() adds goes to this query's only
         assert all("ans:extra" not in query_features(shared, q) for q in every)
 
