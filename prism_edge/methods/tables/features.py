@@ -85,7 +85,12 @@ class QuestionView:
     """The features of each operation and columns of a query, made once
     (:func:`query_features`)."""
     by_conditions: dict[tuple[object, ...], Features] = field(default_factory=dict)
-    """The features of each operation's conditions, made once."""
+    """The features of each operation's conditions, made once (by the conditions' tuples,
+    the same object for every query of one enumeration's conditions)."""
+    cond_columns: dict[tuple[int, int], tuple[object, object, set[int]]] = field(
+        default_factory=dict
+    )
+    """Each query's conditions (kept) and the columns they are on."""
     sums: dict[tuple[int, int], float] = field(default_factory=dict)
     products: dict[tuple[int, int], tuple[float, ...]] = field(default_factory=dict)
     """The ranker's sum of each operation-and-columns part and products of each conditions
@@ -174,8 +179,15 @@ def query_parts(q: QuestionView, query: Query) -> tuple[Features, Features]:
     shaped = q.by_shape.get(shape)
     if shaped is None:
         shaped = q.by_shape[shape] = _shaped(q, query, op)
-    conds = query.conds + query.other
-    said = (query.op, conds, len(query.conds), tuple(c.column == query.column for c in conds))
+    columns = q.cond_columns.get((id(query.conds), id(query.other)))
+    if columns is None:  # the conditions' own tuples, kept: their ids name no others
+        columns = q.cond_columns[(id(query.conds), id(query.other))] = (
+            query.conds,
+            query.other,
+            {c.column for c in query.conds + query.other},
+        )
+    said = (query.op, id(query.conds), id(query.other),
+            query.column if query.column in columns[2] else -1)  # fmt: skip
     conditioned = q.by_conditions.get(said)
     if conditioned is None:
         conditioned = q.by_conditions[said] = {}
