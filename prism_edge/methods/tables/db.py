@@ -148,14 +148,9 @@ class Sheet:
     subquery that makes it)."""
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=4096)
 def _value(text: str) -> Value:
     return read_value(text)
-
-
-@functools.lru_cache(maxsize=65536)
-def _key(text: str) -> str:
-    return key(text)
 
 
 def _plain(text: str) -> bool:
@@ -213,6 +208,23 @@ class Database:
         """The foreign keys the input declares (an SQLite file's)."""
         """Tables made by joining two (:func:`join`)."""
         self.executed: list[tuple[str, list[Any]]] = []
+        self.meanings: dict[str, Value] = {}
+        self.said_as: dict[str, str] = {}
+        """What each text profiled means and its words, once a question (the same texts are
+        profiled again in the tables joined of them; freed with the database, unlike a
+        process's cache, so a question's memory does not grow with the tables before it)."""
+
+    def _meaning(self, text: str) -> Value:
+        value = self.meanings.get(text)
+        if value is None:
+            value = self.meanings[text] = read_value(text)
+        return value
+
+    def _words(self, text: str) -> str:
+        words = self.said_as.get(text)
+        if words is None:
+            words = self.said_as[text] = key(text)
+        return words
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -292,11 +304,11 @@ class Database:
         raw: dict[str, list[str]] = {}
         top: list[tuple[int, str]] = []
         for text, n in sorted(counts.items()):  # in SQLite's order of texts (their code points)
-            value = _value(text)
+            value = self._meaning(text)
             column.present += n
             column.distinct += 1
             self._count(column, text, value, n)
-            raw.setdefault(_key(text), []).append(text)
+            raw.setdefault(self._words(text), []).append(text)
             if n > 1:
                 heapq.heappush(top, (n, text)) if len(top) < TOP_VALUES else heapq.heappushpop(
                     top, (n, text))  # fmt: skip
@@ -368,7 +380,7 @@ class Database:
                 f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
             ).fetchall()
             for (text,) in sample:
-                self._count(column, text, _value(text), 1)
+                self._count(column, text, self._meaning(text), 1)
             column.present = len(sample)  # the shares, from the sample
             column.plain = False  # not every cell, whatever the sample's
         if column.kind == "number":
@@ -411,7 +423,7 @@ class Database:
             for (text,) in self.db.execute(
                 f"SELECT DISTINCT {column.text} FROM {sheet.sql} WHERE {column.text} "
                 f"COLLATE NOCASE IN ({marks})", part):  # fmt: skip
-                said = _key(text)
+                said = self._words(text)
                 if said in part:
                     held.setdefault(said, []).append(text)
                     found.append(said)

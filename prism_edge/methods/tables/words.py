@@ -18,9 +18,10 @@ def tokens(text: str) -> list[str]:
     return list(_cut(text))
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=4096)
 def _cut(text: str) -> tuple[str, ...]:
-    """:func:`tokens`, once a text (a question cuts every column's cells, each table's)."""
+    """:func:`tokens`, once a text while it is among the last cut (a question cuts every
+    column's cells, each table's)."""
     return tuple(_TOKEN.findall(fold(text)))
 
 
