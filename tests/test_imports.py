@@ -52,3 +52,20 @@ def test_importing_pauses_the_collector_and_leaves_it_as_it_found_it():
             [sys.executable, "-c", code, state], capture_output=True, text=True, env=env
         )
         assert done.stdout.strip() == "True", done.stderr
+
+
+def test_a_table_question_imports_no_template_engine_and_no_ignore_patterns(tmp_path):
+    """A table question renders no prompt template and reads no folder: Jinja2 and pathspec
+    are imported where those are needed, not by every command (issue 53 point 5)."""
+    table = tmp_path / "t.csv"
+    table.write_text("name,score\na,1\nb,2\n", encoding="utf-8")
+    code = (
+        "import atexit, sys; atexit.register(lambda: print(sorted(m for m in ('jinja2', "
+        "'pathspec') if m in sys.modules))); from prism_edge.app.cli import main; main()"
+    )
+    command = [sys.executable, "-c", code, "run", str(table), "--task", "table-qa", "--query",
+               "How many rows are there?", "--no-model", "--no-log", "-q"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]" and done.stdout.splitlines()[0] == "2"

@@ -2,10 +2,11 @@
 method's database, batch by batch, never cut into token-counted chunks.
 
 The table method never puts a record in a prompt (the program computes, the model chooses
-among computed answers), so its reading is parsing and inserting: each table document's lines
-(a CSV file as it is, JSON lines and SQLite tables converted a record at a time, all streamed
-from disk) are read by :func:`prism_edge.text.tables.records` in batches of whole records
-and handed to the method (:meth:`TableFacts.ingest`); then the method answers. A file that
+among computed answers), so its reading is parsing and inserting: each table document's
+records, streamed from disk in batches (:meth:`Document.records`: a CSV file's lines and JSON
+lines converted a record at a time read by :func:`prism_edge.text.tables.records`, an SQLite
+table's rows taken as they are), are handed to the method (:meth:`TableFacts.ingest`); then
+the method answers. A file that
 changes while it is read is an error (the document's stamp), as before. Nothing is
 checkpointed per batch: the method's database is never kept (a resumed chunked run read every
 record again too), so an interrupted question is asked again from the start.
@@ -25,7 +26,7 @@ from prism_edge.engine.runner import PrismRunner
 from prism_edge.engine.whole import WholeSession
 from prism_edge.methods.tables import Link, TableFacts
 from prism_edge.text.inputs import Document
-from prism_edge.text.tables import records, sqlite_foreign_keys, table_label
+from prism_edge.text.tables import sqlite_foreign_keys, table_label
 
 
 def declared_links(documents: Sequence[Document]) -> list[Link]:
@@ -70,7 +71,7 @@ class TableSession(WholeSession):
         paused), then the answer."""
         self.method.declare(declared_links(self.documents))
         for document in self.documents:
-            batches = records(document.name, document.lines(), document.label)
+            batches = document.records()
             while True:
                 with collector_paused():
                     batch = next(batches, None)

@@ -14,10 +14,8 @@ string. Styles: ``compact`` (short instructions, room for the chunk on small mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Literal
-
-import jinja2
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Literal
 
 from prism_edge.core.config import Style
 from prism_edge.core.errors import TemplateError
@@ -29,18 +27,30 @@ _MEMORY = "\x00PRISM-MEMORY\x00"
 _TEXT = "\x00PRISM-TEXT\x00"
 _LABELS = {"compact": "[MEMORY]", "paper": "[PARTIAL_SUMMARY]"}
 
-_env = jinja2.Environment(
-    loader=jinja2.PackageLoader("prism_edge", "prompts"),
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=True,
-    autoescape=False,
-)
+if TYPE_CHECKING:
+    import jinja2
+
+
+@cache
+def _env() -> jinja2.Environment:
+    """The templates' environment, made when a prompt is first rendered (Jinja2 is imported
+    then: a question no template serves, a table's, never imports it)."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("prism_edge", "prompts"),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
 
 
 def render(name: str, **variables: object) -> str:
     """Render a template strictly; a missing variable raises :class:`TemplateError`."""
+    import jinja2
+
     try:
-        return _env.get_template(name).render(**variables)
+        return _env().get_template(name).render(**variables)
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"template {name}: {exc.message}") from None
     except jinja2.TemplateNotFound:

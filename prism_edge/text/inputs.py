@@ -25,21 +25,25 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
-
-import pathspec
+from typing import TYPE_CHECKING, Any, Literal
 
 from prism_edge.core.errors import PrismError
 from prism_edge.text.tables import (
     JSONL_SUFFIXES,
     SQLITE_MAGIC,
+    TableChunk,
     jsonl_columns,
     jsonl_csv_lines,
+    records,
     sqlite_csv_lines,
+    sqlite_records,
     sqlite_table_names,
     table_label,
     text_tables,
 )
+
+if TYPE_CHECKING:
+    import pathspec
 
 CODE_SUFFIXES = {
     ".py",
@@ -159,6 +163,23 @@ class Document:
                     yield from jsonl_csv_lines(stream, self.columns)
                 else:
                     yield from stream
+
+    def records(self) -> Iterator[TableChunk]:
+        """A table document's records in batches (:func:`text.tables.records`): an SQLite
+        table's straight from its rows, a CSV file's from the file (its lines read in C),
+        any other's from its lines."""
+        if self.source is not None and self.form == "text":
+            with self._open() as stream:
+                yield from records(self.name, stream, self.label)
+            return
+        if self.source is None or self.form != "sqlite":
+            yield from records(self.name, self.lines(), self.label)
+            return
+        self._check_stamp()
+        try:
+            yield from sqlite_records(self.source, self.table, self.name, self.label)
+        except sqlite3.Error as exc:
+            raise InputError(f"{self.source}: not a readable SQLite file ({exc})") from None
 
     def blocks(self) -> Iterator[str]:
         """The text in pieces of about :data:`STREAM_BLOCK` characters at most (a streamed
@@ -332,6 +353,8 @@ class Filters:
 
 
 def _spec(lines: tuple[str, ...]) -> pathspec.PathSpec[Any]:
+    import pathspec  # only where a folder is read: a file's run never needs it
+
     return pathspec.PathSpec.from_lines("gitignore", lines)
 
 
@@ -788,6 +811,8 @@ def _visit(
 def ignore_spec(lines: list[str]) -> pathspec.PathSpec[Any]:
     """The patterns of an ignore file's lines; a line git accepts but that no pattern reads
     (``[z-a]``, ``bin\\``, a lone ``!``) matches nothing, as in git."""
+    import pathspec
+
     try:
         return pathspec.PathSpec.from_lines("gitignore", lines)
     except (ValueError, re.error):
@@ -796,6 +821,8 @@ def ignore_spec(lines: list[str]) -> pathspec.PathSpec[Any]:
 
 
 def _pattern(line: str) -> bool:
+    import pathspec
+
     try:
         pathspec.PathSpec.from_lines("gitignore", [line])
     except (ValueError, re.error):

@@ -10,6 +10,7 @@ the answer says the ranker is not sure, with the runner-up.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -31,12 +32,11 @@ from prism_edge.methods.tables.features import (
     Features,
     QuestionView,
     features,
-    query_features,
     view,
 )
 from prism_edge.methods.tables.keys import shared_keys
 from prism_edge.methods.tables.mentions import Reading, read
-from prism_edge.methods.tables.ranker import probabilities, score, weights
+from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
     FAMILY_WORDS,
@@ -93,17 +93,17 @@ def _scored(
     relevant |= shared.letter
     relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     if sheet.rows > SMALL_ROWS:
-        ranked = sorted(
-            ((score(query_features(shared, q), w), i, q) for i, q in enumerate(queries(reading,
-             sheet, relevant))), key=lambda x: (-x[0], x[1]),
-        )[:RUN_AT_MOST]  # fmt: skip
+        ranked = heapq.nsmallest(  # sorted(...)[:RUN_AT_MOST], without holding them all
+            RUN_AT_MOST, ((query_score(shared, q, w), i, q) for i, q in enumerate(queries(
+            reading, sheet, relevant))), key=lambda x: (-x[0], x[1]),
+        )  # fmt: skip
         found = [c for _, _, q in ranked if (c := run(db, sheet, q)) is not None]
     else:
         every = list(queries(reading, sheet, relevant))
         if len(every) > RUN_SMALL_AT_MOST:  # a wide table asked with many mentions
-            every = [q for _, _, q in sorted(
-                ((score(query_features(shared, q), w), i, q) for i, q in enumerate(every)),
-                key=lambda x: (-x[0], x[1]))[:RUN_SMALL_AT_MOST]]  # fmt: skip
+            every = [q for _, _, q in heapq.nsmallest(RUN_SMALL_AT_MOST,
+                ((query_score(shared, q, w), i, q) for i, q in enumerate(every)),
+                key=lambda x: (-x[0], x[1]))]  # fmt: skip
         found = candidates(db, sheet, every)
     out = []
     for candidate in found:

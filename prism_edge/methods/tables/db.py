@@ -16,10 +16,14 @@ question touches is never typed.
 
 from __future__ import annotations
 
+import collections
 import functools
 import heapq
+import itertools
+import operator
 import re
 import sqlite3
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -40,9 +44,13 @@ SAMPLE = 2_000
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
-COUNTED = 2_000
+COUNTED = 500
 """Records counted at a time (held while they are: a big column's texts are dropped past
-:data:`HELD_VALUES` plus these)."""
+:data:`HELD_VALUES` plus these; 500 counted a 60,000-record TSV's 24 columns in a tenth
+less time than 2,000, the batch staying in the processor's caches)."""
+INSERTED = 64
+"""Records one INSERT statement inserts at most (a tenth less time than one at a time), as
+many as SQLite lets a statement have parameters."""
 TOP_VALUES = 3
 """Most frequent values a column's facts show."""
 NUMERIC_SHARE = 0.6
@@ -78,12 +86,25 @@ class Column:
         return f"c{self.index}"
 
     @property
+    def cast(self) -> bool:
+        """Its numbers and date keys are what SQLite's CAST reads of its texts, computed
+        where a query reads them (every cell a plain number, once profiled), not stored."""
+        return self.typed and self.plain
+
+    @property
     def num(self) -> str:
-        return f"n{self.index}"
+        """Its numbers in SQL: a stored column (``n1``) or, :attr:`cast`, an expression."""
+        return f"CAST({self.text} AS REAL)" if self.cast else f"n{self.index}"
 
     @property
     def key(self) -> str:
-        return f"k{self.index}"
+        """Its date keys in SQL: a stored column (``k1``) or, :attr:`cast`, an expression
+        (a year's key, for a number from 1000 to 2099)."""
+        if not self.cast:
+            return f"k{self.index}"
+        c = self.text
+        return (f"(CASE WHEN {c} GLOB '1[0-9][0-9][0-9]' OR {c} GLOB '20[0-9][0-9]' THEN "
+                f"CAST({c} AS INTEGER) * 10000 END)")  # fmt: skip
 
     @property
     def kind(self) -> str:
@@ -112,6 +133,8 @@ class Sheet:
     raw: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     """Per column, the texts of its cells by their words (once profiled)."""
     numeric: set[int] = field(default_factory=set)
+    looked_up: set[int] = field(default_factory=set)
+    """The big columns whose cells were looked up (:meth:`Database.said`)."""
     indexed: set[int] = field(default_factory=set)
     """The columns whose numbers and dates are stored (:meth:`Database.numeric`)."""
     parts: tuple[str, ...] = ()
@@ -128,11 +151,6 @@ class Sheet:
 @functools.lru_cache(maxsize=4096)
 def _value(text: str) -> Value:
     return read_value(text)
-
-
-@functools.lru_cache(maxsize=4096)
-def _key(text: str) -> str:
-    return key(text)
 
 
 def _plain(text: str) -> bool:
@@ -181,17 +199,38 @@ class Database:
         self.db.create_function("number_of", 1, _number_of, deterministic=True)
         self.db.create_function("date_of", 1, _date_of, deterministic=True)
         self.db.create_function("plain", 1, _plain, deterministic=True)
+        self.parameters = 999  # the parameters one statement may have (SQLite's least)
+        if sys.version_info >= (3, 11):
+            self.parameters = self.db.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
         self.sheets: dict[str, Sheet] = {}
         self.joined: dict[str, Sheet] = {}
         self.declared: list[Link] = []
         """The foreign keys the input declares (an SQLite file's)."""
         """Tables made by joining two (:func:`join`)."""
         self.executed: list[tuple[str, list[Any]]] = []
+        self.meanings: dict[str, Value] = {}
+        self.said_as: dict[str, str] = {}
+        """What each text profiled means and its words, once a question (the same texts are
+        profiled again in the tables joined of them; freed with the database, unlike a
+        process's cache, so a question's memory does not grow with the tables before it)."""
+
+    def _meaning(self, text: str) -> Value:
+        value = self.meanings.get(text)
+        if value is None:
+            value = self.meanings[text] = read_value(text)
+        return value
+
+    def _words(self, text: str) -> str:
+        words = self.said_as.get(text)
+        if words is None:
+            words = self.said_as[text] = key(text)
+        return words
 
     # --- reading ---------------------------------------------------------------------------
 
     def add(self, chunk: TableChunk) -> tuple[Sheet, bool]:
-        """Insert a chunk's records as text; (its table, whether it is new)."""
+        """Insert a chunk's records as text; (its table, whether it is new). The records are
+        the database's from then on: their cells are replaced by the cells as stored."""
         sheet = self.sheets.get(chunk.table)
         new = sheet is None
         if sheet is None:
@@ -208,25 +247,46 @@ class Database:
             self.db.execute(f"CREATE TABLE {sheet.sql} (_row INTEGER PRIMARY KEY, {cells})")
             self.sheets[chunk.table] = sheet
         width = len(sheet.columns)
-        start = sheet.rows
-        rows = [
-            (start + i, *(_cell(v) for v in record[:width]), *([None] * (width - len(record))))
-            for i, record in enumerate(chunk.rows)
-        ]
-        marks = ", ".join("?" * (width + 1))
-        self.db.executemany(f"INSERT INTO {sheet.sql} VALUES ({marks})", rows)
-        sheet.rows += len(rows)
+        records = chunk.rows
+        if not records:
+            return sheet, new
+        if set(map(len, records)) != {width}:  # a short record ends in empty cells
+            records = [r[:width] if len(r) >= width else [*r, *[""] * (width - len(r))]
+                       for r in records]  # fmt: skip
+        missing = set()
+        for index, texts in enumerate(zip(*records, strict=True)):
+            stored = _cells(texts)
+            if stored is not texts:  # the column's cells replaced in the records, in C
+                collections.deque(map(operator.setitem, records, itertools.repeat(index),
+                                      stored), maxlen=0)  # fmt: skip
+                missing.add(index)
+        # a missing cell is given as "" (no cell is stored empty) and stored as NULL: binding
+        # None costs the sqlite3 module a failed look-up for an adapter, cell by cell
+        cells = "(" + ", ".join("NULLIF(?, '')" if i in missing else "?" for i in range(width))
+        first = 0
+        if not sheet.rows:  # the first record is row 0, each next one the next number
+            self.db.execute(f"INSERT INTO {sheet.sql} VALUES (0, {cells[1:]})", records[0])
+            first = 1
+        into = f"INSERT INTO {sheet.sql} ({', '.join(c.text for c in sheet.columns)}) VALUES "
+        many = max(1, min(INSERTED, self.parameters // width))  # records a statement inserts
+        whole = first + (len(records) - first) // many * many
+        if whole > first:  # several records a statement, their cells given flat
+            flat = itertools.chain.from_iterable(itertools.islice(records, first, whole))
+            self.db.executemany(into + ", ".join([cells + ")"] * many),
+                                zip(*[flat] * (many * width), strict=True))  # fmt: skip
+        self.db.executemany(into + cells + ")", itertools.islice(records, whole, None))
+        sheet.rows += len(records)
         return sheet, new
 
     def typed(self, sheet: Sheet, column: Column) -> Column:
         """The column profiled (once): what its texts mean, how many cells are numbers or
         dates, its most frequent texts, and its texts by their words (for naming cells).
         A column of more than :data:`HELD_VALUES` distinct texts is big: its kind is read
-        from a sample of them, its cells are named through an index (case aside), and
-        nothing of it is held here."""
+        from a sample of them, its cells are named by a look-up in the database (case
+        aside), and nothing of it is held here. The table's other columns are profiled in
+        the same pass (a question reads every column's cells for the ones it names)."""
         if not column.typed:
-            (counted,) = self._counts(sheet, [column])
-            self._profile(sheet, column, counted)
+            self.type_all(sheet)
         return column
 
     def type_all(self, sheet: Sheet) -> None:
@@ -244,11 +304,11 @@ class Database:
         raw: dict[str, list[str]] = {}
         top: list[tuple[int, str]] = []
         for text, n in sorted(counts.items()):  # in SQLite's order of texts (their code points)
-            value = _value(text)
+            value = self._meaning(text)
             column.present += n
             column.distinct += 1
             self._count(column, text, value, n)
-            raw.setdefault(_key(text), []).append(text)
+            raw.setdefault(self._words(text), []).append(text)
             if n > 1:
                 heapq.heappush(top, (n, text)) if len(top) < TOP_VALUES else heapq.heappushpop(
                     top, (n, text))  # fmt: skip
@@ -311,15 +371,18 @@ class Database:
             (text, n) for text, n in self.db.execute(
                 f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
                 f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
-        ]  # fmt: skip
+        ] if column.distinct < present else []  # fmt: skip
         self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
-        sample = self.db.execute(
-            f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
-        ).fetchall()
-        for (text,) in sample:
-            self._count(column, text, _value(text), 1)
-        column.present = len(sample)  # the shares, from the sample
-        column.plain = column.plain and plain  # every cell, not only the sample's
+        if plain:  # every cell a plain number: a number, whichever a sample would take
+            column.present = column.numbers = present
+        else:
+            sample = self.db.execute(
+                f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
+            ).fetchall()
+            for (text,) in sample:
+                self._count(column, text, self._meaning(text), 1)
+            column.present = len(sample)  # the shares, from the sample
+            column.plain = False  # not every cell, whatever the sample's
         if column.kind == "number":
             self.numeric(sheet, column)
             low, high, total, numbers = self.db.execute(
@@ -329,7 +392,6 @@ class Database:
             column.low, column.high, column.total = low or 0.0, high or 0.0, total or 0.0
             column.numbers = numbers
         column.present = present
-        self.db.execute(f"CREATE INDEX i{t}_{column.index} ON {t} ({c} COLLATE NOCASE)")
         sheet.values[column.index] = []
         sheet.raw[column.index] = {}
 
@@ -342,12 +404,18 @@ class Database:
 
     def said(self, sheet: Sheet, column: Column, phrases: Sequence[str]) -> list[str]:
         """Of ``phrases`` (cells' words, as :func:`words.key` writes them), those that are
-        the words of a cell of the column; a big column's cells are looked up through its
-        index (their text, case aside) and the texts found are kept for its conditions."""
+        the words of a cell of the column; a big column's cells are looked up in the
+        database (their text, case aside: a pass over the table the first time, an index
+        made for the next) and the texts found are kept for its conditions."""
         self.typed(sheet, column)
         held = sheet.raw.setdefault(column.index, {})
         if not column.big:
             return [p for p in phrases if p in held]
+        if column.index in sheet.looked_up:  # looked up again: an index pays now
+            t, c = sheet.sql, column.text
+            self.db.execute(f"CREATE INDEX IF NOT EXISTS i{t}_{column.index} ON {t} ({c} "
+                            f"COLLATE NOCASE)")  # fmt: skip
+        sheet.looked_up.add(column.index)
         found: list[str] = []
         for i in range(0, len(phrases), 500):
             part = list(phrases[i : i + 500])
@@ -355,7 +423,7 @@ class Database:
             for (text,) in self.db.execute(
                 f"SELECT DISTINCT {column.text} FROM {sheet.sql} WHERE {column.text} "
                 f"COLLATE NOCASE IN ({marks})", part):  # fmt: skip
-                said = _key(text)
+                said = self._words(text)
                 if said in part:
                     held.setdefault(said, []).append(text)
                     found.append(said)
@@ -363,26 +431,21 @@ class Database:
 
     def numeric(self, sheet: Sheet, column: Column) -> None:
         """The column's numbers and date keys stored beside its texts (once), for ordering,
-        comparing and adding."""
+        comparing and adding; a column of plain numbers needs none stored (:attr:`Column.cast`:
+        a query reads them as CAST does, faster than it reads a stored column at the end of
+        every record, and the table is not written again)."""
         if column.index in sheet.numeric:
             return
         self.typed(sheet, column)
+        sheet.numeric.add(column.index)
+        if column.cast:
+            return
         self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.num} REAL")
         self.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.key} INTEGER")
-        c = column.text
-        if column.plain:  # in SQLite alone: what the program reads is what CAST reads
-            self.db.execute(
-                f"UPDATE {sheet.sql} SET {column.num} = CAST({c} AS REAL), {column.key} = "
-                f"CASE WHEN {c} GLOB '1[0-9][0-9][0-9]' OR {c} GLOB '20[0-9][0-9]' THEN "
-                f"CAST({c} AS INTEGER) * 10000 END WHERE {c} IS NOT NULL"
-            )
-            sheet.numeric.add(column.index)
-            return
         self.db.execute(
             f"UPDATE {sheet.sql} SET {column.num} = number_of({column.text}), "
             f"{column.key} = date_of({column.text}) WHERE {column.text} IS NOT NULL"
         )
-        sheet.numeric.add(column.index)
 
     def prepare(self, sheet: Sheet) -> None:
         """Find the table's summary row, if it has one: its first or last row, whose cell in
@@ -422,8 +485,10 @@ class Database:
         names = {sheet.sql: sheet.shown_as or quote(sheet.name)}
         for c in sheet.columns:
             names[c.text] = quote(c.name)
-            names[c.num] = f"number({quote(c.name)})"
-            names[c.key] = f"date({quote(c.name)})"
+            names[f"n{c.index}"] = f"number({quote(c.name)})"
+            names[f"k{c.index}"] = f"date({quote(c.name)})"
+            if c.cast:  # its numbers and keys computed in the query: shown as if stored
+                sql = sql.replace(c.key, f"k{c.index}").replace(c.num, f"n{c.index}")
         out: list[str] = []
         params = iter(args)
         names["_row"] = "rowid"  # the table's own order
@@ -469,6 +534,43 @@ def _cell(text: str) -> str | None:
     """A cell as stored: its text, None for an empty one or a mark of no value ("N/A")."""
     text = text.strip()
     return None if text.casefold() in MISSING else text
+
+
+def _cells(texts: Sequence[str]) -> Sequence[str]:
+    """:func:`_cell` of every cell of a column, ``""`` for None: ``texts`` itself where that
+    changes none of them (told by a few searches in C over the column's cells joined, for
+    most columns of most tables), else each different text's."""
+    if _as_stored(texts):
+        return texts
+    stored = {t: _cell(t) or "" for t in dict.fromkeys(texts)}  # each different text once
+    return list(map(stored.__getitem__, texts))
+
+
+_CLASSES = bytes(
+    ord(" ") if chr(b).isspace() else ord("a") if chr(b).isalpha() else ord("0")
+    if chr(b).isdigit() else b for b in range(128)
+) + bytes(range(128, 256))  # fmt: skip
+"""ASCII bytes by class: spaces as a space, letters as ``a``, digits as ``0``."""
+_MARKS = {m for m in MISSING if m and m.isascii()}
+_MARK_SHAPES = sorted({f"\x00{m}\x00".encode().translate(_CLASSES) for m in _MARKS})
+"""The marks of no value by their classes' shapes (``n/a``: ``a/a``), each between cells."""
+_MARK_BYTES = {c for shape in _MARK_SHAPES for c in shape if c}
+
+
+def _as_stored(texts: Sequence[str]) -> bool:
+    """Whether no cell (none empty) begins or ends with a space or could be a mark of no
+    value: all ASCII, and no cell has a mark's shape (a cell of the shape is looked at one
+    by one, as any non-ASCII one)."""
+    joined = "\x00".join(texts)
+    if not joined.isascii():
+        return False
+    shapes = b"\x00" + joined.encode().translate(_CLASSES) + b"\x00"
+    if b"\x00\x00" in shapes:  # an empty cell
+        return False
+    if b" " in shapes and (b"\x00 " in shapes or b" \x00" in shapes):
+        return False
+    present = {c: bytes([c]) in shapes for c in _MARK_BYTES}  # each a search for one byte
+    return not any(shape in shapes for shape in _MARK_SHAPES if all(present[c] for c in shape if c))
 
 
 def quote(name: str) -> str:

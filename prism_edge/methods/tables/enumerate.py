@@ -145,7 +145,7 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
         yield from _space(reading, sheet, relevant)
         return
     for query in _space(reading, sheet, relevant):
-        if any(bounded & set(c.mentions) for c in query.conds + query.other):
+        if any(not bounded.isdisjoint(c.mentions) for c in query.conds + query.other):
             yield query
 
 

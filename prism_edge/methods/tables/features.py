@@ -86,6 +86,20 @@ class QuestionView:
     a short form: "alt" for altitude; :func:`words.short_form`)."""
     letter: set[int] = field(default_factory=set)
     """The columns named by one letter that starts a word of the question ("W": wins)."""
+    by_shape: dict[tuple[str, int | None, int | None], Features] = field(default_factory=dict)
+    """The features of each operation and columns of a query, made once
+    (:func:`query_features`)."""
+    by_conditions: dict[tuple[object, ...], Features] = field(default_factory=dict)
+    """The features of each operation's conditions, made once (by the conditions' tuples,
+    the same object for every query of one enumeration's conditions)."""
+    cond_columns: dict[tuple[int, int], tuple[object, object, set[int]]] = field(
+        default_factory=dict
+    )
+    """Each query's conditions (kept) and the columns they are on."""
+    sums: dict[tuple[int, int], float] = field(default_factory=dict)
+    products: dict[tuple[int, int], tuple[float, ...]] = field(default_factory=dict)
+    """The ranker's sum of each operation-and-columns part and products of each conditions
+    part (by the part's and the weights' identity), made once (``ranker.query_score``)."""
 
 
 def view(reading: Reading, sheet: Sheet) -> QuestionView:
@@ -172,8 +186,43 @@ def _op(query: Query) -> str:
 
 def query_features(q: QuestionView, query: Query) -> Features:
     """The features of a query alone, known before it runs (a big table's queries are
-    ranked by these first, and only the best are run)."""
+    ranked by these first, and only the best are run). Those of its operation and columns
+    and those of its conditions are each made once a question (a big table's hundred
+    thousand queries share some thousands of each; no key of the one is a key of the
+    other, so they are as if made in place)."""
+    shaped, conditioned = query_parts(q, query)
+    f = dict(shaped)
+    f.update(conditioned)
+    return f
+
+
+def query_parts(q: QuestionView, query: Query) -> tuple[Features, Features]:
+    """The features of a query's operation and columns, and those of its conditions, each
+    made once a question (:func:`query_features`; not to be changed)."""
     op = _op(query)
+    shape = (op, query.column, query.by)
+    shaped = q.by_shape.get(shape)
+    if shaped is None:
+        shaped = q.by_shape[shape] = _shaped(q, query, op)
+    columns = q.cond_columns.get((id(query.conds), id(query.other)))
+    if columns is None:  # the conditions' own tuples, kept: their ids name no others
+        columns = q.cond_columns[(id(query.conds), id(query.other))] = (
+            query.conds,
+            query.other,
+            {c.column for c in query.conds + query.other},
+        )
+    said = (query.op, id(query.conds), id(query.other),
+            query.column if query.column in columns[2] else -1)  # fmt: skip
+    conditioned = q.by_conditions.get(said)
+    if conditioned is None:
+        conditioned = q.by_conditions[said] = {}
+        _conditions(q, query, conditioned)
+    return shaped, conditioned
+
+
+def _shaped(q: QuestionView, query: Query, op: str) -> Features:
+    """The features of the query's operation with the question's words, and of its
+    columns."""
     group = _GROUP[query.op]
     f: Features = {f"op:{op}": 1.0, f"wh:{q.wh}|op:{op}": 1.0}
     for t in q.triggers:
@@ -220,7 +269,6 @@ def query_features(q: QuestionView, query: Query) -> Features:
         for h in q.header_words[query.by]:
             for w in q.content:
                 f[f"byw:{h}|q:{w}"] = 1.0
-    _conditions(q, query, f)
     return f
 
 

@@ -4,6 +4,7 @@ one table's."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -33,7 +34,14 @@ _TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th)?|[^\W\d_]+(?:['’.&][^\W\d
 
 def tokens(text: str) -> list[str]:
     """Folded words, numbers and marks, as cells and questions are both cut."""
-    return _TOKEN.findall(fold(text))
+    return list(_cut(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cut(text: str) -> tuple[str, ...]:
+    """:func:`tokens`, once a text while it is among the last cut (a question cuts every
+    column's cells, each table's)."""
+    return tuple(_TOKEN.findall(fold(text)))
 
 
 def key(text: str) -> str:

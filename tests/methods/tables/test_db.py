@@ -97,3 +97,47 @@ def test_markdown_tables_with_short_or_aligned_separators_and_escaped_bars():
     text = "| name | n |\n|--|:-:|\n| x \\| y | 3 |\n| z | 4 |\n"
     (table,) = text_tables(text)
     assert table.splitlines() == ["name,n", "x | y,3", "z,4"]
+
+
+def test_a_column_of_plain_numbers_is_read_by_cast_in_the_query_and_shown_as_stored():
+    """A column whose every cell is a plain number stores nothing more: a query reads its
+    numbers (and years' keys) as CAST does, the same values, shown as ``number(...)``."""
+    from prism_edge.methods.tables.space import Cond, Query
+
+    db = Database()
+    sheet = _add(db, "t", ["name", "year", "price"], [["a", "1999", "$5"], ["b", "2004", "7"],
+                                                      ["c", "", "$1,000"]])  # fmt: skip
+    year, price = sheet.columns[1], sheet.columns[2]
+    db.numeric(sheet, year)
+    db.numeric(sheet, price)
+    stored = [r[1] for r in db.db.execute("PRAGMA table_info(t0)")]
+    assert year.cast and not price.cast and "n1" not in stored and "n2" in stored
+    assert db.db.execute(f"SELECT {year.num}, {year.key} FROM t0 ORDER BY _row").fetchall() == [
+        (1999.0, 19990000), (2004.0, 20040000), (None, None)]  # fmt: skip
+    query = Query("t", "argmax", 0, 1, (Cond(2, ">", 6.0),))
+    sql, args = query.sql(sheet)
+    assert db.db.execute(sql, args).fetchall() == [("b",)]
+    assert db.shown(sql, args, sheet) == (
+        'SELECT "name" FROM "t" WHERE number("price") > 6 AND number("year") IS NOT NULL ORDER '
+        'BY number("year") DESC, rowid LIMIT 1 OFFSET 0'
+    )
+
+
+def test_a_big_columns_cells_are_found_alike_by_a_pass_and_by_its_index(monkeypatch):
+    """A big column's cells are looked up by a pass over the table the first time and
+    through an index made the second: the same cells, the same texts in the same order."""
+    from prism_edge.methods.tables import db as db_module
+
+    monkeypatch.setattr(db_module, "HELD_VALUES", 3)
+    db = Database()
+    names = ["Mike Trout", "x", "MIKE TROUT", "y", "z", "mike trout", "w", "Mike Trout"]
+    sheet = _add(db, "t", ["name"], [[n] for n in names])
+    column = sheet.columns[0]
+    assert column.big
+    first = db.said(sheet, column, ["mike trout", "nobody"])
+    texts = list(sheet.raw[0]["mike trout"])
+    sheet.raw[0].clear()
+    second = db.said(sheet, column, ["mike trout", "nobody"])
+    indexes = [r[1] for r in db.db.execute("PRAGMA index_list(t0)")]
+    assert first == second == ["mike trout"] and indexes == ["it0_0"]
+    assert texts == sheet.raw[0]["mike trout"] == ["Mike Trout", "MIKE TROUT", "mike trout"]
