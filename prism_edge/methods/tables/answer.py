@@ -36,6 +36,7 @@ from prism_edge.methods.tables.features import (
 )
 from prism_edge.methods.tables.keys import shared_keys
 from prism_edge.methods.tables.mentions import Reading, read
+from prism_edge.methods.tables.paths import chain, paths
 from prism_edge.methods.tables.ranker import probabilities, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
@@ -307,6 +308,9 @@ def _asked(
     ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
     asked += [join(db, link) for link in chosen]  # and a pair the question names both of
+    cells = {s.name: {i for m in readings[s.name].cells if m.exact for i in range(m.start, m.end)}
+             for s in sheets}  # fmt: skip
+    asked += [chain(db, a, b, mid) for a, b, mid in paths(every, cells, by_name)]
     if not by_name:
         return asked
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import codes, naming
+from prism_edge.methods.tables import codes, names, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
@@ -166,7 +166,58 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
                       for s in codes.said(question, words, sheet, column)
                       if (s.start, s.end) not in spans]  # fmt: skip
             reading.cells += found
+    everyday = _everyday(reading, db, sheets if sheets is not None else list(db.sheets.values()))
+    whole = [(m.start, m.end) for m in everyday if m.exact]
+    reading.cells = [m for m in reading.cells if m.exact or not any(
+        s <= m.start and m.end <= e for s, e in whole)] + everyday  # fmt: skip
     return reading
+
+
+_CELLS: dict[int, tuple[list[str], names.Cells]] = {}
+"""A column's values normalised, by the list of its values (kept alive while cached)."""
+
+
+def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[CellMention]:
+    """The cells the question's capitalised phrases name as people say names
+    (:mod:`prism_edge.methods.tables.names`), for phrases that name no cell as written and
+    no column or table, or only in part: the longest phrase first, the cells it names whole
+    first."""
+    covered = {i for m in reading.cells if m.exact for i in range(m.start, m.end)}
+    said = {stem(w) for s in sheets for c in s.columns for w in naming.words(s, c)}
+    said |= {stem(w) for s in sheets for w in tokens(s.name)}
+    found: list[CellMention] = []
+    for phrase in names.phrases(reading.question, reading.words):
+        span = set(range(phrase.start, phrase.end))
+        if span & covered:
+            continue
+        content = [w for w in reading.words[phrase.start : phrase.end] if w not in STOP]
+        if all(stem(w) in said for w in content):
+            continue  # names a column or a table ("HR", "Teams")
+        hits = []
+        for sheet in sheets:
+            for column in sheet.columns:
+                if column.big or column.kind != "text" or not sheet.values.get(column.index):
+                    continue
+                values_of = sheet.values[column.index]
+                cached = _CELLS.get(id(values_of))
+                if cached is None or cached[0] is not values_of:
+                    if len(_CELLS) > 4096:
+                        _CELLS.clear()
+                    cached = _CELLS[id(values_of)] = (values_of, names.column_cells(values_of))
+                cells = cached[1]
+                values, in_full = names.named(phrase, cells)
+                if values:
+                    hits.append(CellMention(sheet.name, column.index, tuple(values),
+                                            phrase.start, phrase.end, in_full))  # fmt: skip
+        whole = [m for m in hits if m.exact]
+        if whole:  # a column that holds the name whole before one in part
+            found += whole
+            covered |= span
+        elif hits and not any(m.start < phrase.end and phrase.start < m.end
+                              for m in reading.cells):  # fmt: skip
+            found += hits
+            covered |= span
+    return found
 
 
 def _numbers(words: list[str]) -> list[NumberMention]:
