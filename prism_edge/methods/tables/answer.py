@@ -35,7 +35,7 @@ from prism_edge.methods.tables.features import (
     view,
 )
 from prism_edge.methods.tables.keys import shared_keys
-from prism_edge.methods.tables.mentions import Reading, read
+from prism_edge.methods.tables.mentions import Reading, read, uncoded, written_spans
 from prism_edge.methods.tables.paths import chain, paths
 from prism_edge.methods.tables.ranker import probabilities, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
@@ -137,6 +137,8 @@ def answer(
     for sheet in sheets:
         naming.full_names(db, sheet)
     readings = {s.name: read(question, db, [s]) for s in sheets}
+    written = written_spans(readings.values())
+    readings = {name: uncoded(r, written) for name, r in readings.items()}
     touched = {s.name for s in sheets if named(view(readings[s.name], s))}
     if not touched:
         return TableAnswer(
@@ -151,7 +153,7 @@ def answer(
     found: list[Read] = []
     asked = _asked(db, question, sheets, touched, readings)
     for sheet in asked:
-        reading = readings.get(sheet.name) or read(question, db, [sheet])
+        reading = readings.get(sheet.name) or uncoded(read(question, db, [sheet]), written)
         found += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
     if len(sheets) > 1 or any(s.rows > SMALL_ROWS for s in asked):  # a database
         found = keeping(

@@ -5,6 +5,7 @@ shipped ranker, through the same path as a run (``answer``)."""
 
 from __future__ import annotations
 
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.answer import answer, said
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.enumerate import conditions
@@ -190,4 +191,43 @@ def test_tables_sharing_a_key_of_two_columns_join_on_both():
     assert {(link.left_column, link.right_column), *link.more} == {
         ("teamID", "teamID"), ("yearID", "yearID")}  # fmt: skip
     assert ask(db, "Who managed the Boston Red Sox in 2018?") == ["Alex Cora"]
+    db.close()
+
+
+def test_a_total_over_a_persons_seasons_in_a_range_of_years():
+    """A sum over his rows, the years between (not the two years said alone); "Mike Trout"
+    is a name, not the initials of Montana (``MT``) over a table that holds no name of his."""
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast", "birthState"],
+                      [["troutmi01", "Mike", "Trout", "NJ"], ["bettsmo01", "Mookie", "Betts",
+                       "TN"], ["smithjo01", "Joe", "Smith", "MT"]]))  # fmt: skip
+    db.add(TableChunk("Batting", ["playerID", "yearID", "HR"],
+                      [["troutmi01", "2016", "29"], ["troutmi01", "2017", "33"],
+                       ["troutmi01", "2018", "39"], ["troutmi01", "2019", "45"],
+                       ["bettsmo01", "2017", "24"], ["bettsmo01", "2018", "32"]]))  # fmt: skip
+    db.add(TableChunk("Pitching", ["playerID", "yearID", "HR"],
+                      [["smithjo01", "2017", "7"], ["smithjo01", "2018", "2"]]))  # fmt: skip
+    db.declared = [Link("Batting", "playerID", "People", "playerID"),
+                   Link("Pitching", "playerID", "People", "playerID")]  # fmt: skip
+    assert ask(db, "How many home runs did Mike Trout hit in total from 2017 to 2019?") == ["117"]
+    db.close()
+
+
+def test_a_name_written_whole_in_one_table_is_no_code_in_another():
+    """The name "Mike Trout" is a person in People; over Pitching (whose rows hold no name of his,
+    only a state code per row) it is not Montana's ``MT`` by its initials."""
+    from prism_edge.methods.tables.mentions import uncoded, written_spans
+
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast"],
+                      [["troutmi01", "Mike", "Trout"], ["smithjo01", "Joe", "Smith"]]))  # fmt: skip
+    db.add(TableChunk("Pitching", ["playerID", "state", "HR"],
+                      [["smithjo01", "MT", "7"], ["jonesbo01", "TX", "2"]]))  # fmt: skip
+    question = "How many home runs did Mike Trout allow?"
+    for sheet in db.sheets.values():
+        naming.full_names(db, sheet)  # "Mike Trout": one name, as a run reads it
+    readings = [read(question, db, [s]) for s in db.sheets.values()]
+    assert any(m.how == "code" for m in readings[1].cells)  # read alone: MT
+    written = written_spans(readings)
+    assert not [m for m in uncoded(readings[1], written).cells if m.how == "code"]
     db.close()
