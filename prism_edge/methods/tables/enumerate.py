@@ -307,6 +307,24 @@ def counted(reading: Reading, sheet: Sheet) -> bool:
     return False
 
 
+def people_counted(reading: Reading, sheet: Sheet) -> int | None:
+    """Over a joined table, the id column of the things "how many" counts ("how many
+    players ..." : ``playerID`` of the table of seasons): a row is a season, the question
+    counts different players; else None."""
+    if not sheet.parts:
+        return None
+    words = reading.words
+    for i in range(len(words) - 2):
+        if words[i : i + 2] != ["how", "many"]:
+            continue
+        noun = stem(words[i + 2])
+        for column in sheet.columns:
+            said = naming.words(sheet, column)
+            if len(said) == 2 and said[1] == "id" and stem(said[0]) == noun:
+                return column.index
+    return None
+
+
 def _says(phrase: list[str], name: list[str]) -> bool:
     """Whether the words ``phrase`` and a column's name say each other: every word of the
     name said by one of the phrase (whole, or as its short form: "HR", home runs) and every
@@ -341,6 +359,14 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if different(reading):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
+        return
+    ids = people_counted(reading, sheet)
+    if ids is not None:  # "how many players ..." over a join: different players, not rows
+        for query in _all(reading, sheet, relevant):
+            if query.op == "count" and query.conds:
+                yield Query(sheet.name, "count", ids, conds=query.conds)
+            else:
+                yield query
         return
     if counted(reading, sheet):
         every = list(_all(reading, sheet, relevant))

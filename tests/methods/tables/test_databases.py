@@ -231,3 +231,18 @@ def test_a_name_written_whole_in_one_table_is_no_code_in_another():
     written = written_spans(readings)
     assert not [m for m in uncoded(readings[1], written).cells if m.how == "code"]
     db.close()
+
+
+def test_how_many_people_over_a_join_counts_different_ids():
+    """Over Batting joined with People a row is a season: "how many players" counts
+    different players, not their seasons."""
+    from prism_edge.methods.tables.db import join
+    from prism_edge.methods.tables.enumerate import candidates, queries
+
+    db = people_db()
+    sheet = join(db, db.declared[0])
+    question = "How many players from Nashville played in 2018 or 2019?"
+    found = candidates(db, sheet, list(queries(read(question, db, [sheet]), sheet)))
+    counts = {c.values for c in found if c.query.op == "count" and c.query.conds}
+    assert (1.0,) in counts and (2.0,) not in counts  # Mookie Betts, once (two seasons)
+    db.close()
