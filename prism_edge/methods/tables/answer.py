@@ -34,7 +34,7 @@ from prism_edge.methods.tables.features import (
     query_features,
     view,
 )
-from prism_edge.methods.tables.keys import shared_keys
+from prism_edge.methods.tables.keys import code_links, shared_keys
 from prism_edge.methods.tables.mentions import Reading, read, uncoded, written_spans
 from prism_edge.methods.tables.paths import chain, paths
 from prism_edge.methods.tables.ranker import probabilities, score, weights
@@ -302,14 +302,19 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
     alone = max((len(c) for c in covers.values()), default=0)
-    every = links(db) + shared_keys(db)
+    coded = [  # a table's codes held by another's column: joined where it is named
+        k for k in code_links(db)
+        if k.right in by_name or any(m.exact for m in readings[k.right].cells)
+    ]  # fmt: skip
+    every = links(db) + shared_keys(db) + coded
     wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(every)
              if k.left in covers and k.right in covers]  # fmt: skip
     chosen = [
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
     ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
-    asked += [join(db, link) for link in chosen]  # and a pair the question names both of
+    asked += [join(db, link, f"{link.left} and {link.right} by {link.left_column}"
+                   if link in coded else "") for link in chosen]  # fmt: skip
     cells = {s.name: {i for m in readings[s.name].cells if m.exact for i in range(m.start, m.end)}
              for s in sheets}  # fmt: skip
     asked += [chain(db, a, b, mid) for a, b, mid in paths(every, cells, by_name)]

@@ -218,7 +218,8 @@ def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[C
                 values, in_full = names.named(phrase, cells)
                 if values:
                     hits.append(CellMention(sheet.name, column.index, tuple(values), phrase.start,
-                                            phrase.end, in_full, "everyday"))  # fmt: skip
+                                            phrase.end, in_full or len(values) == 1,
+                                            "everyday"))  # fmt: skip
         whole = [m for m in hits if m.exact]
         if whole:  # a column that holds the name whole before one in part
             found += whole
