@@ -159,6 +159,7 @@ def answer(
         found = keeping(
             [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
         )  # a database's rows have no order of their own
+        found = [s for s in found if not restating(s[0])] or found
     scored: list[Scored] = [(c, f, s) for c, f, s, _ in found]
     scored.sort(key=lambda s: -s[2])
     if not scored:
@@ -182,6 +183,17 @@ def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
                 number = reading.numbers[i - n_cells]
                 kept.update(range(number.start, number.end))
     return frozenset(kept)
+
+
+def restating(candidate: Candidate) -> bool:
+    """Whether a candidate answers only with the values its own condition names ("the
+    highest temperature at LGA": "LGA"): it says nothing the question did not."""
+    query = candidate.query
+    if query.column is None or query.op in ("count", "sum", "avg", "max", "min", "range"):
+        return False
+    named = {v for c in query.conds if c.op == "in" and c.column == query.column
+             for v in c.value}  # type: ignore[union-attr]  # fmt: skip
+    return bool(named) and {key(str(v)) for v in candidate.values} <= named
 
 
 def keeping(scored: Sequence[Read]) -> list[Read]:

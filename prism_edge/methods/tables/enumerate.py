@@ -304,6 +304,8 @@ def counted(reading: Reading, sheet: Sheet) -> bool:
             name = [w for w in naming.words(sheet, column) if w not in STOP]
             if name and _says(phrase, name):
                 return True
+            if len(phrase) == 1 and name == [phrase[0][0]]:
+                return True  # named by its first letter: "how many runs", R
     return False
 
 
@@ -352,6 +354,24 @@ def superlative(reading: Reading) -> bool:
     return bool({"high", "low"} & found) and not ({"total", "average"} & found)
 
 
+_HIGH = frozenset({"most", "highest", "maximum"})
+_LOW = frozenset({"fewest", "least", "lowest", "minimum"})
+
+
+def _opposite(reading: Reading) -> set[str]:
+    """The answers a superlative said one way only excludes: "the most home runs" is never
+    the row of the fewest (words whose way depends on the column, "oldest", "best", "top",
+    excluded)."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    said = {w for i, w in enumerate(reading.words) if i not in cells}
+    high, low = bool(said & _HIGH), bool(said & _LOW)
+    if high and not low:
+        return {"argmin", "min", "groupmin", "least"}
+    if low and not high:
+        return {"argmax", "max", "groupmax", "most"}
+    return set()
+
+
 def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """The queries of :func:`_all` a question asking for an average in so many words allows:
     averages (:func:`averaged`); one counting different values in so many words, no count
@@ -374,7 +394,8 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         return
     if superlative(reading):
         every = list(_all(reading, sheet, relevant))
-        yield from [q for q in every if q.op not in ("sum", "avg")] or every
+        away = {"sum", "avg"} | _opposite(reading)
+        yield from [q for q in every if q.op not in away] or every
         return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)

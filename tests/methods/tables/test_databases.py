@@ -246,3 +246,37 @@ def test_how_many_people_over_a_join_counts_different_ids():
     counts = {c.values for c in found if c.query.op == "count" and c.query.conds}
     assert (1.0,) in counts and (2.0,) not in counts  # Mookie Betts, once (two seasons)
     db.close()
+
+
+def test_an_answer_that_restates_the_value_named_is_no_answer():
+    """ "The highest temperature at LGA" is a temperature: the station of the hottest hour at
+    LGA is LGA, which the question said."""
+    from prism_edge.methods.tables.answer import restating
+    from prism_edge.methods.tables.enumerate import Candidate
+    from prism_edge.methods.tables.space import Cond, Query
+
+    cond = Cond(0, "in", ("lga",), (0,))
+    station = Query("weather", "argmax", 0, 1, (cond,))
+    assert restating(Candidate(station, ("LGA",), "", ()))
+    hottest = Query("weather", "max", 1, conds=(cond,))
+    assert not restating(Candidate(hottest, (98.96,), "", ()))
+    other = Query("weather", "argmax", 2, 1, (cond,))
+    assert not restating(Candidate(other, ("2013-07-18",), "", ()))
+
+
+def test_how_many_asks_a_column_named_by_its_first_letter():
+    """ "How many runs did the Houston Astros score": the amount ``R`` holds, not a count of
+    the team's one row."""
+    from prism_edge.methods.tables.enumerate import counted
+
+    db = Database()
+    rows = [["2019", "Houston Astros", "920", "107"], ["2019", "Atlanta Braves", "855", "97"],
+            ["2020", "Houston Astros", "279", "29"], ["2020", "Atlanta Braves", "348", "35"],
+            ["2018", "Houston Astros", "797", "103"], ["2018", "Boston Red Sox", "876", "108"],
+            ["2017", "Boston Red Sox", "785", "93"], ["2017", "Atlanta Braves", "732", "72"],
+            ["2016", "Atlanta Braves", "649", "68"], ["2016", "Boston Red Sox", "876", "93"],
+            ]  # fmt: skip
+    sheet, _ = db.add(TableChunk("Teams", ["yearID", "name", "R", "W"], rows))
+    assert counted(read("How many runs did the Houston Astros score in 2019?", db, [sheet]), sheet)
+    assert not counted(read("How many teams were there in 2019?", db, [sheet]), sheet)
+    db.close()
