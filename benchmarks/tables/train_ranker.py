@@ -48,7 +48,7 @@ from prism_edge.methods.tables.answer import load, rank_all
 NEGATIVES = 150
 MAX_POSITIVES = 50
 SEED = 13
-L2 = 1.0
+L2 = 3.0
 """The penalty ``choose`` picked (benchmarks/results/table-ranker-choose.txt)."""
 MIN_QUESTIONS = 10
 """Questions a feature must occur in to get a weight."""

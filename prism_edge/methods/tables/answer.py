@@ -34,8 +34,9 @@ from prism_edge.methods.tables.features import (
     features,
     view,
 )
-from prism_edge.methods.tables.keys import shared_keys
-from prism_edge.methods.tables.mentions import Reading, read
+from prism_edge.methods.tables.keys import code_links, shared_keys
+from prism_edge.methods.tables.mentions import Reading, read, uncoded, written_spans
+from prism_edge.methods.tables.paths import chain, paths
 from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
@@ -136,6 +137,8 @@ def answer(
     for sheet in sheets:
         naming.full_names(db, sheet)
     readings = {s.name: read(question, db, [s]) for s in sheets}
+    written = written_spans(readings.values())
+    readings = {name: uncoded(r, written) for name, r in readings.items()}
     touched = {s.name for s in sheets if named(view(readings[s.name], s))}
     if not touched:
         return TableAnswer(
@@ -150,12 +153,13 @@ def answer(
     found: list[Read] = []
     asked = _asked(db, question, sheets, touched, readings)
     for sheet in asked:
-        reading = readings.get(sheet.name) or read(question, db, [sheet])
+        reading = readings.get(sheet.name) or uncoded(read(question, db, [sheet]), written)
         found += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
     if len(sheets) > 1 or any(s.rows > SMALL_ROWS for s in asked):  # a database
         found = keeping(
             [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
         )  # a database's rows have no order of their own
+        found = [s for s in found if not restating(s[0])] or found
     scored: list[Scored] = [(c, f, s) for c, f, s, _ in found]
     scored.sort(key=lambda s: -s[2])
     if not scored:
@@ -179,6 +183,17 @@ def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
                 number = reading.numbers[i - n_cells]
                 kept.update(range(number.start, number.end))
     return frozenset(kept)
+
+
+def restating(candidate: Candidate) -> bool:
+    """Whether a candidate answers only with the values its own condition names ("the
+    highest temperature at LGA": "LGA"): it says nothing the question did not."""
+    query = candidate.query
+    if query.column is None or query.op in ("count", "sum", "avg", "max", "min", "range"):
+        return False
+    named = {v for c in query.conds if c.op == "in" and c.column == query.column
+             for v in c.value}  # type: ignore[union-attr]  # fmt: skip
+    return bool(named) and {key(str(v)) for v in candidate.values} <= named
 
 
 def keeping(scored: Sequence[Read]) -> list[Read]:
@@ -299,14 +314,22 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
     alone = max((len(c) for c in covers.values()), default=0)
-    every = links(db) + shared_keys(db)
+    coded = [  # a table's codes held by another's column: joined where it is named
+        k for k in code_links(db)
+        if k.right in by_name or any(m.exact for m in readings[k.right].cells)
+    ]  # fmt: skip
+    every = links(db) + shared_keys(db) + coded
     wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(every)
              if k.left in covers and k.right in covers]  # fmt: skip
     chosen = [
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
     ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
-    asked += [join(db, link) for link in chosen]  # and a pair the question names both of
+    asked += [join(db, link, f"{link.left} and {link.right} by {link.left_column}"
+                   if link in coded else "") for link in chosen]  # fmt: skip
+    cells = {s.name: {i for m in readings[s.name].cells if m.exact for i in range(m.start, m.end)}
+             for s in sheets}  # fmt: skip
+    asked += [chain(db, a, b, mid) for a, b, mid in paths(every, cells, by_name)]
     if not by_name:
         return asked
 

@@ -689,11 +689,13 @@ def _overlap(db: Database, left: Sheet, lc: Column, right: Sheet, rc: Column) ->
     return bool(distinct) and present * 2 >= distinct
 
 
-def join(db: Database, link: Link) -> Sheet:
+def join(db: Database, link: Link, name: str = "") -> Sheet:
     """The two tables of ``link`` joined into a new table (its columns named ``<table>
-    <column>``, its order the left table's), typed as any other."""
+    <column>``, its order the left table's), typed as any other; ``name`` where two links
+    join the same tables (else ``<left> and <right>``)."""
     left, right = db.sheets[link.left], db.sheets[link.right]
-    made = db.joined.get(f"{left.name} and {right.name}")
+    name = name or f"{left.name} and {right.name}"
+    made = db.joined.get(name)
     if made is not None:
         return made
     lc = next(c for c in left.columns if c.name == link.left_column)
@@ -718,7 +720,7 @@ def join(db: Database, link: Link) -> Sheet:
         for (alias, _, c), n in zip(parts, names, strict=True)
     )
     sheet = Sheet(
-        f"{left.name} and {right.name}", sql, [Column(n, i) for i, n in enumerate(names)], rows,
+        name, sql, [Column(n, i) for i, n in enumerate(names)], rows,
         parts=(left.name, right.name),
         shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY a.rowid, b.rowid) - 1 AS rowid, {shown} "
         f"FROM {quote(left.name)} AS a JOIN {quote(right.name)} AS b ON a.{quote(lc.name)} = "

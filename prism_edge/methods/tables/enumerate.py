@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.mentions import (
+    COMPARING,
     CellMention,
+    NumberMention,
     Reading,
     called,
     direction,
@@ -44,6 +46,12 @@ MAX_NTH = 5
 MAX_CELL_CONDS = 24
 BIG_ROWS = 2_000
 BIG_CONDS = 8
+MAX_QUERIES = 10_000
+"""Queries of one table a question is asked with, about, at most: beyond, only the pairs of
+conditions of its strongest mentions (a question naming many numbers and cells over a wide
+table enumerated 740,000 queries, 30 s)."""
+MIN_PAIRS = 8
+"""Pairs of conditions kept however many queries each makes."""
 WIDE_COLUMNS = 16
 """Columns of a table beyond which only its relevant ones answer, order or are compared
 (a 48-column table asked with two numbers enumerated 1.3 million queries)."""
@@ -74,7 +82,11 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
     mine = [(i, m) for i, m in enumerate(reading.cells) if m.sheet == sheet.name]
     for i, mention in mine:
         cells.append(Cond(mention.column, "in", mention.values, (i,)))
+    ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
+            for lo, hi in reading.ranges}  # fmt: skip
     for (i, a), (j, b) in itertools.combinations(mine, 2):
+        if frozenset((a.start, b.start)) in ends:
+            continue  # "from 2016 to 2019" is every year between, not the two
         if a.column == b.column and _apart(a, b) and set(a.values).isdisjoint(b.values):
             cells.append(Cond(a.column, "in", a.values + b.values, (i, j)))
     cells.sort(key=lambda c: (-_strength(reading, c), c.column))
@@ -84,6 +96,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         ref: tuple[int, ...] = (reading.number_index(lo), reading.number_index(hi))
         for column in sheet.columns:
             if column.kind == "number":
+                if high.value < column.low or low.value > column.high:
+                    continue  # a range no value of the column falls in
                 numbers.append(Cond(column.index, "between", low.value, ref, high.value))
             elif column.kind == "date" and low.year and high.year:
                 numbers.append(Cond(column.index, "year-between", low.value, ref, high.value))
@@ -92,14 +106,18 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         for column in sheet.columns:
             if column.kind == "text":
                 numbers.append(Cond(column.index, text.kind, text.text, ref))
+    in_range = {k for pair in reading.ranges for k in pair}
     for k, number in enumerate(reading.numbers):
         if number.ordinal or reading.words[number.end : number.end + 1] in _PLACES:
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
         ref = (reading.number_index(k),)
+        own = amount_of(reading, sheet, number)
         said = direction(reading.words, number)
-        dated = not said and in_year(reading.words, number)
+        dated = not said and (in_year(reading.words, number) or k in in_range)
         bounds = (said,) if said else () if dated else (">", "<", ">=", "<=")
         for column in sheet.columns:
+            if own and column.index not in own:
+                continue  # "more than 20 home runs": HR, no other column
             if column.kind == "number":
                 if not said and not column.low <= number.value <= column.high:
                     continue  # a bound no value reaches, said of no column: not this one
@@ -122,6 +140,75 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                     "year=", "year>", "year<")  # fmt: skip
                 numbers += [Cond(column.index, op, number.value, ref) for op in ops]
     return cells, numbers
+
+
+_COMPARING = COMPARING - STOP
+
+
+def amount_of(reading: Reading, sheet: Sheet, number: NumberMention) -> set[int]:
+    """The columns of numbers the words right after a number name as what it counts ("20
+    home runs": ``HR``, "100 hits": ``H``, "200 seats": ``seats``), or those just before the
+    words comparing it ("an ERA below 3"), in full or by a short form, or the word before it
+    names ("flight 1545"); empty where none (the number may bound any column)."""
+    if number.year or number.ordinal:
+        return set()
+    after = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP,
+                                     reading.words[number.end : number.end + 3]))  # fmt: skip
+    start = number.start
+    while start > 0 and reading.words[start - 1] in _COMPARING:
+        start -= 1
+    before = list(
+        itertools.takewhile(
+            lambda w: w.isalpha() and w not in STOP,
+            reversed(reading.words[max(0, start - 2) : start]),
+        )
+    )[::-1]
+    if start == number.start:
+        before = []  # no comparison said: "in 2019 Houston": no amount of Houston
+    found = set()
+    for column in sheet.columns:
+        if column.kind != "number":
+            continue
+        name = [w for w in naming.words(sheet, column) if w not in STOP]
+        if not name:
+            continue
+        if (
+            called(reading, sheet, column, number.start)
+            or any(_says(after[:n], name) for n in range(1, len(after) + 1))
+            or any(_says(before[-n:], name) for n in range(1, len(before) + 1))
+        ):
+            found.add(column.index)
+    if not found and after:  # a column named by one letter: "100 hits", H
+        found = {c.index for c in sheet.columns if c.kind == "number"
+                 and naming.own_name(sheet, c).casefold() == after[0][0]}  # fmt: skip
+    return found
+
+
+def _weight(reading: Reading, cond: Cond) -> float:
+    """How much of the question a condition keeps, to choose pairs by: a cell's words (and
+    one more where whole); a number compared in words ("more than 40") as much as a cell
+    of three words, one said bare less."""
+    if any(i < len(reading.cells) for i in cond.mentions):
+        return _strength(reading, cond)
+    numbers = [reading.numbers[i - len(reading.cells)] for i in cond.mentions
+               if len(reading.cells) <= i < len(reading.cells) + len(reading.numbers)]  # fmt: skip
+    return 4.0 if any(direction(reading.words, n) for n in numbers) else 1.5
+
+
+def _outermost(reading: Reading, cells: list[Cond]) -> list[Cond]:
+    """The cell conditions but those whose words lie inside the words of a cell the table
+    names whole as written ("Mike" inside "Mike Trout"): a candidate keeping the part is
+    never kept over a database beside one keeping the whole (:func:`answer.keeping`)."""
+    whole = [(m.start, m.end) for m in reading.cells if m.exact and m.how == "written"]
+
+    def inside(cond: Cond) -> bool:
+        spans = [(reading.cells[i].start, reading.cells[i].end) for i in cond.mentions
+                 if i < len(reading.cells)]  # fmt: skip
+        return bool(spans) and all(
+            any(s <= a and b <= e and (s, e) != (a, b) for s, e in whole) for a, b in spans
+        )
+
+    return [c for c in cells if not inside(c)]
 
 
 def _apart(a: CellMention, b: CellMention) -> bool:
@@ -217,7 +304,27 @@ def counted(reading: Reading, sheet: Sheet) -> bool:
             name = [w for w in naming.words(sheet, column) if w not in STOP]
             if name and _says(phrase, name):
                 return True
+            if len(phrase) == 1 and name == [phrase[0][0]]:
+                return True  # named by its first letter: "how many runs", R
     return False
+
+
+def people_counted(reading: Reading, sheet: Sheet) -> int | None:
+    """Over a joined table, the id column of the things "how many" counts ("how many
+    players ..." : ``playerID`` of the table of seasons): a row is a season, the question
+    counts different players; else None."""
+    if not sheet.parts:
+        return None
+    words = reading.words
+    for i in range(len(words) - 2):
+        if words[i : i + 2] != ["how", "many"]:
+            continue
+        noun = stem(words[i + 2])
+        for column in sheet.columns:
+            said = naming.words(sheet, column)
+            if len(said) == 2 and said[1] == "id" and stem(said[0]) == noun:
+                return column.index
+    return None
 
 
 def _says(phrase: list[str], name: list[str]) -> bool:
@@ -247,6 +354,24 @@ def superlative(reading: Reading) -> bool:
     return bool({"high", "low"} & found) and not ({"total", "average"} & found)
 
 
+_HIGH = frozenset({"most", "highest", "maximum"})
+_LOW = frozenset({"fewest", "least", "lowest", "minimum"})
+
+
+def _opposite(reading: Reading) -> set[str]:
+    """The answers a superlative said one way only excludes: "the most home runs" is never
+    the row of the fewest (words whose way depends on the column, "oldest", "best", "top",
+    excluded)."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    said = {w for i, w in enumerate(reading.words) if i not in cells}
+    high, low = bool(said & _HIGH), bool(said & _LOW)
+    if high and not low:
+        return {"argmin", "min", "groupmin", "least"}
+    if low and not high:
+        return {"argmax", "max", "groupmax", "most"}
+    return set()
+
+
 def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> Iterator[Query]:
     """The queries of :func:`_all` a question asking for an average in so many words allows:
     averages (:func:`averaged`); one counting different values in so many words, no count
@@ -255,13 +380,22 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
         return
+    ids = people_counted(reading, sheet)
+    if ids is not None:  # "how many players ..." over a join: different players, not rows
+        for query in _all(reading, sheet, relevant):
+            if query.op == "count" and query.conds:
+                yield Query(sheet.name, "count", ids, conds=query.conds)
+            else:
+                yield query
+        return
     if counted(reading, sheet):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
         return
     if superlative(reading):
         every = list(_all(reading, sheet, relevant))
-        yield from [q for q in every if q.op not in ("sum", "avg")] or every
+        away = {"sum", "avg"} | _opposite(reading)
+        yield from [q for q in every if q.op not in away] or every
         return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)
@@ -279,7 +413,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     cells, numbers = conditions(reading, sheet)
     columns = [c for c in sheet.columns if c.present]
     if sheet.rows > BIG_ROWS:  # every query reads every row
-        cells = cells[:BIG_CONDS]
+        cells = _outermost(reading, cells)[:BIG_CONDS]
     if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:
         columns = [c for c in columns if c.index in relevant]
         numbers = [c for c in numbers if c.column in relevant]
@@ -295,6 +429,10 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
         for a, b in itertools.combinations(cells[:MAX_CELL_CONDS], 2)
         if a.column != b.column and set(a.mentions).isdisjoint(b.mentions)
     ] + [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    each = len(columns) * (6 + 2 * len(ordered)) + 4 * len(numeric) + 1
+    room = max(MIN_PAIRS, (MAX_QUERIES - each * len(singles)) // each)
+    if len(pairs) > room:  # the likeliest pairs, the strongest mentions first
+        pairs = sorted(pairs, key=lambda p: -sum(_weight(reading, c) for c in p))[:room]
     # over every row
     yield Query(name, "count")
     for col in columns:

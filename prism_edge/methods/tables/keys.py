@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Database, Link, Sheet, links
 from prism_edge.methods.tables.words import column_words
 
@@ -82,3 +83,45 @@ def _matches(db: Database, left: Sheet, right: Sheet, link: Link) -> bool:
         f"FROM (SELECT * FROM {left.sql} ORDER BY _row LIMIT {SAMPLE}) AS a"
     ).fetchone()
     return bool(total) and (found or 0) * 2 >= total
+
+
+CODE_SHARE = 0.9
+"""Of a column's different values, the share a table's codes must hold for the column to
+hold that table's codes."""
+_CODES: weakref.WeakKeyDictionary[Database, list[Link]] = weakref.WeakKeyDictionary()
+
+
+def code_links(db: Database) -> list[Link]:
+    """Links by the values columns hold, undeclared and under other names: a column whose
+    different values are nearly all (:data:`CODE_SHARE`) codes of a table with names
+    (``flights.origin`` and ``dest`` hold ``airports.faa``, beside ``airports.name``), where no
+    link already joins the two tables; so a name said of the codes' table ("Kennedy
+    International") selects the other's rows. Found once per database."""
+    known = _CODES.get(db)
+    if known is None:
+        known = _CODES[db] = _code_links(db)
+    return known
+
+
+def _code_links(db: Database) -> list[Link]:
+    joined = {frozenset((k.left, k.right)) for k in links(db) + shared_keys(db)}
+    coded: list[tuple[Sheet, str, set[str]]] = []
+    for sheet in db.sheets.values():
+        if not naming.labels(sheet):
+            continue
+        for column in sheet.columns:
+            values = sheet.values.get(column.index)
+            if values and column.distinct == column.present and naming.is_code(sheet, column):
+                coded.append((sheet, column.name, set(values)))
+    found = []
+    for right, key, codes in coded:
+        for left in db.sheets.values():
+            if left is right or frozenset((left.name, right.name)) in joined:
+                continue
+            for column in left.columns:
+                values = left.values.get(column.index)
+                if column.kind != "text" or not values or len(values) < 2:
+                    continue
+                if sum(v in codes for v in values) >= CODE_SHARE * len(values):
+                    found.append(Link(left.name, column.name, right.name, key))
+    return found

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import codes, naming
+from prism_edge.methods.tables import codes, names, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
@@ -38,6 +38,9 @@ class CellMention:
     """The span (token indexes, end excluded)."""
     exact: bool
     """The span is the whole cell; else it occurs inside it."""
+    how: str = "written"
+    """How the question says it: ``written`` (its words are the cell's), ``code`` (in words
+    for a code: :mod:`codes`) or ``everyday`` (a name shorter or otherwise: :mod:`names`)."""
 
     @property
     def size(self) -> int:
@@ -111,6 +114,10 @@ a parser reads grammar, not left to the ranker's weights (learned from weakly su
 questions, where a count with the wrong bound can match the answer by chance)."""
 
 
+COMPARING = frozenset(w for said in _BEFORE for w in said)
+"""The words that say a comparison ("more", "than", "below", "least")."""
+
+
 def direction(words: Sequence[str], number: NumberMention) -> str | None:
     """The comparison the question's words put on ``number`` (``>``, ``<``, ``>=``, ``<=``),
     or None when they say none ("in 1990", "400 employees")."""
@@ -151,6 +158,7 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     reading.numbers = _numbers(words)
     reading.ranges = _ranges(words, reading.numbers)
     reading.texts = _texts(question, words)
+    coded: list[CellMention] = []
     for sheet in sheets if sheets is not None else db.sheets.values():
         db.prepare(sheet)
         for column in sheet.columns:
@@ -162,10 +170,77 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
                 found = [m for m in found if not (m.size == 1 and m.start in years)
                          or called(reading, sheet, column, m.start)]  # fmt: skip
             spans = {(m.start, m.end) for m in found if m.exact}
-            found += [CellMention(sheet.name, column.index, (s.value,), s.start, s.end, True)
-                      for s in codes.said(question, words, sheet, column)
+            coded += [CellMention(sheet.name, column.index, (s.value,), s.start, s.end, True,
+                                  "code") for s in codes.said(question, words, sheet, column)
                       if (s.start, s.end) not in spans]  # fmt: skip
             reading.cells += found
+    written = {(m.start, m.end) for m in reading.cells if m.exact}
+    reading.cells += [m for m in coded if (m.start, m.end) not in written]  # "Mike Trout": no MT
+    everyday = _everyday(reading, db, sheets if sheets is not None else list(db.sheets.values()))
+    whole = [(m.start, m.end) for m in everyday if m.exact]
+    reading.cells = [m for m in reading.cells if m.exact or not any(
+        s <= m.start and m.end <= e for s, e in whole)] + everyday  # fmt: skip
+    return reading
+
+
+_CELLS: dict[int, tuple[list[str], names.Cells]] = {}
+"""A column's values normalised, by the list of its values (kept alive while cached)."""
+
+
+def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[CellMention]:
+    """The cells the question's capitalised phrases name as people say names
+    (:mod:`prism_edge.methods.tables.names`), for phrases that name no cell as written and
+    no column or table, or only in part: the longest phrase first, the cells it names whole
+    first."""
+    covered = {i for m in reading.cells if m.exact for i in range(m.start, m.end)}
+    said = {stem(w) for s in sheets for c in s.columns for w in naming.words(s, c)}
+    said |= {stem(w) for s in sheets for w in tokens(s.name)}
+    found: list[CellMention] = []
+    for phrase in names.phrases(reading.question, reading.words):
+        span = set(range(phrase.start, phrase.end))
+        if span & covered:
+            continue
+        content = [w for w in reading.words[phrase.start : phrase.end] if w not in STOP]
+        if all(stem(w) in said for w in content):
+            continue  # names a column or a table ("HR", "Teams")
+        hits = []
+        for sheet in sheets:
+            for column in sheet.columns:
+                if column.big or column.kind != "text" or not sheet.values.get(column.index):
+                    continue
+                values_of = sheet.values[column.index]
+                cached = _CELLS.get(id(values_of))
+                if cached is None or cached[0] is not values_of:
+                    if len(_CELLS) > 4096:
+                        _CELLS.clear()
+                    cached = _CELLS[id(values_of)] = (values_of, names.column_cells(values_of))
+                cells = cached[1]
+                values, in_full = names.named(phrase, cells)
+                if values:
+                    hits.append(CellMention(sheet.name, column.index, tuple(values), phrase.start,
+                                            phrase.end, in_full or len(values) == 1,
+                                            "everyday"))  # fmt: skip
+        whole = [m for m in hits if m.exact]
+        if whole:  # a column that holds the name whole before one in part
+            found += whole
+            covered |= span
+        elif hits and not any(m.start < phrase.end and phrase.start < m.end
+                              for m in reading.cells):  # fmt: skip
+            found += hits
+            covered |= span
+    return found
+
+
+def written_spans(readings: Iterable[Reading]) -> set[tuple[int, int]]:
+    """The spans of the question that name a whole cell as written, in any table."""
+    return {(m.start, m.end) for r in readings for m in r.cells
+            if m.exact and m.how == "written"}  # fmt: skip
+
+
+def uncoded(reading: Reading, written: set[tuple[int, int]]) -> Reading:
+    """The reading without the codes said by words that name a whole cell as written in some
+    table ("Mike Trout" is a name, not Montana's ``MT``, over a table that holds no name)."""
+    reading.cells = [m for m in reading.cells if m.how != "code" or (m.start, m.end) not in written]
     return reading
 
 

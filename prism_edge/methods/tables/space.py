@@ -148,8 +148,9 @@ class Query:
         t = sheet.sql
         col = sheet.columns[self.column] if self.column is not None else None
         op = self.op
-        if op == "count":
-            return f"SELECT COUNT(*) FROM {t}{where}", args
+        if op == "count":  # of rows, or of the different ids of a join's ("how many players")
+            counted = f"DISTINCT {col.text}" if col is not None else "*"
+            return f"SELECT COUNT({counted}) FROM {t}{where}", args
         other, more = _where(sheet, self.other)
         if op == "countdiff":
             return (
@@ -227,7 +228,7 @@ class Query:
         nth = _ordinal(self.nth)
         said = {
             "select": f"the {name}",
-            "count": "the number of rows",
+            "count": f"the number of different {name}" if name else "the number of rows",
             "distinct": f"the number of different {name}",
             "sum": f"the total {name}",
             "avg": f"the average {name}",

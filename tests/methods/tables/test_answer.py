@@ -41,15 +41,7 @@ def values(question: str, **kw) -> list[str]:
         ("which country has the smallest population?", ["Iceland"]),
         ("what is the capital of chile?", ["Santiago"]),
         ("how many countries are in europe?", ["2"]),
-        pytest.param(
-            "which country became independent first?",
-            ["Chile"],
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a known miss of the learned ranker (v5): 'first' is the table's first "
-                "row (Norway) in most training questions, whose tables run in time order",
-            ),
-        ),
+        ("which country became independent first?", ["Chile"]),  # a miss of v5, not of r4
     ],
 )
 def test_questions_people_ask(question, expected):
@@ -148,15 +140,7 @@ FIRMS = ["name", "country", "profits", "employees"]
         ("How many companies have more than 400 employees?", ["2"]),
         ("How many companies are from Norway?", ["2"]),
         ("How many employees does Ember have?", ["300"]),
-        pytest.param(
-            "What is the average profit of the companies from Sweden?",
-            ["100"],
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a known miss of the learned ranker (v5): the average over every row "
-                "(105) outranks the one over the rows of Sweden (100)",
-            ),
-        ),
+        ("What is the average profit of the companies from Sweden?", ["100"]),  # v5 missed it
         ("What is the average number of employees, rounded to 1 decimal place?", ["850"]),
     ],
 )

@@ -5,6 +5,7 @@ shipped ranker, through the same path as a run (``answer``)."""
 
 from __future__ import annotations
 
+from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.answer import answer, said
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.enumerate import conditions
@@ -190,4 +191,92 @@ def test_tables_sharing_a_key_of_two_columns_join_on_both():
     assert {(link.left_column, link.right_column), *link.more} == {
         ("teamID", "teamID"), ("yearID", "yearID")}  # fmt: skip
     assert ask(db, "Who managed the Boston Red Sox in 2018?") == ["Alex Cora"]
+    db.close()
+
+
+def test_a_total_over_a_persons_seasons_in_a_range_of_years():
+    """A sum over his rows, the years between (not the two years said alone); "Mike Trout"
+    is a name, not the initials of Montana (``MT``) over a table that holds no name of his."""
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast", "birthState"],
+                      [["troutmi01", "Mike", "Trout", "NJ"], ["bettsmo01", "Mookie", "Betts",
+                       "TN"], ["smithjo01", "Joe", "Smith", "MT"]]))  # fmt: skip
+    db.add(TableChunk("Batting", ["playerID", "yearID", "HR"],
+                      [["troutmi01", "2016", "29"], ["troutmi01", "2017", "33"],
+                       ["troutmi01", "2018", "39"], ["troutmi01", "2019", "45"],
+                       ["bettsmo01", "2017", "24"], ["bettsmo01", "2018", "32"]]))  # fmt: skip
+    db.add(TableChunk("Pitching", ["playerID", "yearID", "HR"],
+                      [["smithjo01", "2017", "7"], ["smithjo01", "2018", "2"]]))  # fmt: skip
+    db.declared = [Link("Batting", "playerID", "People", "playerID"),
+                   Link("Pitching", "playerID", "People", "playerID")]  # fmt: skip
+    assert ask(db, "How many home runs did Mike Trout hit in total from 2017 to 2019?") == ["117"]
+    db.close()
+
+
+def test_a_name_written_whole_in_one_table_is_no_code_in_another():
+    """The name "Mike Trout" is a person in People; over Pitching (whose rows hold no name of his,
+    only a state code per row) it is not Montana's ``MT`` by its initials."""
+    from prism_edge.methods.tables.mentions import uncoded, written_spans
+
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast"],
+                      [["troutmi01", "Mike", "Trout"], ["smithjo01", "Joe", "Smith"]]))  # fmt: skip
+    db.add(TableChunk("Pitching", ["playerID", "state", "HR"],
+                      [["smithjo01", "MT", "7"], ["jonesbo01", "TX", "2"]]))  # fmt: skip
+    question = "How many home runs did Mike Trout allow?"
+    for sheet in db.sheets.values():
+        naming.full_names(db, sheet)  # "Mike Trout": one name, as a run reads it
+    readings = [read(question, db, [s]) for s in db.sheets.values()]
+    assert any(m.how == "code" for m in readings[1].cells)  # read alone: MT
+    written = written_spans(readings)
+    assert not [m for m in uncoded(readings[1], written).cells if m.how == "code"]
+    db.close()
+
+
+def test_how_many_people_over_a_join_counts_different_ids():
+    """Over Batting joined with People a row is a season: "how many players" counts
+    different players, not their seasons."""
+    from prism_edge.methods.tables.db import join
+    from prism_edge.methods.tables.enumerate import candidates, queries
+
+    db = people_db()
+    sheet = join(db, db.declared[0])
+    question = "How many players from Nashville played in 2018 or 2019?"
+    found = candidates(db, sheet, list(queries(read(question, db, [sheet]), sheet)))
+    counts = {c.values for c in found if c.query.op == "count" and c.query.conds}
+    assert (1.0,) in counts and (2.0,) not in counts  # Mookie Betts, once (two seasons)
+    db.close()
+
+
+def test_an_answer_that_restates_the_value_named_is_no_answer():
+    """ "The highest temperature at LGA" is a temperature: the station of the hottest hour at
+    LGA is LGA, which the question said."""
+    from prism_edge.methods.tables.answer import restating
+    from prism_edge.methods.tables.enumerate import Candidate
+    from prism_edge.methods.tables.space import Cond, Query
+
+    cond = Cond(0, "in", ("lga",), (0,))
+    station = Query("weather", "argmax", 0, 1, (cond,))
+    assert restating(Candidate(station, ("LGA",), "", ()))
+    hottest = Query("weather", "max", 1, conds=(cond,))
+    assert not restating(Candidate(hottest, (98.96,), "", ()))
+    other = Query("weather", "argmax", 2, 1, (cond,))
+    assert not restating(Candidate(other, ("2013-07-18",), "", ()))
+
+
+def test_how_many_asks_a_column_named_by_its_first_letter():
+    """ "How many runs did the Houston Astros score": the amount ``R`` holds, not a count of
+    the team's one row."""
+    from prism_edge.methods.tables.enumerate import counted
+
+    db = Database()
+    rows = [["2019", "Houston Astros", "920", "107"], ["2019", "Atlanta Braves", "855", "97"],
+            ["2020", "Houston Astros", "279", "29"], ["2020", "Atlanta Braves", "348", "35"],
+            ["2018", "Houston Astros", "797", "103"], ["2018", "Boston Red Sox", "876", "108"],
+            ["2017", "Boston Red Sox", "785", "93"], ["2017", "Atlanta Braves", "732", "72"],
+            ["2016", "Atlanta Braves", "649", "68"], ["2016", "Boston Red Sox", "876", "93"],
+            ]  # fmt: skip
+    sheet, _ = db.add(TableChunk("Teams", ["yearID", "name", "R", "W"], rows))
+    assert counted(read("How many runs did the Houston Astros score in 2019?", db, [sheet]), sheet)
+    assert not counted(read("How many teams were there in 2019?", db, [sheet]), sheet)
     db.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from prism_edge.methods.tables.db import Database
+from prism_edge.methods.tables.db import Database, Sheet
 from prism_edge.methods.tables.enumerate import queries
 from prism_edge.methods.tables.mentions import direction, read
 from prism_edge.methods.tables.words import tokens
@@ -96,3 +96,56 @@ def test_a_year_is_equal_only_to_a_column_of_years():
     assert {sheet.columns[m.column].name for m in reading.cells} == {"year"}  # nor its cell
     _, numbers = conditions(read("Which team had 1,900 at bats?", db, [sheet]), sheet)
     assert "AB" in {sheet.columns[c.column].name for c in numbers if c.op == "="}
+
+
+SEASONS = [["2016", "29", "120", "40"], ["2017", "33", "110", "35"], ["2018", "39", "140", "42"],
+           ["2019", "45", "137", "48"], ["2020", "17", "60", "20"]]  # fmt: skip
+
+
+def _seasons() -> tuple[Database, Sheet]:
+    db = Database()
+    sheet, _ = db.add(TableChunk("Batting", ["yearID", "HR", "H", "BB"], [r[:] for r in SEASONS]))
+    return db, sheet
+
+
+def test_a_number_says_the_column_it_counts():
+    from prism_edge.methods.tables.enumerate import conditions
+
+    db, sheet = _seasons()
+    for question, column in (("How many seasons with more than 30 home runs?", 1),
+                             ("How many seasons with 100 hits?", 2),
+                             ("In how many seasons was his BB below 40?", 3)):  # fmt: skip
+        _, numbers = conditions(read(question, db, [sheet]), sheet)
+        assert {c.column for c in numbers} == {column}, question
+    _, numbers = conditions(read("How many seasons above 40?", db, [sheet]), sheet)
+    assert {c.column for c in numbers} == {0, 1, 2, 3}  # says no column: any
+    db.close()
+
+
+def test_a_range_of_years_is_every_year_between_not_the_two():
+    from prism_edge.methods.tables.enumerate import conditions
+
+    db, sheet = _seasons()
+    reading = read("How many home runs did he hit from 2016 to 2019?", db, [sheet])
+    cells, numbers = conditions(reading, sheet)
+    assert not [c for c in cells if len(c.mentions) == 2]  # no "2016 or 2019"
+    assert {(c.column, c.op) for c in numbers} == {(0, "between")}  # no bound of one end
+    db.close()
+
+
+def test_the_pairs_of_conditions_are_bounded():
+    """A question naming many numbers and cells over a wide table: the pairs of its
+    strongest conditions only (were every pair enumerated: 831,000 queries)."""
+    from prism_edge.methods.tables import enumerate as space
+
+    db = Database()
+    header = ["name", "team"] + [f"stat{k}" for k in range(14)]
+    rows = [[f"Player {k}", f"Team {k % 5}"] + [str((k * 7 + j) % 50) for j in range(14)]
+            for k in range(60)]  # fmt: skip
+    sheet, _ = db.add(TableChunk("players", header, rows))
+    question = ("how many of Team 1, Team 2 or Team 3 had 12, 17, 25, 31 or 40 of "
+                "Player 4 and Player 9?")  # fmt: skip
+    found = list(space.queries(read(question, db, [sheet]), sheet))
+    pairs = {q.conds for q in found if len(q.conds) == 2}
+    assert len(pairs) == space.MIN_PAIRS  # its singles alone fill the room: the fewest pairs
+    db.close()
