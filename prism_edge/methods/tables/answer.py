@@ -314,11 +314,23 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
     alone = max((len(c) for c in covers.values()), default=0)
-    coded = [  # a table's codes held by another's column: joined where it is named
-        k for k in code_links(db)
-        if k.right in by_name or any(m.exact for m in readings[k.right].cells)
+    known = links(db) + shared_keys(db)
+
+    def spans(table: str) -> set[tuple[int, int]]:
+        return {(m.start, m.end) for m in readings[table].cells if m.exact}
+
+    def near(table: str) -> set[tuple[int, int]]:  # named by the table or one it links to
+        out = spans(table)
+        for k in known:
+            if table in (k.left, k.right):
+                out |= spans(k.right if k.left == table else k.left)
+        return out
+
+    coded = [  # a table's codes held by another's column: joined where it names what no
+        k for k in code_links(db)  # table already linked to the other does ("Delta": airlines)
+        if k.right in by_name or spans(k.right) - near(k.left)
     ]  # fmt: skip
-    every = links(db) + shared_keys(db) + coded
+    every = known + coded
     wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(every)
              if k.left in covers and k.right in covers]  # fmt: skip
     chosen = [

@@ -13,6 +13,7 @@ from prism_edge.text.tables import TableChunk
 AIRPORTS = [
     ["EWR", "Newark Liberty Intl", "18"], ["LGA", "La Guardia", "22"],
     ["JFK", "John F Kennedy Intl", "13"], ["MDW", "Chicago Midway Intl", "620"],
+    ["DTA", "Delta Municipal", "4759"],
 ]  # fmt: skip
 FLIGHTS = [["DL", "10", "JFK", "MDW", "5"], ["DL", "11", "LGA", "MDW", "25"],
            ["UA", "12", "EWR", "JFK", "-3"], ["UA", "13", "JFK", "LGA", "40"],
@@ -49,4 +50,28 @@ def test_a_name_said_of_the_codes_table_selects_the_rows_holding_its_code():
     db = flights_db()
     assert ask(db, "How many flights left from Kennedy International?") == ["3"]
     assert ask(db, "What was the average departure delay of flights from Newark Liberty?") == ["-3"]
+    db.close()
+
+
+def test_no_join_by_codes_for_a_name_a_linked_table_already_holds(monkeypatch):
+    """ "Delta" names an airline (linked to flights by its carrier) as well as an airport:
+    the flights are not joined with the airports by their codes for it (each such join of a
+    big table costs the question time)."""
+    from prism_edge.methods.tables import answer as module
+
+    asked: list[str] = []
+    real = module._asked
+
+    def recorded(*args):  # type: ignore[no-untyped-def]
+        found = real(*args)
+        asked.extend(s.name for s in found)
+        return found
+
+    monkeypatch.setattr(module, "_asked", recorded)
+    db = flights_db()
+    assert ask(db, "How many flights did Delta fly?") == ["2"]
+    assert "flights and airlines" in asked and not [n for n in asked if " by " in n]
+    asked.clear()
+    ask(db, "How many flights left from Kennedy International?")
+    assert "flights and airports by origin" in asked
     db.close()
