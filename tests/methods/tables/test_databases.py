@@ -6,11 +6,12 @@ shipped ranker, through the same path as a run (``answer``)."""
 from __future__ import annotations
 
 from prism_edge.methods.tables import naming
-from prism_edge.methods.tables.answer import answer, said
+from prism_edge.methods.tables.answer import answer
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.enumerate import conditions
 from prism_edge.methods.tables.mentions import read
 from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
 
 AIRLINES = [["AA", "American Airlines Inc."], ["B6", "JetBlue Airways"],
             ["UA", "United Air Lines Inc."]]  # fmt: skip
@@ -33,11 +34,6 @@ def flights_db() -> Database:
     db.add(TableChunk("flights", header, [list(r) for r in FLIGHTS]))
     db.declared = [Link("flights", "carrier", "airlines", "carrier")]
     return db
-
-
-def ask(db: Database, question: str) -> list[str]:
-    result, _ = answer(db, question)
-    return [said(v) for v in result.values] if result.best else [result.not_in_table]
 
 
 def test_a_value_named_in_another_table_is_a_condition_over_the_join():

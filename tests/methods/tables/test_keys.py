@@ -4,11 +4,11 @@ selects the other's rows ("flights from Kennedy International")."""
 
 from __future__ import annotations
 
-from prism_edge.methods.tables.answer import answer, said
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.keys import code_links
 from prism_edge.methods.tables.mentions import read
 from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
 
 AIRPORTS = [
     ["EWR", "Newark Liberty Intl", "18"], ["LGA", "La Guardia", "22"],
@@ -39,11 +39,6 @@ def test_columns_holding_a_tables_codes_link_to_it():
     assert found == {("flights", "origin", "airports", "faa"),
                      ("flights", "dest", "airports", "faa")}  # fmt: skip
     db.close()
-
-
-def ask(db: Database, question: str) -> list[str]:
-    result, _ = answer(db, question)
-    return [said(v) for v in result.values] if result.best else [result.not_in_table]
 
 
 def test_a_name_said_of_the_codes_table_selects_the_rows_holding_its_code():

@@ -4,10 +4,10 @@ longer or otherwise ("Kennedy International": ``John F Kennedy Intl``), over mad
 from __future__ import annotations
 
 from prism_edge.methods.tables import names
-from prism_edge.methods.tables.answer import answer, said
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.words import tokens
 from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
 
 
 def phrase(question: str) -> names.Phrase:
@@ -58,11 +58,6 @@ def airports_db() -> Database:
                       [["DL", "10", "MDW"], ["DL", "11", "ORD"], ["UA", "12", "MDW"]]))  # fmt: skip
     db.declared = [Link("flights", "carrier", "airlines", "carrier")]
     return db
-
-
-def ask(db: Database, question: str) -> list[str]:
-    result, _ = answer(db, question)
-    return [said(v) for v in result.values] if result.best else [result.not_in_table]
 
 
 def test_everyday_names_answer_over_a_database():

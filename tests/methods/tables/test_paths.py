@@ -4,10 +4,10 @@ made-up database."""
 
 from __future__ import annotations
 
-from prism_edge.methods.tables.answer import answer, said
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.paths import chain, paths
 from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
 
 TEAMS = [
     ["2019", "BOS", "Boston Red Sox", "84"], ["2019", "LAA", "Los Angeles Angels", "72"],
@@ -51,11 +51,6 @@ def test_three_tables_joined_along_the_path():
     assert sheet.parts == ("Batting", "People", "Teams")
     assert "Teams name" in [c.name for c in sheet.columns]
     db.close()
-
-
-def ask(db: Database, question: str) -> list[str]:
-    result, _ = answer(db, question)
-    return [said(v) for v in result.values] if result.best else [result.not_in_table]
 
 
 def test_a_team_named_through_a_person_and_his_season():
