@@ -261,7 +261,8 @@ def outline(
     used = 3  # "Who is who:" or "Key terms:", and the blank line
     taken: set[str] = set()
     cast = cast_list(r.text) if r.kind == "play" else {}
-    referred = referents(said, [n.name for n in main]) if r.kind in {"story", "poem"} else None
+    main_names = [n.name for n in main]
+    referred = referents(said, main_names) if r.kind in {"story", "poem"} else None
     for named in main:
         if len(people) >= most_people:
             break
@@ -277,7 +278,7 @@ def outline(
                 story=narrative,
                 speaker_of=speaker_of,
                 referred=referred,
-                people=[n.name for n in everyone if not n.place],
+                people=main_names,
             )
         if d is None or d.clause in taken:
             continue
@@ -311,10 +312,9 @@ def outline(
         room = 10**6
         wanted = max(1, (ask_sentences or 1) - len(people))
     groups = _grouped(r.parts, wanted)
-    names = [n.name for n in main]
     shown = {d.name for d in people}
-    unseen = [n for n in names if n not in shown]
-    told = _tell(r, groups, names, room, ask_sentences and wanted, choose, unseen)
+    unseen = [n for n in main_names if n not in shown]
+    told = _tell(r, groups, main_names, room, ask_sentences and wanted, choose, unseen)
     o.parts = told
     if budget is not None:
         _trim(o, budget)
