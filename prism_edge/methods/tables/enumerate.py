@@ -110,6 +110,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
     for k, number in enumerate(reading.numbers):
         if number.ordinal or reading.words[number.end : number.end + 1] in _PLACES:
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
+        if number.part not in ("", "year"):
+            continue  # a month, a day, an hour: a date's part (:func:`dated`)
         ref = (reading.number_index(k),)
         own = amount_of(reading, sheet, number)
         said = direction(reading.words, number)
@@ -140,6 +142,36 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                     "year=", "year>", "year<")  # fmt: skip
                 numbers += [Cond(column.index, op, number.value, ref) for op in ops]
     return cells, numbers
+
+
+def dated(reading: Reading, sheet: Sheet) -> list[tuple[Cond, ...]]:
+    """The conditions selecting the rows of the date (or time) the question says
+    (:mod:`.dates`: "on 1/1/2013", "in January", "at 3 pm"), each set a whole: over the
+    table's columns of a date's parts (named ``year``, ``month``, ``day``, ``hour``, or so
+    with ``id``: ``yearID``), all that it has; else over each column of dates, the date's
+    parts said (a table that splits its dates holds its date there: a time stamp beside
+    them may be another zone's)."""
+    said = [(k, n) for k, n in enumerate(reading.numbers) if n.part]
+    if not any(n.part != "year" for _, n in said):
+        return []
+    found: list[tuple[Cond, ...]] = []
+    split: list[Cond] = []
+    for k, number in said:
+        names = ([number.part], [number.part, "id"])
+        column = next((c for c in sheet.columns if c.kind == "number" and
+                       naming.words(sheet, c) in names), None)  # fmt: skip
+        if column is not None:
+            split.append(Cond(column.index, "=", number.value, (reading.number_index(k),)))
+    if any(reading.numbers[c.mentions[0] - len(reading.cells)].part != "year" for c in split):
+        found.append(tuple(split))
+    parts = {n.part: int(n.value) for _, n in said}
+    whole = {reading.numbers[c.mentions[0] - len(reading.cells)].part for c in split}
+    if ("month" in parts or "day" in parts) and not {"month", "day"} & set(parts) <= whole:
+        date = parts.get("year", 0) * 10000 + parts.get("month", 0) * 100 + parts.get("day", 0)
+        refs = tuple(reading.number_index(k) for k, n in said if n.part != "hour")
+        found += [(Cond(c.index, "on", float(date), refs),) for c in sheet.columns
+                  if c.kind == "date"]  # fmt: skip
+    return found
 
 
 _COMPARING = COMPARING - STOP
@@ -224,16 +256,22 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
     """Every query of the space the question's mentions allow over ``sheet`` (see
     :func:`_space`); where the question bounds a column in words ("more than 400", "at
     least 3") and the sheet has a column to bound, only the queries that keep the bound: a
-    comparison said is part of what is asked, never left out."""
+    comparison said is part of what is asked, never left out; so is a date said ("on
+    1/1/2013", "in January": :func:`dated`) where the sheet has columns to select it by."""
     _, numbers = conditions(reading, sheet)
     bounded = {reading.number_index(k) for k, n in enumerate(reading.numbers)
                if not n.ordinal and direction(reading.words, n)}  # fmt: skip
     if not any(bounded & set(c.mentions) for c in numbers):
-        yield from _space(reading, sheet, relevant)
-        return
+        bounded = set()
+    when = {i for w in dated(reading, sheet) for c in w for i in c.mentions
+            if reading.numbers[i - len(reading.cells)].part != "year"}  # fmt: skip
     for query in _space(reading, sheet, relevant):
-        if any(not bounded.isdisjoint(c.mentions) for c in query.conds + query.other):
-            yield query
+        conds = query.conds + query.other
+        if bounded and all(bounded.isdisjoint(c.mentions) for c in conds):
+            continue
+        if when and all(when.isdisjoint(c.mentions) for c in conds):
+            continue
+        yield query
 
 
 def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:
@@ -423,12 +461,16 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
                      MAX_NTH})  # fmt: skip
     name = sheet.name
     order = ("next", "prev")
-    singles = [(c,) for c in cells + numbers]
-    pairs = [
+    when = dated(reading, sheet)
+    singles: list[tuple[Cond, ...]] = [(c,) for c in cells + numbers] + when
+    pairs: list[tuple[Cond, ...]] = [
         (a, b)
         for a, b in itertools.combinations(cells[:MAX_CELL_CONDS], 2)
         if a.column != b.column and set(a.mentions).isdisjoint(b.mentions)
-    ] + [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    ]
+    pairs += [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    pairs += [(a, *w) for a in cells[:MAX_CELL_CONDS] for w in when
+              if all(a.column != c.column for c in w)]  # fmt: skip
     each = len(columns) * (6 + 2 * len(ordered)) + 4 * len(numeric) + 1
     room = max(MIN_PAIRS, (MAX_QUERIES - each * len(singles)) // each)
     if len(pairs) > room:  # the likeliest pairs, the strongest mentions first

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import codes, names, naming
+from prism_edge.methods.tables import codes, dates, names, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
@@ -55,6 +55,9 @@ class NumberMention:
     ordinal: bool = False
     """Said as "second", "3rd": a place rather than an amount."""
     year: bool = False
+    part: str = ""
+    """The part of a date or a time it says (``year``, ``month``, ``day``, ``hour``:
+    :mod:`.dates`; "jan" is month 1, "3 pm" hour 15), else ""."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def called(reading: Reading, sheet: Sheet, column: Column, start: int) -> bool:
 def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
     words = tokens(question)
     reading = Reading(question, words, [stem(w) for w in words])
-    reading.numbers = _numbers(words)
+    reading.numbers = _dated(_numbers(words), dates.parts(question, words))
     reading.ranges = _ranges(words, reading.numbers)
     reading.texts = _texts(question, words)
     coded: list[CellMention] = []
@@ -180,7 +183,26 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     whole = [(m.start, m.end) for m in everyday if m.exact]
     reading.cells = [m for m in reading.cells if m.exact or not any(
         s <= m.start and m.end <= e for s, e in whole)] + everyday  # fmt: skip
+    said = {i for n in reading.numbers if n.part for i in range(n.start, n.end)}
+    reading.cells = [m for m in reading.cells if said.isdisjoint(range(m.start, m.end))]
     return reading
+
+
+def _dated(numbers: list[NumberMention], parts: Sequence[dates.Part]) -> list[NumberMention]:
+    """The question's numbers with the parts of a date or time it says (:mod:`.dates`): a
+    year said in a date is that number, marked; a month, a day or an hour replaces the
+    numbers its words hold ("20th" is a day, no place; "jan" is month 1), in order."""
+    if not parts:
+        return numbers
+    out = [n for n in numbers if not any(
+        p.part != "year" and p.start <= n.start < p.end for p in parts)]  # fmt: skip
+    for p in parts:
+        if p.part == "year":
+            out = [NumberMention(n.value, n.start, n.end, year=n.year, part="year")
+                   if n.start == p.start else n for n in out]  # fmt: skip
+        else:
+            out.append(NumberMention(float(p.value), p.start, p.end, part=p.part))
+    return sorted(out, key=lambda n: n.start)
 
 
 _CELLS: dict[int, tuple[list[str], names.Cells]] = {}

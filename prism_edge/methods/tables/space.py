@@ -61,7 +61,7 @@ SAID = {
     "in": "is", ">": "is more than", "<": "is less than", ">=": "is at least",
     "<=": "is at most", "=": "is", "!=": "is not", "year=": "is in", "year>": "is after",
     "year<": "is before", "between": "is between", "year-between": "is between",
-    "prefix": "begins with", "suffix": "ends with", "contains": "contains",
+    "prefix": "begins with", "suffix": "ends with", "contains": "contains", "on": "is on",
 }  # fmt: skip
 TEXT_OPS = frozenset({"prefix", "suffix", "contains"})
 
@@ -90,6 +90,8 @@ class Cond:
             pattern = {"prefix": "{}%", "suffix": "%{}", "contains": "%{}%"}[self.op]
             return f"{column.text} LIKE ? ESCAPE '\\'", [pattern.format(escaped)]
         assert isinstance(self.value, float)
+        if self.op == "on":  # a date's parts said (year * 10000 + month * 100 + day; 0: any)
+            return _on(column.key, int(self.value))
         if self.op == "between":
             return f"{column.num} BETWEEN ? AND ?", [self.value, self.upper]
         if self.op == "year-between":
@@ -112,6 +114,9 @@ class Cond:
         if self.upper is not None:
             assert isinstance(self.value, float)
             return f"{name} {SAID[self.op]} {show_number(self.value)} and {show_number(self.upper)}"
+        if self.op == "on":
+            assert isinstance(self.value, float)
+            return f"{name} {SAID[self.op]} {_said_date(int(self.value))}"
         if isinstance(self.value, tuple):
             raw = sheet.raw.get(self.column, {})
             texts = [t for v in self.value for t in raw.get(v, [v])]
@@ -259,6 +264,37 @@ class Query:
                 + (" and ".join(c.render(sheet) for c in self.conds))
             )
         return said
+
+
+def _on(key: str, date: int) -> tuple[str, list[Any]]:
+    """The SQL selecting the dates of ``key`` (a date key) with the parts of ``date`` that
+    are said (not 0)."""
+    year, month, day = date // 10000, date // 100 % 100, date % 100
+    if year and month and day:
+        return f"{key} = ?", [date]
+    if year and month:
+        return f"{key} BETWEEN ? AND ?", [date, date + 99]
+    parts, args = [], []
+    for said, sql in (
+        (year, f"{key} / 10000"),
+        (month, f"{key} / 100 % 100"),
+        (day, f"{key} % 100"),
+    ):
+        if said:
+            parts.append(f"CAST({sql} AS INTEGER) = ?")
+            args.append(said)
+    return " AND ".join(parts), args
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # fmt: skip
+
+
+def _said_date(date: int) -> str:
+    year, month, day = date // 10000, date // 100 % 100, date % 100
+    words = [_MONTHS[month - 1] if 1 <= month <= 12 else "", str(day) if day else "",
+             str(year) if year else ""]  # fmt: skip
+    return " ".join(w for w in words if w)
 
 
 def _ordinal(n: int) -> str:
