@@ -51,6 +51,9 @@ MAX_QUERIES = 10_000
 conditions of its strongest mentions (a question naming many numbers and cells over a wide
 table enumerated 740,000 queries, 30 s)."""
 MIN_PAIRS = 8
+MAX_SHARED = 4
+"""Conditions of each kind (cells, numbers) two compared selections share at most, and pairs
+of selections compared so at most."""
 """Pairs of conditions kept however many queries each makes."""
 WIDE_COLUMNS = 16
 """Columns of a table beyond which only its relevant ones answer, order or are compared
@@ -516,15 +519,31 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
         for col in numeric:
             for op in ("sum", "avg", "max", "min"):
                 yield Query(name, op, col.index, conds=conds)
-    # two selections compared
+    # two selections compared, alone or both under the question's other conditions ("how
+    # many more flights did A fly than B in January": A's and B's, each of January)
     plain = [c for c in cells if len(c.mentions) == 1]
+    ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
+            for lo, hi in reading.ranges}  # fmt: skip
+    compared = 0
     for a, b in itertools.combinations(plain[:MAX_CELL_CONDS], 2):
         if a.column != b.column or not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
             continue  # two values of one column compared ("how many more in A than in B")
-        yield Query(name, "countdiff", conds=(a,), other=(b,))
-        for col in numeric:
-            if col.index not in (a.column, b.column):
-                yield Query(name, "diff", col.index, conds=(a,), other=(b,))
+        compared += 1
+        starts = frozenset(reading.cells[i].start for i in a.mentions + b.mentions)
+        if starts in ends:
+            continue  # "from 2017 to 2019": every year between, no two compared
+        said = set(a.mentions) | set(b.mentions)
+        shared: list[tuple[Cond, ...]] = [()]
+        if compared <= MAX_SHARED:  # the first pairs compared (the strongest cells first)
+            shared += [(c,) for c in cells[:MAX_CELL_CONDS] if c.column != a.column
+                       and said.isdisjoint(c.mentions)][:MAX_SHARED]  # fmt: skip
+            shared += [(c,) for c in numbers if c.op in ("=", "year=")][:MAX_SHARED]
+            shared += when
+        for more in shared:
+            yield Query(name, "countdiff", conds=(a, *more), other=(b, *more))
+            for col in numeric:
+                if col.index not in (a.column, b.column):
+                    yield Query(name, "diff", col.index, conds=(a, *more), other=(b, *more))
 
 
 def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:

@@ -276,3 +276,11 @@ def test_how_many_asks_a_column_named_by_its_first_letter():
     assert counted(read("How many runs did the Houston Astros score in 2019?", db, [sheet]), sheet)
     assert not counted(read("How many teams were there in 2019?", db, [sheet]), sheet)
     db.close()
+
+
+def test_two_selections_compared_share_the_questions_other_conditions():
+    """United's flights from JFK against JetBlue's from JFK (1 against 2), not all of theirs
+    (5 against 3)."""
+    db = flights_db()
+    assert ask(db, "How many more flights did JetBlue fly than United from JFK?") == ["1"]
+    db.close()
