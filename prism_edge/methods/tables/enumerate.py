@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import sqlite3
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from prism_edge.methods.tables import naming
@@ -29,7 +29,7 @@ from prism_edge.methods.tables.mentions import (
     holds_years,
     in_year,
 )
-from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
+from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, Cond, Query
 from prism_edge.methods.tables.words import (
     FAMILIES,
     STOP,
@@ -295,7 +295,29 @@ def ordered(reading: Reading) -> bool:
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
     said = families([w for i, w in enumerate(reading.words) if i not in cells])
     return bool({"first", "last", "after", "before"} & set(said)) or any(
-        n.ordinal for n in reading.numbers
+        n.ordinal and not _of_superlative(reading.words, n.end) for n in reading.numbers
+    )
+
+
+def place(reading: Reading) -> int | None:
+    """The place a question asks in an order by a column ("the third-most wins", "the second
+    highest"): an ordinal past the first said just before a superlative; else None."""
+    for n in reading.numbers:
+        if n.ordinal and 1 < n.value <= MAX_NTH and _of_superlative(reading.words, n.end):
+            return int(n.value)
+    return None
+
+
+_SUPERLATIVE = frozenset({"most", "least", "fewest", "best", "worst"})
+
+
+def _of_superlative(words: Sequence[str], end: int) -> bool:
+    """Whether the words from ``end`` (after an ordinal) say a superlative ("third-most",
+    "second highest", "third farthest"): the ordinal is a place in an order by a column,
+    not among the rows' own order."""
+    rest = [w for w in words[end : end + 2] if w != "-"][:1]
+    return bool(rest) and (
+        rest[0] in _SUPERLATIVE or (len(rest[0]) > 4 and rest[0].endswith("est"))
     )
 
 
@@ -321,6 +343,30 @@ def different(reading: Reading) -> bool:
     return any(
         w in FAMILIES["different"]
         and words[max(0, i - 2) : i] in (["how", "many"], ["number", "of"])
+        for i, w in enumerate(words)
+    )
+
+
+def extreme_average(reading: Reading, sheet: Sheet) -> bool:
+    """Whether the question asks for the highest or lowest average in so many words ("which
+    airline had the highest average delay"), no column being named an average: the group
+    whose rows' mean is the highest."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    found = set(families([w for i, w in enumerate(reading.words) if i not in cells]))
+    named = {w for c in sheet.columns for w in column_words(c.name)}
+    return (
+        "average" in found
+        and bool({"high", "low"} & found)
+        and not (named & set(FAMILIES["average"]))
+    )
+
+
+def most_different(reading: Reading) -> bool:
+    """Whether the question asks for the thing with the most (or fewest) different values in
+    so many words ("the airline that used the most different planes")."""
+    words = reading.words
+    return any(
+        w in FAMILIES["different"] and i > 0 and words[i - 1] in ("most", "fewest", "least")
         for i, w in enumerate(words)
     )
 
@@ -417,6 +463,19 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     """The queries of :func:`_all` a question asking for an average in so many words allows:
     averages (:func:`averaged`); one counting different values in so many words, no count
     of rows (:func:`different`)."""
+    if extreme_average(reading, sheet):  # "the airline with the highest average delay"
+        every = list(_all(reading, sheet, relevant))
+
+        def one_row(q: Query) -> bool:  # a row each: "the firm with the highest average"
+            col = sheet.columns[q.column] if q.column is not None else None
+            return q.op in ORDERED_OPS and col is not None and col.distinct == col.present
+
+        yield from [q for q in every if q.agg == "avg" or one_row(q)] or every
+        return
+    if most_different(reading):  # "the airline with the most different planes"
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.agg == "distinct"] or every
+        return
     if different(reading):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
@@ -436,6 +495,11 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if superlative(reading):
         every = list(_all(reading, sheet, relevant))
         away = {"sum", "avg"} | _opposite(reading)
+        nth = place(reading)
+        if nth is not None:  # "the third-most": the third of an order, no first nor total
+            away |= {"max", "min", "groupmax", "groupmin", "first", "last", "select", "most",
+                     "least"}  # fmt: skip
+            every = [q for q in every if q.op not in ("argmax", "argmin") or q.nth == nth]
         yield from [q for q in every if q.op not in away] or every
         return
     if not averaged(reading, sheet):
@@ -497,9 +561,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             yield Query(name, op, col.index)
     grouping = [c for c in columns if c.kind == "text" and c.distinct < c.present]
     for col in grouping:
-        for by in numeric:
-            yield Query(name, "groupmax", col.index, by.index)
-            yield Query(name, "groupmin", col.index, by.index)
+        yield from _grouped(reading, sheet, col, numeric, columns, ())
     # over the rows the mentions select
     for conds in singles + pairs:
         yield Query(name, "count", conds=conds)
@@ -514,11 +576,16 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             for by in ordered:
                 if by.index in used and conds[0].op != "in":
                     continue
-                yield Query(name, "argmax", col.index, by.index, conds)
-                yield Query(name, "argmin", col.index, by.index, conds)
+                for nth in (1, *places):
+                    yield Query(name, "argmax", col.index, by.index, conds, nth=nth)
+                    yield Query(name, "argmin", col.index, by.index, conds, nth=nth)
         for col in numeric:
             for op in ("sum", "avg", "max", "min"):
                 yield Query(name, op, col.index, conds=conds)
+        if len(conds) == 1 or conds in when:  # the groups of the rows one mention selects
+            for col in grouping:
+                if col.index not in used:
+                    yield from _grouped(reading, sheet, col, numeric, columns, conds)
     # two selections compared, alone or both under the question's other conditions ("how
     # many more flights did A fly than B in January": A's and B's, each of January)
     plain = [c for c in cells if len(c.mentions) == 1]
@@ -544,6 +611,31 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             for col in numeric:
                 if col.index not in (a.column, b.column):
                     yield Query(name, "diff", col.index, conds=(a, *more), other=(b, *more))
+
+
+def _grouped(
+    reading: Reading,
+    sheet: Sheet,
+    col: Column,
+    numeric: list[Column],
+    columns: list[Column],
+    conds: tuple[Cond, ...],
+) -> Iterator[Query]:
+    """The value of ``col`` whose rows (those ``conds`` select) have the highest or lowest
+    total of a column of numbers; their highest or lowest average where the question asks
+    one in so many words (:func:`extreme_average`); the most or fewest different values of
+    another column where it counts different values (:func:`different`: "the airline that
+    used the most different planes")."""
+    aggs = ["sum"] + (["avg"] if extreme_average(reading, sheet) else [])
+    for by in numeric:
+        for agg in aggs:
+            yield Query(sheet.name, "groupmax", col.index, by.index, conds, agg=agg)
+            yield Query(sheet.name, "groupmin", col.index, by.index, conds, agg=agg)
+    if different(reading) or most_different(reading):
+        for by in columns:
+            if by.index != col.index and by.kind != "empty":
+                for op in ("groupmax", "groupmin"):
+                    yield Query(sheet.name, op, col.index, by.index, conds, agg="distinct")
 
 
 def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:

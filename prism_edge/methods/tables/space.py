@@ -22,7 +22,7 @@ The answers (``op``):
 ``next`` ``prev``     the ``column`` cell of the row just after or before the rows selected
 ``most`` ``least``    the ``column`` value that occurs most or least often
 ``groupmax``          the ``column`` value whose rows have the highest (``groupmin``: lowest)
-                      total ``by``
+                      total ``by`` (``agg``: or average, or most different ``by`` values)
 ``diff``              the difference of the ``column`` number between the rows of ``conds``
                       and those of ``other`` (how many more, how much longer)
 ``countdiff``         the difference of the two selections' row counts
@@ -136,12 +136,16 @@ class Query:
     conds: tuple[Cond, ...] = ()
     other: tuple[Cond, ...] = ()
     nth: int = 1
+    agg: str = "sum"
+    """What ``groupmax`` and ``groupmin`` order the groups by: the ``sum`` of their ``by``
+    numbers, their ``avg``, or how many ``distinct`` ``by`` values they hold ("the airline
+    with the most different planes")."""
 
     def numeric_columns(self) -> set[int]:
         """The columns whose numbers or dates the SQL reads (stored before it runs:
         :meth:`Database.numeric`)."""
         used = {c.column for c in self.conds + self.other if c.op != "in" and c.op not in TEXT_OPS}
-        if self.by is not None:
+        if self.by is not None and self.agg != "distinct":
             used.add(self.by)
         if self.op in NUMERIC_OPS and self.column is not None:
             used.add(self.column)
@@ -203,11 +207,15 @@ class Query:
             )
         if op in ("groupmax", "groupmin"):
             assert self.by is not None
-            by = sheet.columns[self.by].num
+            by_column = sheet.columns[self.by]
+            by = by_column.text if self.agg == "distinct" else by_column.num
+            total = {"sum": f"SUM({by})", "avg": f"AVG({by})"}.get(
+                self.agg, f"COUNT(DISTINCT {by})"
+            )
             way = "DESC" if op == "groupmax" else "ASC"
             return (
                 f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
-                f"HAVING COUNT({by}) > 0 ORDER BY SUM({by}) {way}, MIN(_row) LIMIT 1",
+                f"HAVING COUNT({by}) > 0 ORDER BY {total} {way}, MIN(_row) LIMIT 1",
                 args,
             )
         if op in ("most", "least"):
@@ -246,8 +254,8 @@ class Query:
             "last": f"the {name} of the {nth}last row",
             "next": f"the {name} of the row just after the one",
             "prev": f"the {name} of the row just before the one",
-            "groupmax": f"the {name} with the highest total {by}",
-            "groupmin": f"the {name} with the lowest total {by}",
+            "groupmax": f"the {name} with the {_GROUPED[self.agg][0]} {by}",
+            "groupmin": f"the {name} with the {_GROUPED[self.agg][1]} {by}",
             "most": f"the most common {name}",
             "least": f"the least common {name}",
             "diff": f"the difference in {name}",
@@ -264,6 +272,13 @@ class Query:
                 + (" and ".join(c.render(sheet) for c in self.conds))
             )
         return said
+
+
+_GROUPED = {
+    "sum": ("highest total", "lowest total"),
+    "avg": ("highest average", "lowest average"),
+    "distinct": ("most different", "fewest different"),
+}
 
 
 def _on(key: str, date: int) -> tuple[str, list[Any]]:

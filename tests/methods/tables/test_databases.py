@@ -284,3 +284,32 @@ def test_two_selections_compared_share_the_questions_other_conditions():
     db = flights_db()
     assert ask(db, "How many more flights did JetBlue fly than United from JFK?") == ["1"]
     db.close()
+
+
+def test_a_group_chosen_by_its_average_where_the_question_asks_an_average():
+    """C's average sale is the highest (28); A's total (60), B's one sale (45)."""
+    db = Database()
+    rows = [["A", "12"], ["A", "12"], ["A", "12"], ["A", "12"], ["A", "12"], ["B", "5"],
+            ["B", "45"], ["C", "28"], ["C", "28"]]  # fmt: skip
+    db.add(TableChunk("sales", ["store", "amount"], rows))
+    assert ask(db, "Which store had the highest average amount?") == ["C"]
+    db.close()
+
+
+def test_a_group_chosen_by_how_many_different_values_it_holds():
+    db = Database()
+    rows = [["Ann", "pen"], ["Ann", "pen"], ["Ann", "pen"], ["Ann", "pen"], ["Bob", "pen"],
+            ["Bob", "ink"], ["Bob", "pad"]]  # fmt: skip
+    db.add(TableChunk("orders", ["customer", "product"], rows))
+    assert ask(db, "Which customer bought the most different products?") == ["Bob"]
+    db.close()
+
+
+def test_a_place_said_before_a_superlative_is_the_nth_of_the_rows_selected():
+    db = Database()
+    rows = [["Mets", "2018", "77"], ["Yankees", "2018", "100"], ["Red Sox", "2018", "108"],
+            ["Astros", "2018", "103"], ["Mets", "2019", "86"],
+            ["Yankees", "2019", "103"]]  # fmt: skip
+    db.add(TableChunk("teams", ["name", "year", "W"], rows))
+    assert ask(db, "Which team had the third-most wins in 2018?") == ["Yankees"]
+    db.close()
