@@ -315,7 +315,9 @@ def _asked(
     by_name = {s.name for s in sheets if _says_name(s.name, said)}
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
-    alone = max((len(c) for c in covers.values()), default=0)
+    # a pair is joined where it says more than any table alone that holds the tables the
+    # question names by name (only those are asked at the end)
+    alone = max((len(c) for n, c in covers.items() if not by_name or n in by_name), default=0)
     known = links(db) + shared_keys(db)
 
     def spans(table: str) -> set[tuple[int, int]]:  # cells named whole, or nearly so

@@ -313,3 +313,17 @@ def test_a_place_said_before_a_superlative_is_the_nth_of_the_rows_selected():
     db.add(TableChunk("teams", ["name", "year", "W"], rows))
     assert ask(db, "Which team had the third-most wins in 2018?") == ["Yankees"]
     db.close()
+
+
+def test_a_pair_is_joined_where_it_says_more_than_the_table_the_question_names():
+    """The flights' columns say as much of the question as the pair ("air" of ``air_time``
+    is a short form of "airline"), but the question names the airlines, whose names it
+    asks: the pair says more than they do alone, and is asked."""
+    db = Database()
+    db.add(TableChunk("airlines", ["carrier", "name"], [list(r) for r in AIRLINES]))
+    rows = [["UA", "100", "5"], ["UA", "120", "7"], ["B6", "90", "30"], ["B6", "80", "2"],
+            ["AA", "200", "12"]]  # fmt: skip
+    db.add(TableChunk("flights", ["carrier", "air_time", "arr_delay"], rows))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier")]
+    assert ask(db, "Which airline had the worst average arrival delay?") == ["JetBlue Airways"]
+    db.close()
