@@ -323,11 +323,13 @@ def _texts(question: str, words: list[str]) -> list[TextMention]:
 def _whole_cells(words: list[str], db: Database, sheet: Sheet, column: int) -> list[CellMention]:
     """The cells of a big column the question names whole (looked up in the database)."""
     spans: dict[str, list[tuple[int, int]]] = {}
-    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
-        for i in range(len(words) - n + 1):
-            part = tuple(words[i : i + n])
-            if _nameable(part):
-                spans.setdefault(" ".join(part), []).append((i, i + n))
+    for said in {tuple(words), tuple(unpossessed(words))}:
+        for n in range(1, min(MAX_NGRAM, len(said)) + 1):
+            for i in range(len(said) - n + 1):
+                part = said[i : i + n]
+                at = spans.setdefault(" ".join(part), []) if _nameable(part) else None
+                if at is not None and (i, i + n) not in at:
+                    at.append((i, i + n))
     found = db.said(sheet, sheet.columns[column], sorted(spans))
     return [CellMention(sheet.name, column, (p,), *span, exact=True) for p in found
             for span in spans[p]]  # fmt: skip
@@ -338,9 +340,12 @@ def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:
     if not values:
         return []
     grams: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
-        for i in range(len(words) - n + 1):
-            grams.setdefault(tuple(words[i : i + n]), []).append((i, i + n))
+    for said in {tuple(words), tuple(unpossessed(words))}:
+        for n in range(1, min(MAX_NGRAM, len(said)) + 1):
+            for i in range(len(said) - n + 1):
+                at = grams.setdefault(said[i : i + n], [])
+                if (i, i + n) not in at:
+                    at.append((i, i + n))
     found: list[CellMention] = []
     exact_spans: set[tuple[int, int]] = set()
     by_span: dict[tuple[int, int], list[str]] = {}
@@ -374,6 +379,13 @@ def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:
         if len(named) <= limit or len(values) <= 2:
             found.append(CellMention(sheet.name, column, tuple(named), *span, exact=False))
     return found
+
+
+def unpossessed(words: Sequence[str]) -> list[str]:
+    """The words with a possessive's ``'s`` (or a plural's ``'``) dropped ("Kershaw's
+    lowest ERA": kershaw), so a name said with it names its cell."""
+    return [w[:-2] if w.endswith(("'s", "’s")) and len(w) > 2 else
+            w[:-1] if w.endswith(("s'", "s’")) and len(w) > 2 else w for w in words]  # fmt: skip
 
 
 def _nameable(part: tuple[str, ...]) -> bool:

@@ -327,3 +327,11 @@ def test_a_pair_is_joined_where_it_says_more_than_the_table_the_question_names()
     db.declared = [Link("flights", "carrier", "airlines", "carrier")]
     assert ask(db, "Which airline had the worst average arrival delay?") == ["JetBlue Airways"]
     db.close()
+
+
+def test_a_name_said_with_a_possessive_names_its_cell():
+    db = Database()
+    db.add(TableChunk("players", ["player", "height"], [["Aaron Judge", "79"],
+                      ["Mike Judge", "66"], ["Mike Trout", "74"]]))  # fmt: skip
+    assert ask(db, "What is Mike Trout's height?") == ["74"]
+    db.close()
