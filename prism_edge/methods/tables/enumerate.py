@@ -52,8 +52,8 @@ conditions of its strongest mentions (a question naming many numbers and cells o
 table enumerated 740,000 queries, 30 s)."""
 MIN_PAIRS = 8
 MAX_SHARED = 4
-"""Conditions of each kind (cells, numbers) two compared selections share at most, and pairs
-of selections compared so at most."""
+"""Years two compared selections share at most, and pairs of selections compared so at
+most."""
 """Pairs of conditions kept however many queries each makes."""
 WIDE_COLUMNS = 16
 """Columns of a table beyond which only its relevant ones answer, order or are compared
@@ -259,22 +259,17 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
     """Every query of the space the question's mentions allow over ``sheet`` (see
     :func:`_space`); where the question bounds a column in words ("more than 400", "at
     least 3") and the sheet has a column to bound, only the queries that keep the bound: a
-    comparison said is part of what is asked, never left out; so is a date said ("on
-    1/1/2013", "in January": :func:`dated`) where the sheet has columns to select it by."""
+    comparison said is part of what is asked, never left out. (A date said is kept over a
+    database as a named value is: :func:`answer.keeping`.)"""
     _, numbers = conditions(reading, sheet)
     bounded = {reading.number_index(k) for k, n in enumerate(reading.numbers)
                if not n.ordinal and direction(reading.words, n)}  # fmt: skip
     if not any(bounded & set(c.mentions) for c in numbers):
-        bounded = set()
-    when = {i for w in dated(reading, sheet) for c in w for i in c.mentions
-            if reading.numbers[i - len(reading.cells)].part != "year"}  # fmt: skip
+        yield from _space(reading, sheet, relevant)
+        return
     for query in _space(reading, sheet, relevant):
-        conds = query.conds + query.other
-        if bounded and all(bounded.isdisjoint(c.mentions) for c in conds):
-            continue
-        if when and all(when.isdisjoint(c.mentions) for c in conds):
-            continue
-        yield query
+        if any(not bounded.isdisjoint(c.mentions) for c in query.conds + query.other):
+            yield query
 
 
 def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:
@@ -586,7 +581,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             for col in grouping:
                 if col.index not in used:
                     yield from _grouped(reading, sheet, col, numeric, columns, conds)
-    # two selections compared, alone or both under the question's other conditions ("how
+    # two selections compared, alone or both of the year or the date the question says ("how
     # many more flights did A fly than B in January": A's and B's, each of January)
     plain = [c for c in cells if len(c.mentions) == 1]
     ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
@@ -602,9 +597,12 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
         said = set(a.mentions) | set(b.mentions)
         shared: list[tuple[Cond, ...]] = [()]
         if compared <= MAX_SHARED:  # the first pairs compared (the strongest cells first)
-            shared += [(c,) for c in cells[:MAX_CELL_CONDS] if c.column != a.column
-                       and said.isdisjoint(c.mentions)][:MAX_SHARED]  # fmt: skip
-            shared += [(c,) for c in numbers if c.op in ("=", "year=")][:MAX_SHARED]
+            years = {n.start for n in reading.numbers if in_year(reading.words, n)}
+            shared += [(c,) for c in numbers if c.op in ("=", "year=") and any(
+                reading.numbers[i - len(reading.cells)].start in years
+                for i in c.mentions)][:MAX_SHARED]  # fmt: skip
+            shared += [(c,) for c in cells if c.column != a.column and len(c.mentions) == 1
+                       and reading.cells[c.mentions[0]].start in years][:MAX_SHARED]  # fmt: skip
             shared += when
         for more in shared:
             yield Query(name, "countdiff", conds=(a, *more), other=(b, *more))

@@ -183,8 +183,10 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     whole = [(m.start, m.end) for m in everyday if m.exact]
     reading.cells = [m for m in reading.cells if m.exact or not any(
         s <= m.start and m.end <= e for s, e in whole)] + everyday  # fmt: skip
-    said = {i for n in reading.numbers if n.part for i in range(n.start, n.end)}
-    reading.cells = [m for m in reading.cells if said.isdisjoint(range(m.start, m.end))]
+    dated = [(n.start, n.end) for n in reading.numbers if n.part]
+    reading.cells = [m for m in reading.cells if not any(  # "day" of "New Year's Day": no cell
+        s <= m.start and m.end <= e and (m.end - m.start < e - s or not m.exact)
+        for s, e in dated)]  # fmt: skip
     return reading
 
 

@@ -278,11 +278,16 @@ def test_how_many_asks_a_column_named_by_its_first_letter():
     db.close()
 
 
-def test_two_selections_compared_share_the_questions_other_conditions():
-    """United's flights from JFK against JetBlue's from JFK (1 against 2), not all of theirs
-    (5 against 3)."""
-    db = flights_db()
-    assert ask(db, "How many more flights did JetBlue fly than United from JFK?") == ["1"]
+def test_two_selections_compared_share_the_year_the_question_says():
+    """United's flights of 2014 against JetBlue's of 2014 (1 against 3), not all of theirs
+    (4 against 3)."""
+    db = Database()
+    rows = [["UA", "2013"], ["UA", "2013"], ["UA", "2013"], ["UA", "2014"], ["B6", "2014"],
+            ["B6", "2014"], ["B6", "2014"]]  # fmt: skip
+    db.add(TableChunk("flights", ["carrier", "year"], rows))
+    db.add(TableChunk("airlines", ["carrier", "name"], [list(r) for r in AIRLINES]))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier")]
+    assert ask(db, "How many more flights did JetBlue fly than United in 2014?") == ["2"]
     db.close()
 
 

@@ -60,8 +60,10 @@ ORDERS = [["1", "2021-03-04", "12.5"], ["2", "2021-03-04", "7"], ["3", "2021-03-
 
 
 def test_a_date_selects_the_rows_of_a_column_of_dates():
+    """Over a database, the date is kept as a named value is."""
     db = Database()
     db.add(TableChunk("orders", ["order", "placed", "amount"], [list(r) for r in ORDERS]))
+    db.add(TableChunk("shops", ["shop", "city"], [["1", "Oslo"], ["2", "Bergen"]]))
     assert ask(db, "What was the total amount of the orders placed on March 4, 2021?") == ["19.5"]
     db.close()
 
