@@ -594,7 +594,6 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
         starts = frozenset(reading.cells[i].start for i in a.mentions + b.mentions)
         if starts in ends:
             continue  # "from 2017 to 2019": every year between, no two compared
-        said = set(a.mentions) | set(b.mentions)
         shared: list[tuple[Cond, ...]] = [()]
         if compared <= MAX_SHARED:  # the first pairs compared (the strongest cells first)
             years = {n.start for n in reading.numbers if in_year(reading.words, n)}
