@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
-from prism_edge.methods.tables import naming
+from prism_edge.methods.tables import names, naming
 from prism_edge.methods.tables.codes import written_as_name
 from prism_edge.methods.tables.db import Database, Sheet, join, links, quote, show_number
 from prism_edge.methods.tables.enumerate import (
@@ -280,13 +280,15 @@ def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Rea
 
 def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> bool:
     """Whether the words ``cut`` are held by a cell (whole or in part), a column's name or a
-    table's name."""
+    table's name, or say a date."""
     for sheet in sheets:
         reading = readings[sheet.name]
         spans = [(i, i + len(cut)) for i in range(len(reading.words))
                  if reading.words[i : i + len(cut)] == cut]  # fmt: skip
         if any(m.start < e and s < m.end for m in reading.cells for s, e in spans):
             return True
+        if any(n.part and n.start < e and s < n.end for n in reading.numbers for s, e in spans):
+            return True  # a date ("in January"), read as one (:mod:`.dates`)
         names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
         names |= {stem(w) for w in tokens(sheet.name)}
         content = [stem(w) for w in cut if w not in STOP]
@@ -313,11 +315,14 @@ def _asked(
     by_name = {s.name for s in sheets if _says_name(s.name, said)}
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
-    alone = max((len(c) for c in covers.values()), default=0)
+    # a pair is joined where it says more than any table alone that holds the tables the
+    # question names by name (only those are asked at the end)
+    alone = max((len(c) for n, c in covers.items() if not by_name or n in by_name), default=0)
     known = links(db) + shared_keys(db)
 
-    def spans(table: str) -> set[tuple[int, int]]:
-        return {(m.start, m.end) for m in readings[table].cells if m.exact}
+    def spans(table: str) -> set[tuple[int, int]]:  # cells named whole, or nearly so
+        return {(m.start, m.end) for m in readings[table].cells
+                if m.exact or len(m.values) <= names.NEARLY}  # fmt: skip
 
     def near(table: str) -> set[tuple[int, int]]:  # named by the table or one it links to
         out = spans(table)

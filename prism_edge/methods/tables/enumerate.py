@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import sqlite3
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from prism_edge.methods.tables import naming
@@ -29,7 +29,7 @@ from prism_edge.methods.tables.mentions import (
     holds_years,
     in_year,
 )
-from prism_edge.methods.tables.space import MAX_LISTED, Cond, Query
+from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, Cond, Query
 from prism_edge.methods.tables.words import (
     FAMILIES,
     STOP,
@@ -51,6 +51,9 @@ MAX_QUERIES = 10_000
 conditions of its strongest mentions (a question naming many numbers and cells over a wide
 table enumerated 740,000 queries, 30 s)."""
 MIN_PAIRS = 8
+MAX_SHARED = 4
+"""Years two compared selections share at most, and pairs of selections compared so at
+most."""
 """Pairs of conditions kept however many queries each makes."""
 WIDE_COLUMNS = 16
 """Columns of a table beyond which only its relevant ones answer, order or are compared
@@ -110,6 +113,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
     for k, number in enumerate(reading.numbers):
         if number.ordinal or reading.words[number.end : number.end + 1] in _PLACES:
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
+        if number.part not in ("", "year"):
+            continue  # a month, a day, an hour: a date's part (:func:`dated`)
         ref = (reading.number_index(k),)
         own = amount_of(reading, sheet, number)
         said = direction(reading.words, number)
@@ -140,6 +145,36 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                     "year=", "year>", "year<")  # fmt: skip
                 numbers += [Cond(column.index, op, number.value, ref) for op in ops]
     return cells, numbers
+
+
+def dated(reading: Reading, sheet: Sheet) -> list[tuple[Cond, ...]]:
+    """The conditions selecting the rows of the date (or time) the question says
+    (:mod:`.dates`: "on 1/1/2013", "in January", "at 3 pm"), each set a whole: over the
+    table's columns of a date's parts (named ``year``, ``month``, ``day``, ``hour``, or so
+    with ``id``: ``yearID``), all that it has; else over each column of dates, the date's
+    parts said (a table that splits its dates holds its date there: a time stamp beside
+    them may be another zone's)."""
+    said = [(k, n) for k, n in enumerate(reading.numbers) if n.part]
+    if not any(n.part != "year" for _, n in said):
+        return []
+    found: list[tuple[Cond, ...]] = []
+    split: list[Cond] = []
+    for k, number in said:
+        names = ([number.part], [number.part, "id"])
+        column = next((c for c in sheet.columns if c.kind == "number" and
+                       naming.words(sheet, c) in names), None)  # fmt: skip
+        if column is not None:
+            split.append(Cond(column.index, "=", number.value, (reading.number_index(k),)))
+    if any(reading.numbers[c.mentions[0] - len(reading.cells)].part != "year" for c in split):
+        found.append(tuple(split))
+    parts = {n.part: int(n.value) for _, n in said}
+    whole = {reading.numbers[c.mentions[0] - len(reading.cells)].part for c in split}
+    if ("month" in parts or "day" in parts) and not {"month", "day"} & set(parts) <= whole:
+        date = parts.get("year", 0) * 10000 + parts.get("month", 0) * 100 + parts.get("day", 0)
+        refs = tuple(reading.number_index(k) for k, n in said if n.part != "hour")
+        found += [(Cond(c.index, "on", float(date), refs),) for c in sheet.columns
+                  if c.kind == "date"]  # fmt: skip
+    return found
 
 
 _COMPARING = COMPARING - STOP
@@ -224,7 +259,8 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
     """Every query of the space the question's mentions allow over ``sheet`` (see
     :func:`_space`); where the question bounds a column in words ("more than 400", "at
     least 3") and the sheet has a column to bound, only the queries that keep the bound: a
-    comparison said is part of what is asked, never left out."""
+    comparison said is part of what is asked, never left out. (A date said is kept over a
+    database as a named value is: :func:`answer.keeping`.)"""
     _, numbers = conditions(reading, sheet)
     bounded = {reading.number_index(k) for k, n in enumerate(reading.numbers)
                if not n.ordinal and direction(reading.words, n)}  # fmt: skip
@@ -254,7 +290,29 @@ def ordered(reading: Reading) -> bool:
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
     said = families([w for i, w in enumerate(reading.words) if i not in cells])
     return bool({"first", "last", "after", "before"} & set(said)) or any(
-        n.ordinal for n in reading.numbers
+        n.ordinal and not _of_superlative(reading.words, n.end) for n in reading.numbers
+    )
+
+
+def place(reading: Reading) -> int | None:
+    """The place a question asks in an order by a column ("the third-most wins", "the second
+    highest"): an ordinal past the first said just before a superlative; else None."""
+    for n in reading.numbers:
+        if n.ordinal and 1 < n.value <= MAX_NTH and _of_superlative(reading.words, n.end):
+            return int(n.value)
+    return None
+
+
+_SUPERLATIVE = frozenset({"most", "least", "fewest", "best", "worst"})
+
+
+def _of_superlative(words: Sequence[str], end: int) -> bool:
+    """Whether the words from ``end`` (after an ordinal) say a superlative ("third-most",
+    "second highest", "third farthest"): the ordinal is a place in an order by a column,
+    not among the rows' own order."""
+    rest = [w for w in words[end : end + 2] if w != "-"][:1]
+    return bool(rest) and (
+        rest[0] in _SUPERLATIVE or (len(rest[0]) > 4 and rest[0].endswith("est"))
     )
 
 
@@ -280,6 +338,30 @@ def different(reading: Reading) -> bool:
     return any(
         w in FAMILIES["different"]
         and words[max(0, i - 2) : i] in (["how", "many"], ["number", "of"])
+        for i, w in enumerate(words)
+    )
+
+
+def extreme_average(reading: Reading, sheet: Sheet) -> bool:
+    """Whether the question asks for the highest or lowest average in so many words ("which
+    airline had the highest average delay"), no column being named an average: the group
+    whose rows' mean is the highest."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    found = set(families([w for i, w in enumerate(reading.words) if i not in cells]))
+    named = {w for c in sheet.columns for w in column_words(c.name)}
+    return (
+        "average" in found
+        and bool({"high", "low"} & found)
+        and not (named & set(FAMILIES["average"]))
+    )
+
+
+def most_different(reading: Reading) -> bool:
+    """Whether the question asks for the thing with the most (or fewest) different values in
+    so many words ("the airline that used the most different planes")."""
+    words = reading.words
+    return any(
+        w in FAMILIES["different"] and i > 0 and words[i - 1] in ("most", "fewest", "least")
         for i, w in enumerate(words)
     )
 
@@ -376,6 +458,19 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     """The queries of :func:`_all` a question asking for an average in so many words allows:
     averages (:func:`averaged`); one counting different values in so many words, no count
     of rows (:func:`different`)."""
+    if extreme_average(reading, sheet):  # "the airline with the highest average delay"
+        every = list(_all(reading, sheet, relevant))
+
+        def one_row(q: Query) -> bool:  # a row each: "the firm with the highest average"
+            col = sheet.columns[q.column] if q.column is not None else None
+            return q.op in ORDERED_OPS and col is not None and col.distinct == col.present
+
+        yield from [q for q in every if q.agg == "avg" or one_row(q)] or every
+        return
+    if most_different(reading):  # "the airline with the most different planes"
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.agg == "distinct"] or every
+        return
     if different(reading):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
@@ -395,6 +490,11 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if superlative(reading):
         every = list(_all(reading, sheet, relevant))
         away = {"sum", "avg"} | _opposite(reading)
+        nth = place(reading)
+        if nth is not None:  # "the third-most": the third of an order, no first nor total
+            away |= {"max", "min", "groupmax", "groupmin", "first", "last", "select", "most",
+                     "least"}  # fmt: skip
+            every = [q for q in every if q.op not in ("argmax", "argmin") or q.nth == nth]
         yield from [q for q in every if q.op not in away] or every
         return
     if not averaged(reading, sheet):
@@ -423,12 +523,16 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
                      MAX_NTH})  # fmt: skip
     name = sheet.name
     order = ("next", "prev")
-    singles = [(c,) for c in cells + numbers]
-    pairs = [
+    when = dated(reading, sheet)
+    singles: list[tuple[Cond, ...]] = [(c,) for c in cells + numbers] + when
+    pairs: list[tuple[Cond, ...]] = [
         (a, b)
         for a, b in itertools.combinations(cells[:MAX_CELL_CONDS], 2)
         if a.column != b.column and set(a.mentions).isdisjoint(b.mentions)
-    ] + [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    ]
+    pairs += [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    pairs += [(a, *w) for a in cells[:MAX_CELL_CONDS] for w in when
+              if all(a.column != c.column for c in w)]  # fmt: skip
     each = len(columns) * (6 + 2 * len(ordered)) + 4 * len(numeric) + 1
     room = max(MIN_PAIRS, (MAX_QUERIES - each * len(singles)) // each)
     if len(pairs) > room:  # the likeliest pairs, the strongest mentions first
@@ -452,9 +556,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             yield Query(name, op, col.index)
     grouping = [c for c in columns if c.kind == "text" and c.distinct < c.present]
     for col in grouping:
-        for by in numeric:
-            yield Query(name, "groupmax", col.index, by.index)
-            yield Query(name, "groupmin", col.index, by.index)
+        yield from _grouped(reading, sheet, col, numeric, columns, ())
     # over the rows the mentions select
     for conds in singles + pairs:
         yield Query(name, "count", conds=conds)
@@ -469,20 +571,68 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             for by in ordered:
                 if by.index in used and conds[0].op != "in":
                     continue
-                yield Query(name, "argmax", col.index, by.index, conds)
-                yield Query(name, "argmin", col.index, by.index, conds)
+                for nth in (1, *places):
+                    yield Query(name, "argmax", col.index, by.index, conds, nth=nth)
+                    yield Query(name, "argmin", col.index, by.index, conds, nth=nth)
         for col in numeric:
             for op in ("sum", "avg", "max", "min"):
                 yield Query(name, op, col.index, conds=conds)
-    # two selections compared
+        if len(conds) == 1 or conds in when:  # the groups of the rows one mention selects
+            for col in grouping:
+                if col.index not in used:
+                    yield from _grouped(reading, sheet, col, numeric, columns, conds)
+    # two selections compared, alone or both of the year or the date the question says ("how
+    # many more flights did A fly than B in January": A's and B's, each of January)
     plain = [c for c in cells if len(c.mentions) == 1]
+    ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
+            for lo, hi in reading.ranges}  # fmt: skip
+    compared = 0
     for a, b in itertools.combinations(plain[:MAX_CELL_CONDS], 2):
         if a.column != b.column or not set(a.value).isdisjoint(b.value):  # type: ignore[arg-type]
             continue  # two values of one column compared ("how many more in A than in B")
-        yield Query(name, "countdiff", conds=(a,), other=(b,))
-        for col in numeric:
-            if col.index not in (a.column, b.column):
-                yield Query(name, "diff", col.index, conds=(a,), other=(b,))
+        compared += 1
+        starts = frozenset(reading.cells[i].start for i in a.mentions + b.mentions)
+        if starts in ends:
+            continue  # "from 2017 to 2019": every year between, no two compared
+        shared: list[tuple[Cond, ...]] = [()]
+        if compared <= MAX_SHARED:  # the first pairs compared (the strongest cells first)
+            years = {n.start for n in reading.numbers if in_year(reading.words, n)}
+            shared += [(c,) for c in numbers if c.op in ("=", "year=") and any(
+                reading.numbers[i - len(reading.cells)].start in years
+                for i in c.mentions)][:MAX_SHARED]  # fmt: skip
+            shared += [(c,) for c in cells if c.column != a.column and len(c.mentions) == 1
+                       and reading.cells[c.mentions[0]].start in years][:MAX_SHARED]  # fmt: skip
+            shared += when
+        for more in shared:
+            yield Query(name, "countdiff", conds=(a, *more), other=(b, *more))
+            for col in numeric:
+                if col.index not in (a.column, b.column):
+                    yield Query(name, "diff", col.index, conds=(a, *more), other=(b, *more))
+
+
+def _grouped(
+    reading: Reading,
+    sheet: Sheet,
+    col: Column,
+    numeric: list[Column],
+    columns: list[Column],
+    conds: tuple[Cond, ...],
+) -> Iterator[Query]:
+    """The value of ``col`` whose rows (those ``conds`` select) have the highest or lowest
+    total of a column of numbers; their highest or lowest average where the question asks
+    one in so many words (:func:`extreme_average`); the most or fewest different values of
+    another column where it counts different values (:func:`different`: "the airline that
+    used the most different planes")."""
+    aggs = ["sum"] + (["avg"] if extreme_average(reading, sheet) else [])
+    for by in numeric:
+        for agg in aggs:
+            yield Query(sheet.name, "groupmax", col.index, by.index, conds, agg=agg)
+            yield Query(sheet.name, "groupmin", col.index, by.index, conds, agg=agg)
+    if different(reading) or most_different(reading):
+        for by in columns:
+            if by.index != col.index and by.kind != "empty":
+                for op in ("groupmax", "groupmin"):
+                    yield Query(sheet.name, op, col.index, by.index, conds, agg="distinct")
 
 
 def run(db: Database, sheet: Sheet, query: Query) -> Candidate | None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import codes, names, naming
+from prism_edge.methods.tables import codes, dates, names, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
@@ -55,6 +55,9 @@ class NumberMention:
     ordinal: bool = False
     """Said as "second", "3rd": a place rather than an amount."""
     year: bool = False
+    part: str = ""
+    """The part of a date or a time it says (``year``, ``month``, ``day``, ``hour``:
+    :mod:`.dates`; "jan" is month 1, "3 pm" hour 15), else ""."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def called(reading: Reading, sheet: Sheet, column: Column, start: int) -> bool:
 def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
     words = tokens(question)
     reading = Reading(question, words, [stem(w) for w in words])
-    reading.numbers = _numbers(words)
+    reading.numbers = _dated(_numbers(words), dates.parts(question, words))
     reading.ranges = _ranges(words, reading.numbers)
     reading.texts = _texts(question, words)
     coded: list[CellMention] = []
@@ -180,7 +183,28 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     whole = [(m.start, m.end) for m in everyday if m.exact]
     reading.cells = [m for m in reading.cells if m.exact or not any(
         s <= m.start and m.end <= e for s, e in whole)] + everyday  # fmt: skip
+    dated = [(n.start, n.end) for n in reading.numbers if n.part]
+    reading.cells = [m for m in reading.cells if not any(  # "day" of "New Year's Day": no cell
+        s <= m.start and m.end <= e and (m.end - m.start < e - s or not m.exact)
+        for s, e in dated)]  # fmt: skip
     return reading
+
+
+def _dated(numbers: list[NumberMention], parts: Sequence[dates.Part]) -> list[NumberMention]:
+    """The question's numbers with the parts of a date or time it says (:mod:`.dates`): a
+    year said in a date is that number, marked; a month, a day or an hour replaces the
+    numbers its words hold ("20th" is a day, no place; "jan" is month 1), in order."""
+    if not parts:
+        return numbers
+    out = [n for n in numbers if not any(
+        p.part != "year" and p.start <= n.start < p.end for p in parts)]  # fmt: skip
+    for p in parts:
+        if p.part == "year":
+            out = [NumberMention(n.value, n.start, n.end, year=n.year, part="year")
+                   if n.start == p.start else n for n in out]  # fmt: skip
+        else:
+            out.append(NumberMention(float(p.value), p.start, p.end, part=p.part))
+    return sorted(out, key=lambda n: n.start)
 
 
 _CELLS: dict[int, tuple[list[str], names.Cells]] = {}
@@ -301,11 +325,13 @@ def _texts(question: str, words: list[str]) -> list[TextMention]:
 def _whole_cells(words: list[str], db: Database, sheet: Sheet, column: int) -> list[CellMention]:
     """The cells of a big column the question names whole (looked up in the database)."""
     spans: dict[str, list[tuple[int, int]]] = {}
-    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
-        for i in range(len(words) - n + 1):
-            part = tuple(words[i : i + n])
-            if _nameable(part):
-                spans.setdefault(" ".join(part), []).append((i, i + n))
+    for said in {tuple(words), tuple(unpossessed(words))}:
+        for n in range(1, min(MAX_NGRAM, len(said)) + 1):
+            for i in range(len(said) - n + 1):
+                part = said[i : i + n]
+                at = spans.setdefault(" ".join(part), []) if _nameable(part) else None
+                if at is not None and (i, i + n) not in at:
+                    at.append((i, i + n))
     found = db.said(sheet, sheet.columns[column], sorted(spans))
     return [CellMention(sheet.name, column, (p,), *span, exact=True) for p in found
             for span in spans[p]]  # fmt: skip
@@ -316,9 +342,12 @@ def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:
     if not values:
         return []
     grams: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-    for n in range(1, min(MAX_NGRAM, len(words)) + 1):
-        for i in range(len(words) - n + 1):
-            grams.setdefault(tuple(words[i : i + n]), []).append((i, i + n))
+    for said in {tuple(words), tuple(unpossessed(words))}:
+        for n in range(1, min(MAX_NGRAM, len(said)) + 1):
+            for i in range(len(said) - n + 1):
+                at = grams.setdefault(said[i : i + n], [])
+                if (i, i + n) not in at:
+                    at.append((i, i + n))
     found: list[CellMention] = []
     exact_spans: set[tuple[int, int]] = set()
     by_span: dict[tuple[int, int], list[str]] = {}
@@ -352,6 +381,13 @@ def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:
         if len(named) <= limit or len(values) <= 2:
             found.append(CellMention(sheet.name, column, tuple(named), *span, exact=False))
     return found
+
+
+def unpossessed(words: Sequence[str]) -> list[str]:
+    """The words with a possessive's ``'s`` (or a plural's ``'``) dropped ("Kershaw's
+    lowest ERA": kershaw), so a name said with it names its cell."""
+    return [w[:-2] if w.endswith(("'s", "’s")) and len(w) > 2 else
+            w[:-1] if w.endswith(("s'", "s’")) and len(w) > 2 else w for w in words]  # fmt: skip
 
 
 def _nameable(part: tuple[str, ...]) -> bool:

@@ -22,7 +22,7 @@ The answers (``op``):
 ``next`` ``prev``     the ``column`` cell of the row just after or before the rows selected
 ``most`` ``least``    the ``column`` value that occurs most or least often
 ``groupmax``          the ``column`` value whose rows have the highest (``groupmin``: lowest)
-                      total ``by``
+                      total ``by`` (``agg``: or average, or most different ``by`` values)
 ``diff``              the difference of the ``column`` number between the rows of ``conds``
                       and those of ``other`` (how many more, how much longer)
 ``countdiff``         the difference of the two selections' row counts
@@ -61,7 +61,7 @@ SAID = {
     "in": "is", ">": "is more than", "<": "is less than", ">=": "is at least",
     "<=": "is at most", "=": "is", "!=": "is not", "year=": "is in", "year>": "is after",
     "year<": "is before", "between": "is between", "year-between": "is between",
-    "prefix": "begins with", "suffix": "ends with", "contains": "contains",
+    "prefix": "begins with", "suffix": "ends with", "contains": "contains", "on": "is on",
 }  # fmt: skip
 TEXT_OPS = frozenset({"prefix", "suffix", "contains"})
 
@@ -90,6 +90,8 @@ class Cond:
             pattern = {"prefix": "{}%", "suffix": "%{}", "contains": "%{}%"}[self.op]
             return f"{column.text} LIKE ? ESCAPE '\\'", [pattern.format(escaped)]
         assert isinstance(self.value, float)
+        if self.op == "on":  # a date's parts said (year * 10000 + month * 100 + day; 0: any)
+            return _on(column.key, int(self.value))
         if self.op == "between":
             return f"{column.num} BETWEEN ? AND ?", [self.value, self.upper]
         if self.op == "year-between":
@@ -112,6 +114,9 @@ class Cond:
         if self.upper is not None:
             assert isinstance(self.value, float)
             return f"{name} {SAID[self.op]} {show_number(self.value)} and {show_number(self.upper)}"
+        if self.op == "on":
+            assert isinstance(self.value, float)
+            return f"{name} {SAID[self.op]} {_said_date(int(self.value))}"
         if isinstance(self.value, tuple):
             raw = sheet.raw.get(self.column, {})
             texts = [t for v in self.value for t in raw.get(v, [v])]
@@ -131,12 +136,16 @@ class Query:
     conds: tuple[Cond, ...] = ()
     other: tuple[Cond, ...] = ()
     nth: int = 1
+    agg: str = "sum"
+    """What ``groupmax`` and ``groupmin`` order the groups by: the ``sum`` of their ``by``
+    numbers, their ``avg``, or how many ``distinct`` ``by`` values they hold ("the airline
+    with the most different planes")."""
 
     def numeric_columns(self) -> set[int]:
         """The columns whose numbers or dates the SQL reads (stored before it runs:
         :meth:`Database.numeric`)."""
         used = {c.column for c in self.conds + self.other if c.op != "in" and c.op not in TEXT_OPS}
-        if self.by is not None:
+        if self.by is not None and self.agg != "distinct":
             used.add(self.by)
         if self.op in NUMERIC_OPS and self.column is not None:
             used.add(self.column)
@@ -198,11 +207,15 @@ class Query:
             )
         if op in ("groupmax", "groupmin"):
             assert self.by is not None
-            by = sheet.columns[self.by].num
+            by_column = sheet.columns[self.by]
+            by = by_column.text if self.agg == "distinct" else by_column.num
+            total = {"sum": f"SUM({by})", "avg": f"AVG({by})"}.get(
+                self.agg, f"COUNT(DISTINCT {by})"
+            )
             way = "DESC" if op == "groupmax" else "ASC"
             return (
                 f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
-                f"HAVING COUNT({by}) > 0 ORDER BY SUM({by}) {way}, MIN(_row) LIMIT 1",
+                f"HAVING COUNT({by}) > 0 ORDER BY {total} {way}, MIN(_row) LIMIT 1",
                 args,
             )
         if op in ("most", "least"):
@@ -241,8 +254,8 @@ class Query:
             "last": f"the {name} of the {nth}last row",
             "next": f"the {name} of the row just after the one",
             "prev": f"the {name} of the row just before the one",
-            "groupmax": f"the {name} with the highest total {by}",
-            "groupmin": f"the {name} with the lowest total {by}",
+            "groupmax": f"the {name} with the {_GROUPED[self.agg][0]} {by}",
+            "groupmin": f"the {name} with the {_GROUPED[self.agg][1]} {by}",
             "most": f"the most common {name}",
             "least": f"the least common {name}",
             "diff": f"the difference in {name}",
@@ -259,6 +272,44 @@ class Query:
                 + (" and ".join(c.render(sheet) for c in self.conds))
             )
         return said
+
+
+_GROUPED = {
+    "sum": ("highest total", "lowest total"),
+    "avg": ("highest average", "lowest average"),
+    "distinct": ("most different", "fewest different"),
+}
+
+
+def _on(key: str, date: int) -> tuple[str, list[Any]]:
+    """The SQL selecting the dates of ``key`` (a date key) with the parts of ``date`` that
+    are said (not 0)."""
+    year, month, day = date // 10000, date // 100 % 100, date % 100
+    if year and month and day:
+        return f"{key} = ?", [date]
+    if year and month:
+        return f"{key} BETWEEN ? AND ?", [date, date + 99]
+    parts, args = [], []
+    for said, sql in (
+        (year, f"{key} / 10000"),
+        (month, f"{key} / 100 % 100"),
+        (day, f"{key} % 100"),
+    ):
+        if said:
+            parts.append(f"CAST({sql} AS INTEGER) = ?")
+            args.append(said)
+    return " AND ".join(parts), args
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # fmt: skip
+
+
+def _said_date(date: int) -> str:
+    year, month, day = date // 10000, date // 100 % 100, date % 100
+    words = [_MONTHS[month - 1] if 1 <= month <= 12 else "", str(day) if day else "",
+             str(year) if year else ""]  # fmt: skip
+    return " ".join(w for w in words if w)
 
 
 def _ordinal(n: int) -> str:

@@ -276,3 +276,67 @@ def test_how_many_asks_a_column_named_by_its_first_letter():
     assert counted(read("How many runs did the Houston Astros score in 2019?", db, [sheet]), sheet)
     assert not counted(read("How many teams were there in 2019?", db, [sheet]), sheet)
     db.close()
+
+
+def test_two_selections_compared_share_the_year_the_question_says():
+    """United's flights of 2014 against JetBlue's of 2014 (1 against 3), not all of theirs
+    (4 against 3)."""
+    db = Database()
+    rows = [["UA", "2013"], ["UA", "2013"], ["UA", "2013"], ["UA", "2014"], ["B6", "2014"],
+            ["B6", "2014"], ["B6", "2014"]]  # fmt: skip
+    db.add(TableChunk("flights", ["carrier", "year"], rows))
+    db.add(TableChunk("airlines", ["carrier", "name"], [list(r) for r in AIRLINES]))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier")]
+    assert ask(db, "How many more flights did JetBlue fly than United in 2014?") == ["2"]
+    db.close()
+
+
+def test_a_group_chosen_by_its_average_where_the_question_asks_an_average():
+    """C's average sale is the highest (28); A's total (60), B's one sale (45)."""
+    db = Database()
+    rows = [["A", "12"], ["A", "12"], ["A", "12"], ["A", "12"], ["A", "12"], ["B", "5"],
+            ["B", "45"], ["C", "28"], ["C", "28"]]  # fmt: skip
+    db.add(TableChunk("sales", ["store", "amount"], rows))
+    assert ask(db, "Which store had the highest average amount?") == ["C"]
+    db.close()
+
+
+def test_a_group_chosen_by_how_many_different_values_it_holds():
+    db = Database()
+    rows = [["Ann", "pen"], ["Ann", "pen"], ["Ann", "pen"], ["Ann", "pen"], ["Bob", "pen"],
+            ["Bob", "ink"], ["Bob", "pad"]]  # fmt: skip
+    db.add(TableChunk("orders", ["customer", "product"], rows))
+    assert ask(db, "Which customer bought the most different products?") == ["Bob"]
+    db.close()
+
+
+def test_a_place_said_before_a_superlative_is_the_nth_of_the_rows_selected():
+    db = Database()
+    rows = [["Mets", "2018", "77"], ["Yankees", "2018", "100"], ["Red Sox", "2018", "108"],
+            ["Astros", "2018", "103"], ["Mets", "2019", "86"],
+            ["Yankees", "2019", "103"]]  # fmt: skip
+    db.add(TableChunk("teams", ["name", "year", "W"], rows))
+    assert ask(db, "Which team had the third-most wins in 2018?") == ["Yankees"]
+    db.close()
+
+
+def test_a_pair_is_joined_where_it_says_more_than_the_table_the_question_names():
+    """The flights' columns say as much of the question as the pair ("air" of ``air_time``
+    is a short form of "airline"), but the question names the airlines, whose names it
+    asks: the pair says more than they do alone, and is asked."""
+    db = Database()
+    db.add(TableChunk("airlines", ["carrier", "name"], [list(r) for r in AIRLINES]))
+    rows = [["UA", "100", "5"], ["UA", "120", "7"], ["B6", "90", "30"], ["B6", "80", "2"],
+            ["AA", "200", "12"]]  # fmt: skip
+    db.add(TableChunk("flights", ["carrier", "air_time", "arr_delay"], rows))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier")]
+    assert ask(db, "Which airline had the worst average arrival delay?") == ["JetBlue Airways"]
+    db.close()
+
+
+def test_a_name_said_with_a_possessive_names_its_cell():
+    db = Database()
+    db.add(TableChunk("players", ["player", "height"], [["Aaron Judge", "79"],
+                      ["Mike Judge", "66"], ["Mike Trout", "74"]]))  # fmt: skip
+    assert ask(db, "What is Mike Trout's height?") == ["74"]
+    db.close()
