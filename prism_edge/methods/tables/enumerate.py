@@ -25,9 +25,11 @@ from prism_edge.methods.tables.mentions import (
     NumberMention,
     Reading,
     called,
+    dates_rows,
     direction,
     holds_years,
     in_year,
+    of_years,
 )
 from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, Cond, Query
 from prism_edge.methods.tables.words import (
@@ -98,6 +100,13 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         low, high = reading.numbers[lo], reading.numbers[hi]
         ref: tuple[int, ...] = (reading.number_index(lo), reading.number_index(hi))
         for column in sheet.columns:
+            if (
+                low.year
+                and high.year
+                and of_years(column)
+                and not dates_rows(reading, sheet, column)
+            ):
+                continue  # years said of another column of years ("died": deathYear)
             if column.kind == "number":
                 if high.value < column.low or low.value > column.high:
                     continue  # a range no value of the column falls in
@@ -123,6 +132,13 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         for column in sheet.columns:
             if own and column.index not in own:
                 continue  # "more than 20 home runs": HR, no other column
+            if (
+                number.year
+                and of_years(column)
+                and not dates_rows(reading, sheet, column)
+                and not called(reading, sheet, column, number.start)
+            ):
+                continue  # a year said of another column of years
             if column.kind == "number":
                 if not said and not column.low <= number.value <= column.high:
                     continue  # a bound no value reaches, said of no column: not this one

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from prism_edge.methods.tables import codes, dates, names, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
-from prism_edge.methods.tables.words import STOP, stem, tokens
+from prism_edge.methods.tables.words import IRREGULAR, STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
 
 MAX_NGRAM = 10
@@ -85,6 +85,9 @@ class Reading:
     ranges: list[tuple[int, int]] = field(default_factory=list)
     """Pairs of numbers (their indexes in ``numbers``) the question puts a range between
     ("between 1960 and 1965", "from 2 to 5")."""
+    several: bool = False
+    """Asked of a database of several tables (a year said dates rows by the columns
+    :func:`dates_rows` allows)."""
 
     def number_index(self, k: int) -> int:
         """The mention index of number ``k`` (numbers come after the cells)."""
@@ -155,9 +158,41 @@ def called(reading: Reading, sheet: Sheet, column: Column, start: int) -> bool:
     return reading.stems[start - 1] in {stem(w) for w in naming.words(sheet, column)}
 
 
+YEAR_NAMES = frozenset({"year", "years", "yr", "id"})
+"""Words of a column's name that say only that it holds years (``yearID``)."""
+
+
+def of_years(column: Column) -> bool:
+    """A column of dates, or of numbers that are years."""
+    return column.kind == "date" or (column.kind == "number" and holds_years(column))
+
+
+def _content(sheet: Sheet, column: Column) -> set[str]:
+    """The stems of a column's own name that say more than that it holds years
+    (``deathYear``: death; ``yearID``: none)."""
+    return {stem(w) for w in naming.words(sheet, column) if w not in YEAR_NAMES and w not in STOP}
+
+
+def dates_rows(reading: Reading, sheet: Sheet, column: Column) -> bool:
+    """Whether a year the question says ("in 2017") may date rows by ``column`` (one of years
+    or dates): over a single table, any; over a database, the columns whose own name the
+    question's words say beyond "year" ("died in 2017": ``deathYear``; "debut"), else the
+    table's own year (its name says only a year: ``yearID``; or its only column of years or
+    dates). A year said of a player's season is not the year he died."""
+    if not reading.several:
+        return True
+    said = {stem(IRREGULAR.get(w, w)) for w in reading.words} | set(reading.stems)
+    years = [c for c in sheet.columns if of_years(c)]
+    supported = [c for c in years if _content(sheet, c) and _content(sheet, c) <= said]
+    if supported:
+        return column in supported
+    own = [c for c in years if not _content(sheet, c)] or (years if len(years) == 1 else [])
+    return column in own
+
+
 def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> Reading:
     words = tokens(question)
-    reading = Reading(question, words, [stem(w) for w in words])
+    reading = Reading(question, words, [stem(w) for w in words], several=len(db.sheets) > 1)
     reading.numbers = _dated(_numbers(words), dates.parts(question, words))
     reading.ranges = _ranges(words, reading.numbers)
     reading.texts = _texts(question, words)
@@ -168,10 +203,12 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
             db.typed(sheet, column)
             found = (_whole_cells(words, db, sheet, column.index) if column.big
                      else _cells(words, sheet, column.index))  # fmt: skip
+            years = {n.start for n in reading.numbers if n.year}
             if column.kind == "number" and not holds_years(column):
-                years = {n.start for n in reading.numbers if n.year}
                 found = [m for m in found if not (m.size == 1 and m.start in years)
                          or called(reading, sheet, column, m.start)]  # fmt: skip
+            elif of_years(column) and not dates_rows(reading, sheet, column):
+                found = [m for m in found if not (m.size == 1 and m.start in years)]
             spans = {(m.start, m.end) for m in found if m.exact}
             coded += [CellMention(sheet.name, column.index, (s.value,), s.start, s.end, True,
                                   "code") for s in codes.said(question, words, sheet, column)
@@ -284,13 +321,18 @@ def _numbers(words: list[str]) -> list[NumberMention]:
     return found
 
 
+_RANGE_WORDS = frozenset({("between", "and"), ("from", "to"), ("from", "-"), ("from", "through"),
+                          ("from", "thru")})  # fmt: skip
+"""The words around two numbers that put a range between them ("from 2016 through 2020")."""
+
+
 def _ranges(words: list[str], numbers: list[NumberMention]) -> list[tuple[int, int]]:
     found = []
     for k, (a, b) in enumerate(itertools.pairwise(numbers)):
         if a.ordinal or b.ordinal or a.value >= b.value or b.start - a.end != 1:
             continue
         before = words[a.start - 1] if a.start else ""
-        if (before, words[a.end]) in (("between", "and"), ("from", "to"), ("from", "-")):
+        if (before, words[a.end]) in _RANGE_WORDS:
             found.append((k, k + 1))
     return found
 
