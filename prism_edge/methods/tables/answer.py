@@ -35,12 +35,13 @@ from prism_edge.methods.tables.features import (
     view,
 )
 from prism_edge.methods.tables.keys import code_links, shared_keys
-from prism_edge.methods.tables.mentions import Reading, read, uncoded, written_spans
+from prism_edge.methods.tables.mentions import COMPARING, Reading, read, uncoded, written_spans
 from prism_edge.methods.tables.paths import chain, paths
 from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
     FAMILY_WORDS,
+    IRREGULAR,
     STOP,
     column_words,
     key,
@@ -314,7 +315,8 @@ def _asked(
     said = set(readings[sheets[0].name].stems)
     by_name = {s.name for s in sheets if _says_name(s.name, said)}
     asked = [s for s in sheets if s.name in touched]
-    covers = {s.name: _covered(s, readings[s.name]) for s in asked}
+    taken = _not_initials(sheets, readings)
+    covers = {s.name: _covered(s, readings[s.name], taken) for s in asked}
     # a pair is joined where it says more than any table alone that holds the tables the
     # question names by name (only those are asked at the end)
     alone = max((len(c) for n, c in covers.items() if not by_name or n in by_name), default=0)
@@ -357,9 +359,10 @@ def _asked(
     return holding or [s for s in asked if by_name & tables(s)] or asked
 
 
-def _covered(sheet: Sheet, reading: Reading) -> set[int]:
+def _covered(sheet: Sheet, reading: Reading, taken: frozenset[int] = frozenset()) -> set[int]:
     """The question's words a table accounts for: those of the cells it names and those
-    that name its columns (in full or by a short form: "HR", home runs) or itself."""
+    that name its columns (in full or by a short form: "HR", home runs) or itself; initials
+    only of words that say nothing else (none of ``taken``: "SB" is not "season between")."""
     names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
     names |= {stem(w) for w in tokens(sheet.name)}
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
@@ -368,9 +371,29 @@ def _covered(sheet: Sheet, reading: Reading) -> set[int]:
     spoken = [reading.words[i] for i in content]
     for word in {w for c in sheet.columns for w in column_words(c.name)}:
         span = short_form(word, spoken)
-        if span is not None:
-            said.update(content[span[0] : span[1]])
+        if span is None:
+            continue
+        words = content[span[0] : span[1]]
+        if len(words) > 1 and taken.intersection(words):
+            continue  # initials of words that name a cell, another column or how to compute
+        said.update(words)
     return cells | said
+
+
+def _not_initials(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> frozenset[int]:
+    """The question's words that cannot be read as one of the initials of a column's short
+    name ("SB" is not "season between", "SO" not "salary Oakland"): a word of the lexicon
+    ("between", "highest") or of a comparison, a word of a cell some table names whole as
+    written or as people say it ("Oakland", "Betts"), and a word that names a column of some
+    table in full ("salary", "weight"; "won": win)."""
+    reading = readings[sheets[0].name]
+    names = {stem(w) for s in sheets for c in s.columns for w in column_words(c.name)}
+    taken = {i for r in readings.values() for m in r.cells if m.exact and m.how != "code"
+             for i in range(m.start, m.end)}  # fmt: skip
+    for i, w in enumerate(reading.words):
+        if w in FAMILY_WORDS or w in COMPARING or stem(IRREGULAR.get(w, w)) in names:
+            taken.add(i)
+    return frozenset(taken)
 
 
 def _says_name(name: str, said: set[str]) -> bool:

@@ -1,0 +1,66 @@
+"""Which tables of a database a question is asked of (issue 53, the databases): a column's
+short name read from the initials of ordinary words does not choose a table."""
+
+from __future__ import annotations
+
+from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.db import Database, Link
+from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
+
+
+def pitchers_db() -> Database:
+    """Batting, Fielding and Running have ``SB`` (stolen bases), Pitching ``ERA``; People
+    names them."""
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast"],
+                      [["kershcl01", "Clayton", "Kershaw"], ["scherma01", "Max", "Scherzer"],
+                       ["troutmi01", "Mike", "Trout"]]))  # fmt: skip
+    db.add(TableChunk("Batting", ["playerID", "yearID", "SB"],
+                      [["kershcl01", "2016", "0"], ["kershcl01", "2017", "1"],
+                       ["troutmi01", "2016", "30"], ["troutmi01", "2017", "22"],
+                       ["scherma01", "2016", "0"], ["kershcl01", "2018", "0"]]))  # fmt: skip
+    db.add(TableChunk("Pitching", ["playerID", "yearID", "ERA"],
+                      [["kershcl01", "2016", "1.69"], ["kershcl01", "2017", "2.31"],
+                       ["kershcl01", "2018", "2.73"], ["scherma01", "2016", "2.96"],
+                       ["scherma01", "2017", "2.51"], ["kershcl01", "2015", "2.13"]]))  # fmt: skip
+    for table in ("Fielding", "Running"):  # more tables whose SB would be "season between"
+        db.add(TableChunk(table, ["playerID", "yearID", "SB"],
+                          [["troutmi01", "2016", "3"], ["kershcl01", "2016", "0"]]))  # fmt: skip
+    db.declared = [Link(t, "playerID", "People", "playerID")
+                   for t in ("Batting", "Fielding", "Running", "Pitching")]  # fmt: skip
+    for sheet in db.sheets.values():
+        naming.full_names(db, sheet)
+    return db
+
+
+def test_initials_of_ordinary_words_name_no_column():
+    """ "season between" is not ``SB``: the ERA is Pitching's."""
+    from prism_edge.methods.tables.answer import _covered, _not_initials
+    from prism_edge.methods.tables.mentions import read
+
+    db = pitchers_db()
+    question = "What was Clayton Kershaw's lowest ERA in a season between 2016 and 2018?"
+    sheets = list(db.sheets.values())
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    taken = _not_initials(sheets, readings)
+    batting = _covered(db.sheets["Batting"], readings["Batting"], taken)
+    words = readings["Batting"].words
+    assert not {words.index("season"), words.index("between")} & batting
+    assert ask(db, question) == ["1.69"]
+    db.close()
+
+
+def test_initials_of_words_that_say_nothing_else_name_a_column():
+    """ "stolen bases" is ``SB``."""
+    from prism_edge.methods.tables.answer import _covered, _not_initials
+    from prism_edge.methods.tables.mentions import read
+
+    db = pitchers_db()
+    question = "How many stolen bases did Mike Trout have in 2016?"
+    sheets = list(db.sheets.values())
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    batting = _covered(db.sheets["Batting"], readings["Batting"], _not_initials(sheets, readings))
+    words = readings["Batting"].words
+    assert {words.index("stolen"), words.index("bases")} <= batting
+    db.close()
