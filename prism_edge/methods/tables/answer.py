@@ -24,6 +24,7 @@ from prism_edge.methods.tables.enumerate import (
     Candidate,
     arbitrary,
     candidates,
+    counted_things,
     ordered,
     queries,
     run,
@@ -94,6 +95,7 @@ def _scored(
     relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
     relevant |= shared.letter
     relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
+    relevant |= counted_things(reading, sheet)  # "how many different planes": tailnum
     if sheet.rows > SMALL_ROWS:
         ranked = heapq.nsmallest(  # sorted(...)[:RUN_AT_MOST], without holding them all
             RUN_AT_MOST, ((query_score(shared, q, w), i, q) for i, q in enumerate(queries(

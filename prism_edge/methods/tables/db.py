@@ -146,6 +146,9 @@ class Sheet:
     shown_as: str = ""
     """How the SQL a user reads names this table, when not by its name (a join: the
     subquery that makes it)."""
+    joins: dict[int, str] = field(default_factory=dict)
+    """A joined table's columns that joined another of its parts (the other's columns they
+    matched are left out), with that part: ``flights tailnum`` joined ``planes``."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -722,6 +725,7 @@ def join(db: Database, link: Link, name: str = "") -> Sheet:
     sheet = Sheet(
         name, sql, [Column(n, i) for i, n in enumerate(names)], rows,
         parts=(left.name, right.name),
+        joins={c.index: right.name for c in (lc, *(a for a, _ in more))},
         shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY a.rowid, b.rowid) - 1 AS rowid, {shown} "
         f"FROM {quote(left.name)} AS a JOIN {quote(right.name)} AS b ON a.{quote(lc.name)} = "
         f"b.{quote(rc.name)}"

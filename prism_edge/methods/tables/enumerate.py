@@ -372,6 +372,37 @@ def extreme_average(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+def counted_things(reading: Reading, sheet: Sheet) -> set[int]:
+    """The columns whose different values the question counts in so many words ("how many
+    different teams", "the most different planes"): those whose own name the noun after
+    "different" says (``teamID``: teams; ``dest``: destinations; an id's "id" aside), else
+    the labels and codes of the table it names (``airlines name``: airlines) and the columns
+    that joined it (``flights tailnum``: planes); empty where none."""
+    words = reading.words
+    noun = next((words[i + 1] for i, w in enumerate(words[:-1])
+                 if w in FAMILIES["different"] and words[i + 1].isalpha()), None)  # fmt: skip
+    if noun is None:
+        return set()
+    found = set()
+    for column in sheet.columns:
+        name = [w for w in naming.words(sheet, column) if w not in STOP and w not in _ID_WORDS]
+        if column.kind != "empty" and name and _says([noun], name):
+            found.add(column.index)
+    if found:
+        return found
+    said = stem(noun)
+    for table in sheet.parts or (sheet.name,):
+        if said not in {stem(w) for w in naming.table_words(table)}:
+            continue
+        found |= {c.index for c in sheet.columns if sheet.joins.get(c.index) == table or (
+                  naming.owner(sheet, c) == table
+                  and (naming.is_label(sheet, c) or naming.is_code(sheet, c)))}  # fmt: skip
+    return found
+
+
+_ID_WORDS = frozenset({"id", "code", "key"})
+
+
 def most_different(reading: Reading) -> bool:
     """Whether the question asks for the thing with the most (or fewest) different values in
     so many words ("the airline that used the most different planes")."""
@@ -484,12 +515,18 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         yield from [q for q in every if q.agg == "avg" or one_row(q)] or every
         return
     if most_different(reading):  # "the airline with the most different planes"
-        every = list(_all(reading, sheet, relevant))
-        yield from [q for q in every if q.agg == "distinct"] or every
+        every = [q for q in _all(reading, sheet, relevant) if q.agg == "distinct"] or list(
+            _all(reading, sheet, relevant)
+        )
+        things = counted_things(reading, sheet)
+        every = [q for q in every if q.by in things] or every
+        yield from [q for q in every if q.op not in _opposite(reading)] or every
         return
-    if different(reading):
+    if different(reading):  # "how many different teams": of the column the noun names
         every = list(_all(reading, sheet, relevant))
-        yield from [q for q in every if q.op != "count"] or every
+        things = counted_things(reading, sheet)
+        yield from [q for q in every if q.op == "distinct" and q.column in things] or [
+            q for q in every if q.op != "count"] or every  # fmt: skip
         return
     ids = people_counted(reading, sheet)
     if ids is not None:  # "how many players ..." over a join: different players, not rows

@@ -109,6 +109,8 @@ def chain(db: Database, first: Link, second: Link, middle: str) -> Sheet:
     sheet = Sheet(
         name, sql, [Column(n, i) for i, n in enumerate(names)], rows,
         parts=(middle, a_name, b_name),
+        joins={col(mid, x).index: end for end, on in ((a_name, on_a), (b_name, on_b))
+               for x, _ in on},
         shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY m.rowid) - 1 AS rowid, {shown} FROM "
         f"{quote(middle)} AS m JOIN {quote(a_name)} AS a ON {shown_a} JOIN {quote(b_name)} "
         f"AS b ON {shown_b})",
