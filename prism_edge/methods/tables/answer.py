@@ -37,7 +37,7 @@ from prism_edge.methods.tables.features import (
 )
 from prism_edge.methods.tables.keys import code_links, shared_keys
 from prism_edge.methods.tables.mentions import COMPARING, Reading, read, uncoded, written_spans
-from prism_edge.methods.tables.paths import chain, paths
+from prism_edge.methods.tables.paths import chain, paths, siblings, twice
 from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
 from prism_edge.methods.tables.words import (
@@ -346,11 +346,19 @@ def _asked(
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
     ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
-    asked += [join(db, link, f"{link.left} and {link.right} by {link.left_column}"
-                   if link in coded else "") for link in chosen]  # fmt: skip
+    for link in chosen:  # a table linked to another by several columns: joined by each
+        roles = [k for k in every if k == link or k in siblings(every, link)]
+        made = twice(db, roles) if len(roles) > 1 else join(
+            db, link, f"{link.left} and {link.right} by {link.left_column}" if link in coded
+            else "")  # fmt: skip
+        if all(s.name != made.name for s in asked):
+            asked.append(made)
     cells = {s.name: {i for m in readings[s.name].cells if m.exact for i in range(m.start, m.end)}
              for s in sheets}  # fmt: skip
-    asked += [chain(db, a, b, mid) for a, b, mid in paths(every, cells, by_name)]
+    for a, b, mid in paths(every, cells, by_name):
+        made = chain(db, a, b, mid, every)
+        if all(s.name != made.name for s in asked):
+            asked.append(made)
     if not by_name:
         return asked
 

@@ -68,6 +68,8 @@ def initials(question: str, words: Sequence[str], sheet: Sheet, column: Column) 
     for value, text in codes.items():
         n = len(text)
         for i in range(len(cased_words) - n + 1):
+            if i == 0 and words[0] in STOP:
+                continue  # "Which New ..." is no "WN": a question's first word has a capital
             span = cased_words[i : i + n]
             if all(w[:1].isupper() and w.isalpha() and len(w) > 1 for w in span) and (
                 "".join(w[0] for w in span) == text

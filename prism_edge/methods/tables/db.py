@@ -149,6 +149,10 @@ class Sheet:
     joins: dict[int, str] = field(default_factory=dict)
     """A joined table's columns that joined another of its parts (the other's columns they
     matched are left out), with that part: ``flights tailnum`` joined ``planes``."""
+    via: dict[int, int] = field(default_factory=dict)
+    """Of a table joined to another by several columns (a flight's origin and destination),
+    the other's columns, each with the column it was joined by (``airports dest name``:
+    ``flights dest``)."""
 
 
 @functools.lru_cache(maxsize=4096)

@@ -475,6 +475,38 @@ def _numbering(column: Column) -> bool:
     return column.distinct == column.present or (column.low == 1 and column.high == column.distinct)
 
 
+_ASKING = ("which", "what")
+_COMPUTING = frozenset({"high", "low", "average", "total", "count", "first", "last", "after",
+                        "before", "difference", "different", "common", "or"})  # fmt: skip
+"""The lexicon's families that say how to compute an answer (not a list of every one)."""
+
+
+def listing(reading: Reading, sheet: Sheet) -> bool:
+    """Whether the question asks for every value of a kind ("which airlines flew to
+    Seattle?", "which New York airports ...?"): "which" or "what" and, within the next
+    :data:`_NOUN_AT_MOST` words, a plural noun that names the table or one of its columns,
+    and no word of how to compute one answer (a superlative, a count, an order, "or")."""
+    cells = {i for m in reading.cells if m.exact for i in range(m.start, m.end)}
+    words = reading.words
+    if not words or words[0] not in _ASKING:
+        return False
+    said = families([w for i, w in enumerate(words) if i not in cells])
+    if _COMPUTING & set(said):
+        return False
+    named = {stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+    named |= {stem(w) for c in sheet.columns for w in naming.words(sheet, c)}
+    return any(_plural(words[i]) and reading.stems[i] in named
+               for i in range(1, min(len(words), _NOUN_AT_MOST + 1)))  # fmt: skip
+
+
+_NOUN_AT_MOST = 3
+"""Words after "which" the noun it asks of is among ("which New York airports")."""
+
+
+def _plural(word: str) -> bool:
+    return len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith("ss")
+
+
 def superlative(reading: Reading) -> bool:
     """Whether the question asks a highest or lowest value with no total or average said
     ("the highest salary in 2016"): no sum or mean of the rows is asked."""
@@ -539,6 +571,10 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if counted(reading, sheet):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
+        return
+    if listing(reading, sheet):  # "which airlines flew to Seattle": every one
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op == "select"] or every
         return
     if superlative(reading):
         every = list(_all(reading, sheet, relevant))

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import codes, dates, names, naming
+from prism_edge.methods.tables import codes, dates, names, naming, roles
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.words import IRREGULAR, STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
@@ -224,7 +224,22 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     reading.cells = [m for m in reading.cells if not any(  # "day" of "New Year's Day": no cell
         s <= m.start and m.end <= e and (m.end - m.start < e - s or not m.exact)
         for s, e in dated)]  # fmt: skip
+    parts = {(n.start, n.end) for n in reading.numbers if n.part not in ("", "year")}
+    reading.cells = [m for m in reading.cells if (m.start, m.end) not in parts]  # "1/1": a date
+    by_name = {s.name: s for s in (sheets if sheets is not None else db.sheets.values())}
+    reading.cells = [m for m in reading.cells if _heading(reading, by_name[m.sheet], m)]
     return reading
+
+
+def _heading(reading: Reading, sheet: Sheet, mention: CellMention) -> bool:
+    """Whether a cell mention agrees with the way the question says it goes: over a table
+    of origins and destinations (:mod:`.roles`), a name said after "from" is no
+    destination's, one said after "to" no origin's."""
+    if not roles.directed(sheet):
+        return True
+    own = roles.column_role(sheet, sheet.columns[mention.column])
+    said = roles.said_role(reading.words, mention.start)
+    return not (own and said and own != said)
 
 
 def _dated(numbers: list[NumberMention], parts: Sequence[dates.Part]) -> list[NumberMention]:

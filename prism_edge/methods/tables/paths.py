@@ -67,53 +67,95 @@ def paths(
     return [(f, s, m) for _, f, s, m in found[:MAX_PATHS]]
 
 
-def chain(db: Database, first: Link, second: Link, middle: str) -> Sheet:
+def chain(
+    db: Database, first: Link, second: Link, middle: str, every: Sequence[Link] = ()
+) -> Sheet:
     """The three tables of a path joined into a new table (its columns named ``<table>
-    <column>``, its order the middle table's), typed as any other."""
+    <column>``, its order the middle table's), typed as any other; an end the middle table
+    links to by several columns (of ``every``: a flight's origin and destination) joined
+    once by each (:func:`joined`)."""
     a_name, b_name = _other(first, middle), _other(second, middle)
-    name = f"{a_name} and {middle} and {b_name}"
+    ends = [[first, *siblings(every, first)], [second, *siblings(every, second)]]
+    return joined(db, middle, ends, f"{a_name} and {middle} and {b_name}")
+
+
+def siblings(every: Sequence[Link], link: Link) -> list[Link]:
+    """The other links of ``every`` between the same two tables, the same way, by other
+    columns (``flights.dest`` beside ``flights.origin``, both to ``airports``)."""
+    return [k for k in every if (k.left, k.right) == (link.left, link.right)
+            and k.left_column != link.left_column]  # fmt: skip
+
+
+def twice(db: Database, links: Sequence[Link]) -> Sheet:
+    """A table joined to another by each of several links (``flights`` to ``airports`` by
+    ``origin`` and by ``dest``): the other's columns once for each, named by its role
+    (``airports origin name``, ``airports dest name``)."""
+    left, right = links[0].left, links[0].right
+    return joined(db, left, [list(links)], f"{left} and {right}")
+
+
+def role(middle: Sheet, link: Link, end: Sheet) -> str:
+    """The role a link gives the rows of its end: the middle table's column, less the end's
+    column's name where it holds it (``origin``; ``teamIDwinner`` to ``teamID``: winner)."""
+    own, theirs = _side(link, middle.name)[0], _side(link, end.name)[0]
+    at = own.casefold().find(theirs.casefold())
+    said = own[:at] + own[at + len(theirs) :] if at >= 0 and len(own) > len(theirs) else own
+    return said.strip(" _-") or own
+
+
+def joined(db: Database, middle: str, ends: Sequence[Sequence[Link]], name: str) -> Sheet:
+    """The middle table joined with each end (a list of the links from it to one table):
+    an end of one link by an inner join, its columns named ``<table> <column>``; an end of
+    several, once by each link (a left join: a row whose code has no row there is kept),
+    its columns named ``<table> <role> <column>`` (:func:`role`). The order is the middle
+    table's; the columns an end was joined on are left out (the middle's hold their
+    values)."""
     made = db.joined.get(name)
     if made is not None:
         return made
-    mid, a, b = db.sheets[middle], db.sheets[a_name], db.sheets[b_name]
+    mid = db.sheets[middle]
 
     def col(sheet: Sheet, column: str) -> Column:
         return next(c for c in sheet.columns if c.name == column)
 
-    on_a = list(zip(_side(first, middle), _side(first, a_name), strict=True))
-    on_b = list(zip(_side(second, middle), _side(second, b_name), strict=True))
-    matched = {(a_name, y) for _, y in on_a} | {(b_name, y) for _, y in on_b}
-    parts = [("m", mid, c) for c in mid.columns] + [
-        (alias, s, c)
-        for alias, s in (("a", a), ("b", b))
-        for c in s.columns
-        if (s.name, c.name) not in matched
-    ]
-    names = unique([f"{s.name} {c.name}" for _, s, c in parts])
+    parts: list[tuple[str, Sheet, Column, str]] = [("m", mid, c, "") for c in mid.columns]
+    joins, shown_joins, through = [], [], {}
+    for g, group in enumerate(ends):
+        for r, link in enumerate(group):
+            end = db.sheets[_other(link, middle)]
+            alias = f"e{g}_{r}"
+            on = list(zip(_side(link, middle), _side(link, end.name), strict=True))
+            said = role(mid, link, end) if len(group) > 1 else ""
+            matched = {y for _, y in on}
+            start = len(parts)
+            parts += [(alias, end, c, said) for c in end.columns if c.name not in matched]
+            through.update({i: col(mid, on[0][0]).index for i in range(start, len(parts))})
+            kind = "LEFT JOIN" if said else "JOIN"
+            cond = " AND ".join(f"m.{col(mid, x).text} = {alias}.{col(end, y).text}" for x, y in on)
+            shown = " AND ".join(f"m.{quote(x)} = {alias}.{quote(y)}" for x, y in on)
+            joins.append(f" {kind} {end.sql} AS {alias} ON {cond}")
+            shown_joins.append(f" {kind} {quote(end.name)} AS {alias} ON {shown}")
+    names = unique([f"{s.name} {said + ' ' if said else ''}{c.name}" for _, s, c, said in parts])
     sql = f"j{len(db.sheets) + len(db.joined)}"
-    select = ", ".join(f"{alias}.{c.text} AS c{i}" for i, (alias, _, c) in enumerate(parts))
-    join_a = " AND ".join(f"m.{col(mid, x).text} = a.{col(a, y).text}" for x, y in on_a)
-    join_b = " AND ".join(f"m.{col(mid, x).text} = b.{col(b, y).text}" for x, y in on_b)
+    select = ", ".join(f"{alias}.{c.text} AS c{i}" for i, (alias, _, c, _) in enumerate(parts))
     db.db.execute(
         f"CREATE TABLE {sql} AS SELECT ROW_NUMBER() OVER (ORDER BY m._row) - 1 AS _row, "
-        f"{select} FROM {mid.sql} AS m JOIN {a.sql} AS a ON {join_a} JOIN {b.sql} AS b ON "
-        f"{join_b}"
+        f"{select} FROM {mid.sql} AS m{''.join(joins)}"
     )
     (rows,) = db.db.execute(f"SELECT COUNT(*) FROM {sql}").fetchone()
     shown = ", ".join(
         f"{alias}.{quote(c.name)} AS {quote(n)}"
-        for (alias, _, c), n in zip(parts, names, strict=True)
+        for (alias, _, c, _), n in zip(parts, names, strict=True)
     )
-    shown_a = " AND ".join(f"m.{quote(x)} = a.{quote(y)}" for x, y in on_a)
-    shown_b = " AND ".join(f"m.{quote(x)} = b.{quote(y)}" for x, y in on_b)
+    tables = [middle] + [_other(group[0], middle) for group in ends]
     sheet = Sheet(
         name, sql, [Column(n, i) for i, n in enumerate(names)], rows,
-        parts=(middle, a_name, b_name),
-        joins={col(mid, x).index: end for end, on in ((a_name, on_a), (b_name, on_b))
-               for x, _ in on},
+        parts=tuple(dict.fromkeys(tables)),
+        joins={col(mid, _side(k, middle)[0]).index: _other(k, middle) for group in ends
+               for k in group},
+        via={i: m for i, m in through.items() if parts[i][3]},
         shown_as=f"(SELECT ROW_NUMBER() OVER (ORDER BY m.rowid) - 1 AS rowid, {shown} FROM "
-        f"{quote(middle)} AS m JOIN {quote(a_name)} AS a ON {shown_a} JOIN {quote(b_name)} "
-        f"AS b ON {shown_b})",
+        f"{quote(middle)} AS m{''.join(shown_joins)})",
     )  # fmt: skip
     db.joined[sheet.name] = sheet
     return sheet
