@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
-from prism_edge.methods.tables import names, naming
+from prism_edge.methods.tables import ages, names, naming
 from prism_edge.methods.tables.codes import written_as_name
 from prism_edge.methods.tables.db import Database, Sheet, join, links, quote, show_number
 from prism_edge.methods.tables.enumerate import (
@@ -79,6 +79,7 @@ def rank_all(
     """Every candidate of ``question`` over ``sheet`` with its features and score, the
     best first (the enumeration's order on a tie)."""
     naming.full_names(db, sheet)
+    naming.whole_dates(db, sheet)
     reading = read(question, db, [sheet])
     return _scored(db, reading, sheet, w)
 
@@ -96,6 +97,7 @@ def _scored(
     relevant |= shared.letter
     relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     relevant |= counted_things(reading, sheet)  # "how many different planes": tailnum
+    relevant |= set(ages.births(sheet)) if ages.aged(reading.words) else set()
     if sheet.rows > SMALL_ROWS:
         ranked = heapq.nsmallest(  # sorted(...)[:RUN_AT_MOST], without holding them all
             RUN_AT_MOST, ((query_score(shared, q, w), i, q) for i, q in enumerate(queries(
@@ -139,6 +141,7 @@ def answer(
     sheets = list(db.sheets.values())
     for sheet in sheets:
         naming.full_names(db, sheet)
+        naming.whole_dates(db, sheet)
     readings = {s.name: read(question, db, [s]) for s in sheets}
     written = written_spans(readings.values())
     readings = {name: uncoded(r, written) for name, r in readings.items()}
@@ -163,11 +166,23 @@ def answer(
             [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
         )  # a database's rows have no order of their own
         found = [s for s in found if not restating(s[0])] or found
+        found = [s for s in found if by_age(db, s[0], s[3])] or found
     scored: list[Scored] = [(c, f, s) for c, f, s, _ in found]
     scored.sort(key=lambda s: -s[2])
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
     return decide(db, question, scored), scored
+
+
+def by_age(db: Database, candidate: Candidate, reading: Reading) -> bool:
+    """Whether a candidate orders by birth as the question's age word asks ("the youngest
+    player": the latest birth date), where it says one (else any candidate is)."""
+    way = ages.aged(reading.words)
+    if not way:
+        return True
+    query = candidate.query
+    sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
+    return query.op == way and query.by in ages.births(sheet)
 
 
 def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
@@ -387,6 +402,8 @@ def _covered(sheet: Sheet, reading: Reading, taken: frozenset[int] = frozenset()
         if len(words) > 1 and taken.intersection(words):
             continue  # initials of words that name a cell, another column or how to compute
         said.update(words)
+    if ages.births(sheet):  # "the youngest": of the table that holds birth dates
+        said |= ages.age_words(reading.words)
     return cells | said
 
 

@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from prism_edge.methods.tables import naming
+from prism_edge.methods.tables import ages, naming
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.mentions import (
     COMPARING,
@@ -571,6 +571,12 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if counted(reading, sheet):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
+        return
+    way = ages.aged(reading.words)
+    born = ages.births(sheet) if way else []
+    if born:  # "the youngest player": the one born last
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op == way and q.by in born] or every
         return
     if listing(reading, sheet):  # "which airlines flew to Seattle": every one
         every = list(_all(reading, sheet, relevant))

@@ -9,6 +9,9 @@
   airport" wants when the same rows have a label: :func:`is_code`.
 - A person's name held in two columns (``nameFirst``, ``nameLast``) is also one column of
   whole names, as a question says it ("Mike Trout"): :func:`full_names`.
+- A date held in three columns (``birthYear``, ``birthMonth``, ``birthDay``) is also one
+  column of dates (``birth date``), so "the youngest" orders by all three:
+  :func:`whole_dates`.
 """
 
 from __future__ import annotations
@@ -125,3 +128,42 @@ def full_names(db: Database, sheet: Sheet) -> Column | None:
     )
     sheet.columns.append(column)
     return column
+
+
+# --- a date split across three columns ----------------------------------------------------------
+
+_DATED: weakref.WeakKeyDictionary[Database, set[str]] = weakref.WeakKeyDictionary()
+
+
+def whole_dates(db: Database, sheet: Sheet) -> list[Column]:
+    """Where a table holds a date in three columns of one name and its year, month and day
+    (``birthYear``, ``birthMonth``, ``birthDay``; ``death_year`` ...), a column of the whole
+    dates added to it (``birth date``: "1992-04-26"; empty where a part is missing), once:
+    ordering by the year alone ("the youngest player") ties every player born in one year.
+    The columns added."""
+    done = _DATED.setdefault(db, set())
+    if sheet.sql in done or sheet.parts:
+        return []
+    done.add(sheet.sql)
+    by_words = {tuple(words(sheet, c)): c for c in sheet.columns}
+    taken = {c.name.casefold() for c in sheet.columns}
+    added = []
+    for said, year in list(by_words.items()):
+        if len(said) < 2 or said[-1] != "year" or len(sheet.columns) >= MAX_COLUMNS:
+            continue
+        month, day = by_words.get((*said[:-1], "month")), by_words.get((*said[:-1], "day"))
+        name = " ".join((*said[:-1], "date"))
+        if month is None or day is None or name in taken:
+            continue
+        column = Column(name, len(sheet.columns))
+        parts = [f"CAST({c.text} AS INTEGER)" for c in (year, month, day)]
+        present = " AND ".join(f"{c.text} GLOB '[0-9]*'" for c in (year, month, day))
+        db.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN {column.text} TEXT")
+        db.db.execute(
+            f"UPDATE {sheet.sql} SET {column.text} = CASE WHEN {present} THEN "
+            f"printf('%04d-%02d-%02d', {', '.join(parts)}) END"
+        )
+        sheet.columns.append(column)
+        taken.add(name)
+        added.append(column)
+    return added

@@ -1,0 +1,51 @@
+"""Age said of people whose birth date a table splits in three columns (issue 53, the
+databases): "the youngest" is the one born last, by year, month and day together."""
+
+from __future__ import annotations
+
+from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.db import Database, Link
+from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
+
+PEOPLE = [  # playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay
+    ["uriasju01", "Julio", "Urias", "1996", "8", "12"],
+    ["seageco01", "Corey", "Seager", "1994", "4", "27"],
+    ["diazed01", "Edwin", "Diaz", "1994", "3", "22"],
+    ["colonba01", "Bartolo", "Colon", "1973", "5", "24"],
+    ["dejonpa01", "Paul", "DeJong", "1993", "8", "2"],
+    ["ohtansh01", "Shohei", "Ohtani", "1994", "7", "5"],
+]  # fmt: skip
+BATTING = [["uriasju01", "2017"], ["seageco01", "2016"], ["diazed01", "2016"],
+           ["colonba01", "2016"], ["dejonpa01", "2016"], ["ohtansh01", "2018"],
+           ["seageco01", "2017"], ["colonba01", "2017"]]  # fmt: skip
+
+
+def players_db(awards: bool = False) -> Database:
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast", "birthYear", "birthMonth",
+                                 "birthDay"], [list(r) for r in PEOPLE]))  # fmt: skip
+    db.add(TableChunk("Batting", ["playerID", "yearID"], [list(r) for r in BATTING]))
+    db.declared = [Link("Batting", "playerID", "People", "playerID")]
+    for table in ("Awards", "AllStars", "Honors") if awards else ():  # a few players each
+        db.add(TableChunk(table, ["playerID", "yearID"], [["colonba01", "2016"],
+                                                          ["dejonpa01", "2016"]]))  # fmt: skip
+        db.declared.insert(0, Link(table, "playerID", "People", "playerID"))
+    return db
+
+
+def test_a_date_in_three_columns_is_one_column_of_dates():
+    db = players_db()
+    (column,) = naming.whole_dates(db, db.sheets["People"])
+    assert column.name == "birth date"
+    texts = [r[0] for r in db.db.execute(f"SELECT {column.text} FROM t0 ORDER BY _row")]
+    assert texts[:2] == ["1996-08-12", "1994-04-27"]
+    db.close()
+
+
+def test_the_youngest_is_born_last_by_year_month_and_day():
+    """Seager and Diaz were both born in 1994: Seager in April, Diaz in March."""
+    db = players_db()
+    assert ask(db, "Who was the youngest player in 2016?") == ["Corey Seager"]
+    assert ask(db, "Who was the oldest player in 2017?") == ["Bartolo Colon"]
+    db.close()
