@@ -355,8 +355,11 @@ def _asked(
         if k.right in by_name or spans(k.right) - near(k.left)
     ]  # fmt: skip
     every = known + coded
-    wider = [(len(covers[k.left] | covers[k.right]), i, k) for i, k in enumerate(every)
-             if k.left in covers and k.right in covers]  # fmt: skip
+    rows = {s.name: s.rows for s in sheets}
+    wider = [(len(covers[k.left] | covers[k.right]), -rows[k.left] - rows[k.right], k)
+             for k in every if k.left in covers and k.right in covers]  # fmt: skip
+    # of pairs that say as much, those of the most rows (the widest facts: every player's
+    # seasons before the few who won an award)
     chosen = [
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
     ]  # the pair says more of the question than any table alone

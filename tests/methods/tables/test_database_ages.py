@@ -49,3 +49,23 @@ def test_the_youngest_is_born_last_by_year_month_and_day():
     assert ask(db, "Who was the youngest player in 2016?") == ["Corey Seager"]
     assert ask(db, "Who was the oldest player in 2017?") == ["Bartolo Colon"]
     db.close()
+
+
+def test_of_tables_that_say_as_much_the_widest_is_joined(monkeypatch):
+    """Three tables of a few players' seasons and Batting, of every player's, say as much of
+    the question: Batting is joined (at most three pairs are)."""
+    from prism_edge.methods.tables import answer as module
+
+    asked: list[str] = []
+    real = module._asked
+
+    def recorded(*args):  # type: ignore[no-untyped-def]
+        found = real(*args)
+        asked.extend(s.name for s in found)
+        return found
+
+    monkeypatch.setattr(module, "_asked", recorded)
+    db = players_db(awards=True)
+    ask(db, "Who was the youngest player in 2016?")
+    assert "Batting and People" in asked
+    db.close()
