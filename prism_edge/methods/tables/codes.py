@@ -54,15 +54,16 @@ def written_as_name(question: str, words: Sequence[str], start: int, end: int) -
 
 
 def initials(question: str, words: Sequence[str], sheet: Sheet, column: Column) -> list[Said]:
-    """The cells of a column of codes (capital letters, 2-4) that the question says by the
-    initials of as many capitalised words in a row ("American League" for ``AL``)."""
+    """The cells of a column of codes (capital letters, 2-4, or with dots: "D.R.") that the
+    question says by the initials of as many capitalised words in a row ("American League"
+    for ``AL``, "Dominican Republic" for ``D.R.``)."""
     cased_words = cased(question, words)
     if cased_words is None:
         return []  # the question's folding changed its words: no safe alignment
     codes = {
-        k: texts[0]
+        k: letters
         for k, texts in sheet.raw.get(column.index, {}).items()
-        if texts and 2 <= len(texts[0]) <= MAX_CODE and texts[0].isalpha() and texts[0].isupper()
+        if texts and (letters := _letters(texts[0]))
     }
     found = []
     for value, text in codes.items():
@@ -76,6 +77,16 @@ def initials(question: str, words: Sequence[str], sheet: Sheet, column: Column) 
             ):
                 found.append(Said(value, i, i + n))
     return found
+
+
+_DOTTED = re.compile(r"(?:[A-Z]\.){2,4}")
+
+
+def _letters(text: str) -> str:
+    """The capital letters of a code (2-4: "AL"; or written with dots: "D.R."), else ""."""
+    if 2 <= len(text) <= MAX_CODE and text.isalpha() and text.isupper():
+        return text
+    return text.replace(".", "") if _DOTTED.fullmatch(text) else ""
 
 
 def flags(words: Sequence[str], sheet: Sheet, column: Column) -> list[Said]:
@@ -99,7 +110,8 @@ def flags(words: Sequence[str], sheet: Sheet, column: Column) -> list[Said]:
 
 def _naming_span(words: Sequence[str], sheet: Sheet, column: Column) -> tuple[int, int] | None:
     """The words of the question that say every word of the column's own name (whole, by a
-    short form, or a verb's other form: "won" for win), as a span; else None."""
+    short form, or a verb's other form: "won" for win), each a word of its own, as a span;
+    else None."""
     said = [i for i, w in enumerate(words) if w.isalpha() and w not in STOP]
     spoken = [words[i] for i in said]
     stems = [stem(IRREGULAR.get(w, w)) for w in spoken]
@@ -114,8 +126,8 @@ def _naming_span(words: Sequence[str], sheet: Sheet, column: Column) -> tuple[in
         if short is None:
             return None
         covered += [said[k] for k in range(short[0], short[1])]
-    if not covered:
-        return None
+    if not covered or len(set(covered)) < len(covered):
+        return None  # none, or a word said for two ("won the Cy" is no WCWin: "won" twice)
     return min(covered), max(covered) + 1
 
 

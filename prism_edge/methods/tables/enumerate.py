@@ -104,7 +104,7 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                 low.year
                 and high.year
                 and of_years(column)
-                and not dates_rows(reading, sheet, column)
+                and not dates_rows(reading, sheet, column, low.start)
             ):
                 continue  # years said of another column of years ("died": deathYear)
             if column.kind == "number":
@@ -135,7 +135,7 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
             if (
                 number.year
                 and of_years(column)
-                and not dates_rows(reading, sheet, column)
+                and not dates_rows(reading, sheet, column, number.start)
                 and not called(reading, sheet, column, number.start)
             ):
                 continue  # a year said of another column of years
@@ -248,9 +248,10 @@ def _weight(reading: Reading, cond: Cond) -> float:
 
 def _outermost(reading: Reading, cells: list[Cond]) -> list[Cond]:
     """The cell conditions but those whose words lie inside the words of a cell the table
-    names whole as written ("Mike" inside "Mike Trout"): a candidate keeping the part is
-    never kept over a database beside one keeping the whole (:func:`answer.keeping`)."""
-    whole = [(m.start, m.end) for m in reading.cells if m.exact and m.how == "written"]
+    names whole as written or as people say it ("Mike" inside "Mike Trout", "White" inside
+    "White Sox"): a candidate keeping the part is never kept over a database beside one
+    keeping the whole (:func:`answer.keeping`)."""
+    whole = [(m.start, m.end) for m in reading.cells if m.exact and m.how != "code"]
 
     def inside(cond: Cond) -> bool:
         spans = [(reading.cells[i].start, reading.cells[i].end) for i in cond.mentions
@@ -628,6 +629,8 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     pairs += [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
     pairs += [(a, *w) for a in cells[:MAX_CELL_CONDS] for w in when
               if all(a.column != c.column for c in w)]  # fmt: skip
+    if reading.several:  # a database: three values named together ("Cuban", "White Sox", 2019)
+        pairs += _triples(reading, cells, numbers)
     each = len(columns) * (6 + 2 * len(ordered)) + 4 * len(numeric) + 1
     room = max(MIN_PAIRS, (MAX_QUERIES - each * len(singles)) // each)
     if len(pairs) > room:  # the likeliest pairs, the strongest mentions first
@@ -703,6 +706,29 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             for col in numeric:
                 if col.index not in (a.column, b.column):
                     yield Query(name, "diff", col.index, conds=(a, *more), other=(b, *more))
+
+
+MAX_TRIPLES = 8
+"""Three conditions together a database's table is asked with at most."""
+_NAMED = MAX_TRIPLES
+"""Conditions of named values (whole cells, years) three are made of at most."""
+
+
+def _triples(reading: Reading, cells: list[Cond], numbers: list[Cond]) -> list[tuple[Cond, ...]]:
+    """Three conditions together over a database's table, each a value the question names (a
+    cell named whole, a year or a range of years), on three columns: the likeliest (the
+    strongest mentions) first, at most :data:`MAX_TRIPLES`."""
+    whole = [c for c in cells if len(c.mentions) == 1 and reading.cells[c.mentions[0]].exact]
+    years = [c for c in numbers if c.op in ("=", "year=", "between", "year-between") and all(
+        reading.numbers[i - len(reading.cells)].year for i in c.mentions)]  # fmt: skip
+    named = whole[:_NAMED] + years[:_NAMED]
+    found: list[tuple[Cond, ...]] = [
+        t for t in itertools.combinations(named, 3)
+        if len({c.column for c in t}) == 3
+        and len({i for c in t for i in c.mentions}) == sum(len(c.mentions) for c in t)
+    ]  # fmt: skip
+    found.sort(key=lambda t: -sum(_weight(reading, c) for c in t))
+    return found[:MAX_TRIPLES]
 
 
 def _grouped(

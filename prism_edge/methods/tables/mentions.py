@@ -173,15 +173,22 @@ def _content(sheet: Sheet, column: Column) -> set[str]:
     return {stem(w) for w in naming.words(sheet, column) if w not in YEAR_NAMES and w not in STOP}
 
 
-def dates_rows(reading: Reading, sheet: Sheet, column: Column) -> bool:
-    """Whether a year the question says ("in 2017") may date rows by ``column`` (one of years
-    or dates): over a single table, any; over a database, the columns whose own name the
-    question's words say beyond "year" ("died in 2017": ``deathYear``; "debut"), else the
-    table's own year (its name says only a year: ``yearID``; or its only column of years or
-    dates). A year said of a player's season is not the year he died."""
+YEAR_WORDS_BEFORE = 3
+"""Words before a year said in which the words naming a column of years are read ("died
+in 2017", "born in the year 1990")."""
+
+
+def dates_rows(reading: Reading, sheet: Sheet, column: Column, start: int) -> bool:
+    """Whether the year the question says at ``start`` ("in 2017") may date rows by
+    ``column`` (one of years or dates): over a single table, any; over a database, the
+    columns whose own name the words just before it say beyond "year" ("died in 2017":
+    ``deathYear``; "debuted in": debut), else the table's own year (its name says only a
+    year: ``yearID``; or its only column of years or dates). A year said of a player's season
+    is not the year he died, nor the year he was born where "born" is said of a country."""
     if not reading.several:
         return True
-    said = {stem(IRREGULAR.get(w, w)) for w in reading.words} | set(reading.stems)
+    near = reading.words[max(0, start - YEAR_WORDS_BEFORE) : start]
+    said = {stem(IRREGULAR.get(w, w)) for w in near} | {stem(w) for w in near}
     years = [c for c in sheet.columns if of_years(c)]
     supported = [c for c in years if _content(sheet, c) and _content(sheet, c) <= said]
     if supported:
@@ -207,8 +214,9 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
             if column.kind == "number" and not holds_years(column):
                 found = [m for m in found if not (m.size == 1 and m.start in years)
                          or called(reading, sheet, column, m.start)]  # fmt: skip
-            elif of_years(column) and not dates_rows(reading, sheet, column):
-                found = [m for m in found if not (m.size == 1 and m.start in years)]
+            elif of_years(column):
+                found = [m for m in found if not (m.size == 1 and m.start in years)
+                         or dates_rows(reading, sheet, column, m.start)]  # fmt: skip
             spans = {(m.start, m.end) for m in found if m.exact}
             coded += [CellMention(sheet.name, column.index, (s.value,), s.start, s.end, True,
                                   "code") for s in codes.said(question, words, sheet, column)
@@ -228,7 +236,32 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     reading.cells = [m for m in reading.cells if (m.start, m.end) not in parts]  # "1/1": a date
     by_name = {s.name: s for s in (sheets if sheets is not None else db.sheets.values())}
     reading.cells = [m for m in reading.cells if _heading(reading, by_name[m.sheet], m)]
+    if reading.several:
+        reading.cells = _of_named_columns(reading, by_name)
     return reading
+
+
+def _of_named_columns(reading: Reading, sheets: dict[str, Sheet]) -> list[CellMention]:
+    """The cell mentions but those of a column whose name the question does not say where it
+    says the name of another column of the same table naming the same words ("born in the
+    Dominican Republic": ``birthCountry``, not ``deathCountry``): the words of a column's
+    name beyond those all of them share, said in the question ("born": birth)."""
+    said = {stem(IRREGULAR.get(w, w)) for w in reading.words} | set(reading.stems)
+    groups: dict[tuple[str, int, int], list[CellMention]] = {}
+    for m in reading.cells:
+        groups.setdefault((m.sheet, m.start, m.end), []).append(m)
+    dropped: set[int] = set()
+    for (table, _, _), found in groups.items():
+        if len({m.column for m in found}) < 2:
+            continue
+        sheet = sheets[table]
+        own = {m.column: {stem(w) for w in naming.words(sheet, sheet.columns[m.column])}
+               for m in found}  # fmt: skip
+        shared = set.intersection(*own.values())
+        named = {c for c, words in own.items() if (words - shared) & said}
+        if named:
+            dropped |= {id(m) for m in found if m.column not in named}
+    return [m for m in reading.cells if id(m) not in dropped]
 
 
 def _heading(reading: Reading, sheet: Sheet, mention: CellMention) -> bool:
@@ -267,14 +300,16 @@ def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[C
     """The cells the question's capitalised phrases name as people say names
     (:mod:`prism_edge.methods.tables.names`), for phrases that name no cell as written and
     no column or table, or only in part: the longest phrase first, the cells it names whole
-    first."""
-    covered = {i for m in reading.cells if m.exact for i in range(m.start, m.end)}
+    first. A phrase longer than a whole cell it holds is read ("White Sox" past ``White``, a
+    player's last name)."""
+    written = [(m.start, m.end) for m in reading.cells if m.exact]
+    covered: set[int] = set()
     said = {stem(w) for s in sheets for c in s.columns for w in naming.words(s, c)}
     said |= {stem(w) for s in sheets for w in tokens(s.name)}
     found: list[CellMention] = []
     for phrase in names.phrases(reading.question, reading.words):
         span = set(range(phrase.start, phrase.end))
-        if span & covered:
+        if span & covered or any(s <= phrase.start and phrase.end <= e for s, e in written):
             continue
         content = [w for w in reading.words[phrase.start : phrase.end] if w not in STOP]
         if all(stem(w) in said for w in content):
@@ -292,6 +327,9 @@ def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[C
                     cached = _CELLS[id(values_of)] = (values_of, names.column_cells(values_of))
                 cells = cached[1]
                 values, in_full = names.named(phrase, cells)
+                if not values:  # "Cuban": a place by its adjective, the place's cell whole
+                    values = _placed(phrase, cells)
+                    in_full = bool(values)
                 if values:
                     hits.append(CellMention(sheet.name, column.index, tuple(values), phrase.start,
                                             phrase.end, in_full or len(values) == 1,
@@ -305,6 +343,18 @@ def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[C
             found += hits
             covered |= span
     return found
+
+
+def _placed(phrase: names.Phrase, cells: names.Cells) -> list[str]:
+    """The cells a phrase ending in a place's adjective names whole as the place ("Cuban":
+    ``Cuba``; "Puerto Rican": ``Puerto Rico``), where it names one."""
+    *rest, last = phrase.words
+    for place in names.places(last):
+        said = names.Phrase(phrase.start, phrase.end, (*rest, place))
+        values, whole = names.named(said, cells)
+        if whole and len(values) == 1:
+            return values
+    return []
 
 
 def written_spans(readings: Iterable[Reading]) -> set[tuple[int, int]]:

@@ -1,7 +1,7 @@
 """Names as people say them: a capitalised phrase of the question that names a cell shorter or
 differently than it is written ("Delta" for ``Delta Air Lines Inc.``, "Kennedy International"
 for ``John F Kennedy Intl``, "LaGuardia" for ``La Guardia``, "Saint Louis" for ``St. Louis``,
-"the Cubs" for ``Chicago Cubs``).
+"the Cubs" for ``Chicago Cubs``), a place by its adjective ("Cuban" for ``Cuba``: :func:`places`).
 
 A phrase names a cell when its words, normalised (the usual short forms one form, words that
 say only what kind of thing it is dropped), are all found in the cell's in order, a word of the
@@ -144,3 +144,24 @@ def column_cells(values: Sequence[str]) -> Cells:
             if cell:
                 out.append((value, cell, "".join(cell)))
     return out
+
+
+_ADJECTIVES = (("ian", ("", "a", "y", "ia")), ("ese", ("", "a")), ("an", ("", "a", "o", "e")),
+               ("i", ("",)))  # fmt: skip
+"""The endings of English adjectives of places and what the place's name ends with instead
+("Canadian": Canad-a, "Italian": Ital-y, "Japanese": Japan, "Chinese": Chin-a, "Cuban":
+Cub-a, "Mexican": Mexic-o, "Israeli": Israel)."""
+MIN_PLACE = 4
+"""Letters of a place's name at least, read from its adjective."""
+
+
+def places(word: str) -> list[str]:
+    """The names of places whose adjective ``word`` may be, by the endings English makes
+    them with (:data:`_ADJECTIVES`): "cuban": cuba, cubo, ...; "canadian": canada, ...; the
+    cells say which is a place (a column's cell must be one of them whole)."""
+    found: list[str] = []
+    for ending, instead in _ADJECTIVES:
+        if word.endswith(ending) and word.isalpha():
+            root = word[: -len(ending)]
+            found += [root + e for e in instead if len(root + e) >= MIN_PLACE]
+    return list(dict.fromkeys(w for w in found if w != word))
