@@ -205,12 +205,13 @@ def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
 
 def restating(candidate: Candidate) -> bool:
     """Whether a candidate answers only with the values its own condition names ("the
-    highest temperature at LGA": "LGA"): it says nothing the question did not."""
+    highest temperature at LGA": "LGA"): it says nothing the question did not. (One of two
+    values named together is a choice between them: "JetBlue or Delta".)"""
     query = candidate.query
     if query.column is None or query.op in ("count", "sum", "avg", "max", "min", "range"):
         return False
     named = {v for c in query.conds if c.op == "in" and c.column == query.column
-             for v in c.value}  # type: ignore[union-attr]  # fmt: skip
+             and len(c.mentions) == 1 for v in c.value}  # type: ignore[union-attr]  # fmt: skip
     return bool(named) and {key(str(v)) for v in candidate.values} <= named
 
 

@@ -45,3 +45,12 @@ def test_the_most_different_counts_the_column_that_joins_the_table_the_noun_name
     assert ask(db, "Which airline used the most different planes?") == ["United Air Lines Inc."]
     assert ask(db, "Which airline used the fewest different planes?") == ["Delta Air Lines Inc."]
     db.close()
+
+
+def test_which_of_two_named_has_more_rows():
+    """From EWR United flew 6 flights, JetBlue 2 (Delta, not asked, none); one of the two
+    named is the answer, not a restatement of them."""
+    db = flights_db()
+    assert ask(db, "Which had more flights from EWR, JetBlue or United?") == [
+        "United Air Lines Inc."]  # fmt: skip
+    db.close()
