@@ -105,10 +105,12 @@ def role(middle: Sheet, link: Link, end: Sheet) -> str:
 
 def joined(db: Database, middle: str, ends: Sequence[Sequence[Link]], name: str) -> Sheet:
     """The middle table joined with each end (a list of the links from it to one table):
-    an end of one link by an inner join, its columns named ``<table> <column>``; an end of
-    several, once by each link (a left join: a row whose code has no row there is kept),
-    its columns named ``<table> <role> <column>`` (:func:`role`). The order is the middle
-    table's; the columns an end was joined on are left out (the middle's hold their
+    an end of one link, its columns named ``<table> <column>``; an end of several, once by
+    each link, its columns named ``<table> <role> <column>`` (:func:`role`). An end whose
+    rows the middle's look up (the middle holds their codes: a flight's plane) is left
+    joined: a row whose code has no row there is kept (a flight of a plane the planes do
+    not list); an end that holds the middle's codes, by an inner join. The order is the
+    middle table's; the columns an end was joined on are left out (the middle's hold their
     values)."""
     made = db.joined.get(name)
     if made is not None:
@@ -130,7 +132,7 @@ def joined(db: Database, middle: str, ends: Sequence[Sequence[Link]], name: str)
             start = len(parts)
             parts += [(alias, end, c, said) for c in end.columns if c.name not in matched]
             through.update({i: col(mid, on[0][0]).index for i in range(start, len(parts))})
-            kind = "LEFT JOIN" if said else "JOIN"
+            kind = "LEFT JOIN" if said or link.left == middle else "JOIN"
             cond = " AND ".join(f"m.{col(mid, x).text} = {alias}.{col(end, y).text}" for x, y in on)
             shown = " AND ".join(f"m.{quote(x)} = {alias}.{quote(y)}" for x, y in on)
             joins.append(f" {kind} {end.sql} AS {alias} ON {cond}")

@@ -64,3 +64,18 @@ def test_initials_of_words_that_say_nothing_else_name_a_column():
     words = readings["Batting"].words
     assert {words.index("stolen"), words.index("bases")} <= batting
     db.close()
+
+
+def test_a_path_keeps_the_rows_whose_code_an_end_does_not_list():
+    """N9 flew (for Envoy) but the planes do not list it: the flight is still the airline's
+    through the path from the planes to the airlines."""
+    db = Database()
+    airlines = [["MQ", "Envoy Air"], ["UA", "United Air Lines Inc."]]
+    db.add(TableChunk("airlines", ["carrier", "name"], airlines))
+    db.add(TableChunk("planes", ["tailnum", "seats"], [["N1", "150"], ["N2", "180"]]))
+    db.add(TableChunk("flights", ["carrier", "tailnum", "dest"],
+                      [["UA", "N1", "DEN"], ["UA", "N2", "SEA"], ["MQ", "N9", "BOS"]]))  # fmt: skip
+    db.declared = [Link("flights", "carrier", "airlines", "carrier"),
+                   Link("flights", "tailnum", "planes", "tailnum")]  # fmt: skip
+    assert ask(db, "Which airline flies the plane N9?") == ["Envoy Air"]
+    db.close()
