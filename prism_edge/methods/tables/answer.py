@@ -97,7 +97,7 @@ def _scored(
     relevant |= shared.letter
     relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     relevant |= counted_things(reading, sheet)  # "how many different planes": tailnum
-    relevant |= set(ages.births(sheet)) if ages.aged(reading.words) else set()
+    relevant |= set(ages.births(sheet, reading.words)) if ages.aged(reading.words) else set()
     if sheet.rows > SMALL_ROWS:
         ranked = heapq.nsmallest(  # sorted(...)[:RUN_AT_MOST], without holding them all
             RUN_AT_MOST, ((query_score(shared, q, w), i, q) for i, q in enumerate(queries(
@@ -182,7 +182,7 @@ def by_age(db: Database, candidate: Candidate, reading: Reading) -> bool:
         return True
     query = candidate.query
     sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
-    return query.op == way and query.by in ages.births(sheet)
+    return query.op == way and query.by in ages.births(sheet, reading.words)
 
 
 def named_kept(reading: Reading, candidate: Candidate) -> frozenset[int]:
@@ -406,7 +406,7 @@ def _covered(sheet: Sheet, reading: Reading, taken: frozenset[int] = frozenset()
         if len(words) > 1 and taken.intersection(words):
             continue  # initials of words that name a cell, another column or how to compute
         said.update(words)
-    if ages.births(sheet):  # "the youngest": of the table that holds birth dates
+    if ages.births(sheet, reading.words):  # "the youngest": of the table of birth dates
         said |= ages.age_words(reading.words)
     return cells | said
 

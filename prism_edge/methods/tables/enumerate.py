@@ -574,7 +574,7 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         yield from [q for q in every if q.op != "count"] or every
         return
     way = ages.aged(reading.words)
-    born = ages.births(sheet) if way else []
+    born = ages.births(sheet, reading.words) if way else []
     if born:  # "the youngest player": the one born last
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op == way and q.by in born] or every

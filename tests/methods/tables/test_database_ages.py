@@ -69,3 +69,22 @@ def test_of_tables_that_say_as_much_the_widest_is_joined(monkeypatch):
     ask(db, "Who was the youngest player in 2016?")
     assert "Batting and People" in asked
     db.close()
+
+
+def test_the_oldest_thing_is_of_the_earliest_year_of_its_table():
+    """The oldest plane is N3 (1956), flown by American; United flew the most flights."""
+    db = Database()
+    airlines = [["UA", "United Air Lines Inc."], ["AA", "American Airlines Inc."],
+                ["B6", "JetBlue Airways"]]  # fmt: skip
+    db.add(TableChunk("airlines", ["carrier", "name"], airlines))
+    planes = [["N1", "2004", "150"], ["N2", "1999", "180"], ["N3", "1956", "102"],
+              ["N4", "2011", "200"]]  # fmt: skip
+    db.add(TableChunk("planes", ["tailnum", "year", "seats"], planes))
+    rows = [["UA", "N1", "2013", "300"], ["UA", "N2", "2013", "250"],
+            ["UA", "N1", "2013", "310"], ["AA", "N3", "2013", "120"],
+            ["B6", "N4", "2013", "400"], ["UA", "N2", "2013", "90"]]  # fmt: skip
+    db.add(TableChunk("flights", ["carrier", "tailnum", "year", "air_time"], rows))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier"),
+                   Link("flights", "tailnum", "planes", "tailnum")]  # fmt: skip
+    assert ask(db, "Which airline flew the oldest plane?") == ["American Airlines Inc."]
+    db.close()
