@@ -22,15 +22,16 @@ BIRTH_WORDS = frozenset({"birth", "born", "dob"})
 def births(sheet: Sheet, words: Sequence[str] = ()) -> list[int]:
     """The columns an age word of ``words`` orders by: the table's columns of birth dates,
     else of birth years (``birth date``, ``birthYear``, ``dob``: their names say birth);
-    where it has none, the years of the table the noun after the age word names (``planes
-    year`` for "the oldest plane": a column of years or dates whose name says only that)."""
+    where it has none, the years of the table the noun after the age word is the name of
+    (``planes year`` for "the oldest plane", not ``AwardsPlayers yearID`` for "the youngest
+    player": a column of years or dates whose name says only that)."""
     found = [c for c in sheet.columns if BIRTH_WORDS & set(naming.words(sheet, c))]
     whole = [c.index for c in found if c.kind == "date"]
     if whole or found:
         return whole or [c.index for c in found if c.kind == "number"]
     nouns = {stem(words[i + 1]) for i in age_words(words) if i + 1 < len(words)}
     tables = [t for t in sheet.parts or (sheet.name,)
-              if nouns & {stem(w) for w in naming.table_words(t)}]  # fmt: skip
+              if {stem(w) for w in naming.table_words(t)} <= nouns]  # fmt: skip
     return [c.index for c in sheet.columns if naming.owner(sheet, c) in tables and of_years(c)
             and set(naming.words(sheet, c)) <= YEAR_NAMES]  # fmt: skip
 

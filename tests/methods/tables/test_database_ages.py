@@ -88,3 +88,18 @@ def test_the_oldest_thing_is_of_the_earliest_year_of_its_table():
                    Link("flights", "tailnum", "planes", "tailnum")]  # fmt: skip
     assert ask(db, "Which airline flew the oldest plane?") == ["American Airlines Inc."]
     db.close()
+
+
+def test_only_a_table_named_by_the_noun_dates_its_things():
+    """ "the oldest plane": the years of ``planes``; "the youngest player": not the years of
+    ``AwardsPlayers`` (a year an award was given)."""
+    from prism_edge.methods.tables.ages import births
+    from prism_edge.methods.tables.mentions import read
+
+    db = Database()
+    planes, _ = db.add(TableChunk("planes", ["tailnum", "year"], [["N1", "2004"], ["N2", "1956"]]))
+    awards, _ = db.add(TableChunk("AwardsPlayers", ["playerID", "yearID"],
+                                  [["troutmi01", "2016"], ["bettsmo01", "2018"]]))  # fmt: skip
+    assert births(planes, read("Which is the oldest plane?", db, [planes]).words) == [1]
+    assert births(awards, read("Who is the youngest player?", db, [awards]).words) == []
+    db.close()
