@@ -128,7 +128,7 @@ def named(q: QuestionView) -> bool:
     said = set(q.reading.stems)
     if said & TABLE_WORDS:
         return True
-    return any(stem(w) in said for w in tokens(q.sheet.name) if w[:1].isalpha() and len(w) > 2)
+    return any(stem(w) in said for w in _table_words(q.sheet.name))
 
 
 def answer(
@@ -285,7 +285,7 @@ def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Rea
     for sheet in sheets:
         reading = readings[sheet.name]
         names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
-        names |= {stem(w) for w in tokens(sheet.name)}
+        names |= {stem(w) for w in _table_words(sheet.name)}
         words = {w for c in sheet.columns for w in column_words(c.name)}
         cells = {reading.words[i] for c in reading.cells for i in range(c.start, c.end)}
         if any(stem(w) in names or w in cells for w in content) or any(
@@ -309,7 +309,7 @@ def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Readin
         if any(n.part and n.start < e and s < n.end for n in reading.numbers for s, e in spans):
             return True  # a date ("in January"), read as one (:mod:`.dates`)
         names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
-        names |= {stem(w) for w in tokens(sheet.name)}
+        names |= {stem(w) for w in _table_words(sheet.name)}
         content = [stem(w) for w in cut if w not in STOP]
         if content and all(w in names for w in content):
             return True
@@ -393,7 +393,7 @@ def _covered(sheet: Sheet, reading: Reading, taken: frozenset[int] = frozenset()
     that name its columns (in full or by a short form: "HR", home runs) or itself; initials
     only of words that say nothing else (none of ``taken``: "SB" is not "season between")."""
     names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
-    names |= {stem(w) for w in tokens(sheet.name)}
+    names |= {stem(w) for w in _table_words(sheet.name)}
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
     said = {i for i, w in enumerate(reading.stems) if w in names and reading.words[i] not in STOP}
     content = [i for i, w in enumerate(reading.words) if w.isalpha() and w not in STOP]
@@ -427,8 +427,14 @@ def _not_initials(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> f
     return frozenset(taken)
 
 
+def _table_words(name: str) -> list[str]:
+    """The words of a table's name, whole and split as a column's ("HallOfFame": hall,
+    fame)."""
+    return [w for w in tokens(name) if w[:1].isalpha() and len(w) > 2] + naming.table_words(name)
+
+
 def _says_name(name: str, said: set[str]) -> bool:
-    words = [stem(w) for w in tokens(name) if w[:1].isalpha() and len(w) > 2]
+    words = [stem(w) for w in naming.table_words(name)]
     return bool(words) and all(w in said for w in words)
 
 

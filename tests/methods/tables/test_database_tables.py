@@ -4,6 +4,7 @@ short name read from the initials of ordinary words does not choose a table."""
 from __future__ import annotations
 
 from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.answer import answer
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.text.tables import TableChunk
 from tests.methods.tables.made_up import ask
@@ -78,4 +79,19 @@ def test_a_path_keeps_the_rows_whose_code_an_end_does_not_list():
     db.declared = [Link("flights", "carrier", "airlines", "carrier"),
                    Link("flights", "tailnum", "planes", "tailnum")]  # fmt: skip
     assert ask(db, "Which airline flies the plane N9?") == ["Envoy Air"]
+    db.close()
+
+
+def test_a_table_named_in_words_run_together_is_named():
+    """ "Hall of Fame" names the table ``HallOfFame``: not "no table holds 'Fame'"."""
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast"],
+                      [["riverma01", "Mariano", "Rivera"], ["hallaro01", "Roy", "Halladay"],
+                       ["troutmi01", "Mike", "Trout"]]))  # fmt: skip
+    db.add(TableChunk("HallOfFame", ["playerID", "yearID", "inducted"],
+                      [["riverma01", "2019", "Y"], ["hallaro01", "2019", "Y"],
+                       ["troutmi01", "2019", "N"]]))  # fmt: skip
+    db.declared = [Link("HallOfFame", "playerID", "People", "playerID")]
+    result, _ = answer(db, "How many players were inducted into the Hall of Fame in 2019?")
+    assert result.best is not None and list(result.values) == [2.0]
     db.close()
