@@ -570,8 +570,12 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
                 yield query
         return
     if counted(reading, sheet):
-        every = list(_all(reading, sheet, relevant))
-        yield from [q for q in every if q.op != "count"] or every
+        every = [q for q in _all(reading, sheet, relevant) if q.op != "count"] or list(
+            _all(reading, sheet, relevant)
+        )
+        if averaged(reading, sheet):  # "on average, how many games did they win": a mean
+            every = [q for q in every if q.op == "avg"] or every
+        yield from every
         return
     way = ages.aged(reading.words)
     born = ages.births(sheet, reading.words) if way else []

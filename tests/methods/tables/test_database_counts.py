@@ -54,3 +54,20 @@ def test_which_of_two_named_has_more_rows():
     assert ask(db, "Which had more flights from EWR, JetBlue or United?") == [
         "United Air Lines Inc."]  # fmt: skip
     db.close()
+
+
+def test_on_average_how_many_is_a_mean_of_the_amount_counted():
+    """ "On average, how many regular-season games ... win" is a mean (``R`` is named by the
+    first letter of "regular", ``W`` by "win"): never a total nor a number of values."""
+    from prism_edge.methods.tables.enumerate import queries
+    from prism_edge.methods.tables.mentions import read
+
+    db = Database()
+    rows = [["2016", "Chicago Cubs", "103", "808", "Y"], ["2017", "Houston Astros", "101", "896",
+            "Y"], ["2018", "Boston Red Sox", "108", "876", "Y"], ["2018", "New York Yankees",
+            "100", "851", "N"], ["2017", "Chicago Cubs", "103", "808", "N"]]  # fmt: skip
+    sheet, _ = db.add(TableChunk("Teams", ["yearID", "name", "W", "R", "WSWin"], rows))
+    question = "On average, how many regular-season games did the World Series winners win?"
+    asked = list(queries(read(question, db, [sheet]), sheet))
+    assert asked and {q.op for q in asked} == {"avg"}
+    db.close()
