@@ -448,7 +448,8 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
     :func:`naming.is_code`) given as the names of the same rows where its table has a label
     column (:func:`labels`) and the question asks no id or code: the same query over the
     label column takes the best's place; where its table has none, the labels of the table
-    a link joins the column to (:func:`through_link`)."""
+    a link joins the column to (:func:`through_link`; a column of another table's codes, as
+    ``flights.dest`` holds airports', is one of codes)."""
     out = list(scored)
     if not out:
         return out
@@ -459,9 +460,11 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
         return out
     sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
     column = sheet.columns[query.column]
-    if not naming.is_code(sheet, column):
-        return out
     mine = naming.owner(sheet, column)  # of a join, the labels of the code's own table
+    held = any(k.left == mine and k.left_column == naming.own_name(sheet, column)
+               for k in code_links(db))  # the codes of a table of names (flights.dest)  # fmt: skip
+    if not naming.is_code(sheet, column) and not held:
+        return out
     named = [i for i in labels(sheet) if naming.owner(sheet, sheet.columns[i]) == mine]
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query
@@ -479,11 +482,12 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
 
 def through_link(db: Database, sheet: Sheet, candidate: Candidate) -> Candidate | None:
     """``candidate``'s ids (``playerID``: "scherma01") as the labels of the table a link
-    joins its column to ("Max Scherzer" of People's names), where that table has one and
-    each id has one label there; else None."""
+    joins its column to ("Max Scherzer" of People's names; a link declared, or by the codes
+    the column holds: "DEN" of ``flights.dest``, "Denver Intl"), where that table has one
+    and each id has one label there; else None."""
     column = sheet.columns[candidate.query.column or 0]
     table, own = naming.owner(sheet, column), naming.own_name(sheet, column)
-    for link in links(db):
+    for link in links(db) + code_links(db):
         ends = ((link.left, link.left_column, link.right, link.right_column),
                 (link.right, link.right_column, link.left, link.left_column))  # fmt: skip
         for mine, col, other, key_name in ends:

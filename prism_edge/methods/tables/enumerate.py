@@ -14,10 +14,10 @@ import contextlib
 import itertools
 import sqlite3
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from prism_edge.methods.tables import ages, naming
+from prism_edge.methods.tables import ages, naming, roles
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.mentions import (
     COMPARING,
@@ -31,7 +31,7 @@ from prism_edge.methods.tables.mentions import (
     in_year,
     of_years,
 )
-from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, Cond, Query
+from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, ROW_OPS, Cond, Query
 from prism_edge.methods.tables.words import (
     FAMILIES,
     STOP,
@@ -281,12 +281,31 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
     _, numbers = conditions(reading, sheet)
     bounded = {reading.number_index(k) for k, n in enumerate(reading.numbers)
                if not n.ordinal and direction(reading.words, n)}  # fmt: skip
+    asked = _heading(reading, sheet)
     if not any(bounded & set(c.mentions) for c in numbers):
-        yield from _space(reading, sheet, relevant)
+        yield from asked(_space(reading, sheet, relevant))
         return
-    for query in _space(reading, sheet, relevant):
-        if any(not bounded.isdisjoint(c.mentions) for c in query.conds + query.other):
-            yield query
+    yield from asked(
+        q
+        for q in _space(reading, sheet, relevant)
+        if any(not bounded.isdisjoint(c.mentions) for c in q.conds + q.other)
+    )
+
+
+def _heading(reading: Reading, sheet: Sheet) -> Callable[[Iterable[Query]], Iterable[Query]]:
+    """Over a table of origins and destinations, where the question asks where rows went
+    ("where did the first flight out of Newark go?") or came from, only the answers of cells
+    of that role (the destination's name, not the flight's number); else every query."""
+    role = roles.asked_role(reading.words) if roles.directed(sheet) else ""
+    if not role:
+        return lambda found: found
+
+    def kept(found: Iterable[Query]) -> Iterable[Query]:
+        every = list(found)
+        return [q for q in every if q.op not in ROW_OPS or q.column is None or
+                roles.column_role(sheet, sheet.columns[q.column]) == role] or every  # fmt: skip
+
+    return kept
 
 
 def arbitrary(reading: Reading, sheet: Sheet, candidate: Candidate) -> bool:

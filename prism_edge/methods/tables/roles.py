@@ -4,7 +4,8 @@ joined once by each: ``airports origin name``, ``airports dest name``), and the 
 question that say which of the two a name is ("from Newark", "out of JFK", "to Denver").
 
 A name the question says after "from" is never the destination's, one said after "to"
-never the origin's; a name said with neither may be either.
+never the origin's; a name said with neither may be either. "Where did ... go?" asks a
+destination, "where did ... come from?" an origin.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ SAID_ROLES: dict[tuple[str, ...], str] = {
 }  # fmt: skip
 """The words before a name that say it is where rows come from or where they go."""
 SKIPPED = frozenset({"the", "a", "an"})
+GOING = frozenset({"go", "goes", "went", "gone", "going", "head", "headed", "heading", "bound"})
+COMING = frozenset({"come", "comes", "came", "coming", "leave", "leaves", "left", "depart",
+                    "departed"})  # fmt: skip
+"""Verbs that, asked with "where", ask where rows went or where they came from."""
 
 
 def column_role(sheet: Sheet, column: Column) -> str:
@@ -56,3 +61,14 @@ def directed(sheet: Sheet) -> bool:
     """Whether the table has columns of both roles (an origin and a destination)."""
     found = {column_role(sheet, c) for c in sheet.columns}
     return {FROM, TO} <= found
+
+
+def asked_role(words: Sequence[str]) -> str:
+    """The role a question asks the place of: "where did ... go?" :data:`TO`, "where did ...
+    come from?" :data:`FROM`; else ""."""
+    if "where" not in words:
+        return ""
+    going, coming = bool(GOING & set(words)), bool(COMING & set(words))
+    if going == coming:
+        return ""
+    return TO if going else FROM

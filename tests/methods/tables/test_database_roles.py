@@ -88,3 +88,10 @@ def test_the_parts_of_a_date_name_no_cell():
     reading = read("Where did the first flight on 1/2/2013 go?", db, [sheet])
     assert not [m for m in reading.cells if m.column == 2]
     db.close()
+
+
+def test_where_a_row_went_is_its_destination():
+    """The first flight out of Newark went to Denver (United's 1605 miles)."""
+    db = flights_db()
+    assert ask(db, "Where did the first flight out of Newark go?") == ["Denver Intl"]
+    db.close()
