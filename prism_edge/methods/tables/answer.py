@@ -305,7 +305,8 @@ def _asked(
     readings: Mapping[str, Reading],
 ) -> list[Sheet]:
     """The tables a question is asked of: one table, its own; of several, those it touches
-    (by name, a column or a cell) and each pair joined along a link where it touches both;
+    (by name, a column or a cell) but those that account for a part of what another
+    accounts for, and each pair joined along a link where it touches both;
     and where it names tables by their names, only those of them that hold every table it
     so names (the rows it asks about are in the tables it names: "how many flights did
     Delta fly?" asks of flights joined with airlines)."""
@@ -315,6 +316,10 @@ def _asked(
     by_name = {s.name for s in sheets if _says_name(s.name, said)}
     asked = [s for s in sheets if s.name in touched]
     covers = {s.name: _covered(s, readings[s.name]) for s in asked}
+    # a table that accounts for part of what another accounts for is not asked alone:
+    # "the year gas was the most expensive" is of the table of gas prices, not of another
+    # table with years
+    asked = [s for s in asked if not any(covers[s.name] < c for c in covers.values())]
     # a pair is joined where it says more than any table alone that holds the tables the
     # question names by name (only those are asked at the end)
     alone = max((len(c) for n, c in covers.items() if not by_name or n in by_name), default=0)

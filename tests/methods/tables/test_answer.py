@@ -203,3 +203,18 @@ def test_an_answer_of_ids_is_given_as_the_names_of_the_same_rows():
     assert result.best is not None and list(result.values) == ["HOU"]  # the id asked
     result, _ = answer(db, "Which team is named New York Yankees?")
     assert result.best is not None and list(result.values) == ["NYA"]  # the name is given
+
+
+def test_of_unrelated_tables_the_one_that_holds_more_of_the_question_is_asked():
+    """Two tables with years: "gas" is a column of one only, which alone is asked (the
+    other's most common year is no answer)."""
+    db = Database()
+    harvests = [["Morris", "1931", "29.1"], ["Crookston", "1931", "32.3"],
+                ["Morris", "1932", "26.9"], ["Waseca", "1931", "44.7"]]  # fmt: skip
+    db.add(TableChunk("harvests", ["site", "year", "yield"], harvests))
+    driving = [["left", "1956", "3675", "2.38"], ["right", "1980", "5722", "3.31"],
+               ["left", "2008", "9600", "3.12"]]  # fmt: skip
+    db.add(TableChunk("driving", ["side", "year", "miles", "gas"], driving))
+    result, _ = answer(db, "In which year was gas the most expensive?")
+    assert [said(v) for v in result.values] == ["1980"]
+    db.close()
