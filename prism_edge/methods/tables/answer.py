@@ -487,7 +487,33 @@ def _computed(db: Database, candidate: Candidate, p: float, places: int | None) 
     values = candidate.values
     if places is not None:
         values = tuple(_round(v, places) for v in values)
-    return Computed(values, shown_sql(db, candidate), rendered(db, candidate), p)
+    shown = places if places is not None else _averaged(db, candidate)
+    return Computed(values, shown_sql(db, candidate), rendered(db, candidate), p, shown)
+
+
+SAID_PLACES = 2
+"""Decimal places an average is said to beyond those of the values it averages ("2221.23"
+of weights in whole pounds, not "2221.227848"; the whole number is kept in its values)."""
+
+
+def _averaged(db: Database, candidate: Candidate) -> int | None:
+    """The decimal places an average is said to (:data:`SAID_PLACES` beyond the most its
+    column's cells are written with), or None for any other answer."""
+    query = candidate.query
+    if query.op != "avg" or query.column is None:
+        return None
+    sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
+    column = sheet.columns[query.column].text
+    written = db.db.execute(
+        f"SELECT {column} FROM {sheet.sql} WHERE {column} LIKE '%.%' LIMIT 1000"
+    ).fetchall()
+    decimals = [len(m.group(1)) for (text,) in written if (m := _DECIMALS.search(str(text)))]
+    return min(MAX_SAID, max(decimals, default=0) + SAID_PLACES)
+
+
+_DECIMALS = re.compile(r"\d\.(\d+)")
+MAX_SAID = 6
+"""Decimal places a number is said to at most (:func:`db.show_number`'s)."""
 
 
 def shown_sql(db: Database, candidate: Candidate) -> str:
@@ -512,9 +538,12 @@ def _round(value: str | float, places: int) -> str | float:
     return round(value, places) if places else float(round(value))
 
 
-def said(value: str | float) -> str:
-    """A value as the answer writes it."""
-    return show_number(value) if isinstance(value, float) else value
+def said(value: str | float, places: int | None = None) -> str:
+    """A value as the answer writes it (a number to ``places`` decimals, where given)."""
+    if not isinstance(value, float):
+        return value
+    shown = _round(value, places) if places is not None else value
+    return show_number(shown) if isinstance(shown, float) else shown
 
 
 def load(path: Path) -> tuple[Database, Sheet]:

@@ -218,3 +218,18 @@ def test_of_unrelated_tables_the_one_that_holds_more_of_the_question_is_asked():
     result, _ = answer(db, "In which year was gas the most expensive?")
     assert [said(v) for v in result.values] == ["1980"]
     db.close()
+
+
+def test_an_average_is_said_to_two_places_beyond_its_values_and_kept_whole():
+    from prism_edge.methods.tables.method import text_of
+
+    rows = [["a", "3504", "18.5", "Japan"], ["b", "2130", "16.25", "Japan"],
+            ["c", "1990", "15.55", "Japan"], ["d", "4000", "12", "USA"]]  # fmt: skip
+    header = ["name", "weight", "acceleration", "origin"]
+    result, _ = ask("What is the average weight of the cars from Japan?", rows, header)
+    assert text_of(result) == "2541.33" and result.values == [7624 / 3]
+    result, _ = ask("What is the average acceleration of the cars from Japan?", rows, header)
+    assert text_of(result) == "16.7667"  # values of two places: said to four
+    result, _ = ask("What is the average weight of the cars from Japan, rounded to 1 decimal "
+                    "place?", rows, header)  # fmt: skip
+    assert text_of(result) == "2541.3"
