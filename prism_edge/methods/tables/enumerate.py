@@ -217,8 +217,14 @@ def amount_of(reading: Reading, sheet: Sheet, number: NumberMention) -> set[int]
     if not found and after:  # a column named by one letter: "100 hits", H
         found = {c.index for c in sheet.columns if c.kind == "number"
                  and naming.own_name(sheet, c).casefold() == after[0][0]}  # fmt: skip
-    if not found and after and stem(after[0]) != after[0]:
-        # "fewer than 30 members": things no column names, counted by a column named so
+    if (
+        not found
+        and after
+        and stem(after[0]) != after[0]
+        and not any(
+            stem(after[0]) == stem(w) for c in sheet.columns for w in naming.words(sheet, c)
+        )
+    ):  # "fewer than 30 members": things no column names, counted by a column named so
         found = {c.index for c in sheet.columns if c.kind == "number"
                  and naming.words(sheet, c) in _COUNTS}  # fmt: skip
     return found
