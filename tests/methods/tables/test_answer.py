@@ -233,3 +233,13 @@ def test_an_average_is_said_to_two_places_beyond_its_values_and_kept_whole():
     result, _ = ask("What is the average weight of the cars from Japan, rounded to 1 decimal "
                     "place?", rows, header)  # fmt: skip
     assert text_of(result) == "2541.3"
+
+
+def test_an_extreme_of_the_rows_of_a_cell_named_after_of_is_of_those_rows():
+    """ "the largest value of Borealis": Borealis's largest value, not the table's."""
+    firms = [["Acme", "1950", "900", "12"], ["Acme", "1951", "1250", "14"],
+             ["Borealis", "1950", "310", "9"], ["Borealis", "1951", "275", "7"],
+             ["Cobalt", "1950", "640", "5"], ["Cobalt", "1951", "700", "6"]]  # fmt: skip
+    header = ["firm", "year", "value", "capital"]
+    assert values("What was the largest value of Borealis?", rows=firms, header=header) == ["310"]
+    assert values("What was the largest value?", rows=firms, header=header) == ["1250"]
