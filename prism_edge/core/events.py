@@ -72,6 +72,9 @@ class Computed:
     sql: str
     said: str
     probability: float
+    places: int | None = None
+    """The decimal places its numbers are said to (an average: two beyond its values'),
+    their own value kept whole in ``values``; None: as computed."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"values": list(self.values), "sql": self.sql, "said": self.said,

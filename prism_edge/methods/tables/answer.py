@@ -167,6 +167,8 @@ def answer(
         )  # a database's rows have no order of their own
         found = [s for s in found if not restating(s[0])] or found
         found = [s for s in found if by_age(db, s[0], s[3])] or found
+    elif asked:  # one small table
+        found = of_named(asked[0], found)
     scored: list[Scored] = [(c, f, s) for c, f, s, _ in found]
     scored.sort(key=lambda s: -s[2])
     if not scored:
@@ -213,6 +215,40 @@ def restating(candidate: Candidate) -> bool:
     named = {v for c in query.conds if c.op == "in" and c.column == query.column
              and len(c.mentions) == 1 for v in c.value}  # type: ignore[union-attr]  # fmt: skip
     return bool(named) and {key(str(v)) for v in candidate.values} <= named
+
+
+_OVER = frozenset({"argmax", "argmin", "max", "min", "sum", "avg", "range", "most", "least"})
+
+
+_OF = frozenset({"of", "among", "for"})
+"""Words that put the rows a question asks about after what it asks of them ("the largest
+value of US Steel", "among the gram negative bacteria")."""
+_OVER = frozenset({"argmax", "argmin", "max", "min", "sum", "avg", "range", "most", "least"})
+"""Answers computed over rows (an extreme, a total, an average, the most common)."""
+
+
+def of_named(sheet: Sheet, found: list[Read]) -> list[Read]:
+    """Over one table: where the question names, just after "of", "among" or "for", a cell
+    that many rows share (a firm's, a kind's), an extreme, total or average of every row is
+    none when the same query over the rows holding that cell is a candidate: "the largest
+    value of US Steel" is of US Steel's rows. (On WikiTableQuestions' 11,321 training
+    questions: one gained, one lost; of any cell many rows share, without the words before
+    it, 12 lost and 2 gained.)"""
+    if not found:
+        return found
+    reading = found[0][3]
+    shared = set()
+    for i, m in enumerate(reading.cells):
+        column = sheet.columns[m.column]
+        before = set(reading.words[max(0, m.start - 3) : m.start])
+        if m.exact and column.distinct < column.present and before & _OF:
+            shared.add(i)
+    if not shared:
+        return found
+    over = {(c.query.op, c.query.column, c.query.by) for c, _, _, _ in found
+            if any(shared & set(d.mentions) for d in c.query.conds)}  # fmt: skip
+    return [s for s in found if s[0].query.conds or s[0].query.op not in _OVER
+            or (s[0].query.op, s[0].query.column, s[0].query.by) not in over]  # fmt: skip
 
 
 def keeping(scored: Sequence[Read]) -> list[Read]:
@@ -324,7 +360,8 @@ def _asked(
     readings: Mapping[str, Reading],
 ) -> list[Sheet]:
     """The tables a question is asked of: one table, its own; of several, those it touches
-    (by name, a column or a cell) and each pair joined along a link where it touches both;
+    (by name, a column or a cell) but those that account for a part of what another
+    accounts for, and each pair joined along a link where it touches both;
     and where it names tables by their names, only those of them that hold every table it
     so names (the rows it asks about are in the tables it names: "how many flights did
     Delta fly?" asks of flights joined with airlines)."""
@@ -335,6 +372,10 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     taken = _not_initials(sheets, readings)
     covers = {s.name: _covered(s, readings[s.name], taken) for s in asked}
+    # a table that accounts for part of what another accounts for is not asked alone:
+    # "the year gas was the most expensive" is of the table of gas prices, not of another
+    # table with years
+    asked = [s for s in asked if not any(covers[s.name] < c for c in covers.values())]
     # a pair is joined where it says more than any table alone that holds the tables the
     # question names by name (only those are asked at the end)
     alone = max((len(c) for n, c in covers.items() if not by_name or n in by_name), default=0)
@@ -546,7 +587,33 @@ def _computed(db: Database, candidate: Candidate, p: float, places: int | None) 
     values = candidate.values
     if places is not None:
         values = tuple(_round(v, places) for v in values)
-    return Computed(values, shown_sql(db, candidate), rendered(db, candidate), p)
+    shown = places if places is not None else _averaged(db, candidate)
+    return Computed(values, shown_sql(db, candidate), rendered(db, candidate), p, shown)
+
+
+SAID_PLACES = 2
+"""Decimal places an average is said to beyond those of the values it averages ("2221.23"
+of weights in whole pounds, not "2221.227848"; the whole number is kept in its values)."""
+
+
+def _averaged(db: Database, candidate: Candidate) -> int | None:
+    """The decimal places an average is said to (:data:`SAID_PLACES` beyond the most its
+    column's cells are written with), or None for any other answer."""
+    query = candidate.query
+    if query.op != "avg" or query.column is None:
+        return None
+    sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
+    column = sheet.columns[query.column].text
+    written = db.db.execute(
+        f"SELECT {column} FROM {sheet.sql} WHERE {column} LIKE '%.%' LIMIT 1000"
+    ).fetchall()
+    decimals = [len(m.group(1)) for (text,) in written if (m := _DECIMALS.search(str(text)))]
+    return min(MAX_SAID, max(decimals, default=0) + SAID_PLACES)
+
+
+_DECIMALS = re.compile(r"\d\.(\d+)")
+MAX_SAID = 6
+"""Decimal places a number is said to at most (:func:`db.show_number`'s)."""
 
 
 def shown_sql(db: Database, candidate: Candidate) -> str:
@@ -571,9 +638,12 @@ def _round(value: str | float, places: int) -> str | float:
     return round(value, places) if places else float(round(value))
 
 
-def said(value: str | float) -> str:
-    """A value as the answer writes it."""
-    return show_number(value) if isinstance(value, float) else value
+def said(value: str | float, places: int | None = None) -> str:
+    """A value as the answer writes it (a number to ``places`` decimals, where given)."""
+    if not isinstance(value, float):
+        return value
+    shown = _round(value, places) if places is not None else value
+    return show_number(shown) if isinstance(shown, float) else shown
 
 
 def load(path: Path) -> tuple[Database, Sheet]:

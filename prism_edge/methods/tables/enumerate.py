@@ -30,6 +30,7 @@ from prism_edge.methods.tables.mentions import (
     holds_years,
     in_year,
     of_years,
+    rounding_places,
 )
 from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, ROW_OPS, Cond, Query
 from prism_edge.methods.tables.words import (
@@ -41,8 +42,6 @@ from prism_edge.methods.tables.words import (
     stem,
 )
 
-_PLACES = [[w] for w in ("decimal", "decimals", "place", "places", "digit", "digits",
-                         "significant")]  # fmt: skip
 MAX_NTH = 5
 """Places ("the third highest") asked for at most."""
 MAX_CELL_CONDS = 24
@@ -120,7 +119,7 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                 numbers.append(Cond(column.index, text.kind, text.text, ref))
     in_range = {k for pair in reading.ranges for k in pair}
     for k, number in enumerate(reading.numbers):
-        if number.ordinal or reading.words[number.end : number.end + 1] in _PLACES:
+        if number.ordinal or rounding_places(reading.words, number):
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
         if number.part not in ("", "year"):
             continue  # a month, a day, an hour: a date's part (:func:`dated`)
@@ -200,7 +199,9 @@ def amount_of(reading: Reading, sheet: Sheet, number: NumberMention) -> set[int]
     """The columns of numbers the words right after a number name as what it counts ("20
     home runs": ``HR``, "100 hits": ``H``, "200 seats": ``seats``), or those just before the
     words comparing it ("an ERA below 3"), in full or by a short form, or the word before it
-    names ("flight 1545"); empty where none (the number may bound any column)."""
+    names ("flight 1545"); things no column names ("30 members"), the column that counts a
+    row's things (``size``, ``count``, ``total``); empty where none (the number may bound
+    any column)."""
     if number.year or number.ordinal:
         return set()
     after = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP,
@@ -232,7 +233,23 @@ def amount_of(reading: Reading, sheet: Sheet, number: NumberMention) -> set[int]
     if not found and after:  # a column named by one letter: "100 hits", H
         found = {c.index for c in sheet.columns if c.kind == "number"
                  and naming.own_name(sheet, c).casefold() == after[0][0]}  # fmt: skip
+    if (
+        not found
+        and after
+        and stem(after[0]) != after[0]
+        and not any(
+            stem(after[0]) == stem(w) for c in sheet.columns for w in naming.words(sheet, c)
+        )
+    ):  # "fewer than 30 members": things no column names, counted by a column named so
+        found = {c.index for c in sheet.columns if c.kind == "number"
+                 and naming.words(sheet, c) in _COUNTS}  # fmt: skip
     return found
+
+
+_COUNTED = frozenset({"count", "distinct", "countdiff"})
+_COUNTS = [["size"], ["count"], ["total"]]
+"""The names of a column that holds how many things a row has (a committee's size, its
+members), whatever the things are called."""
 
 
 def _weight(reading: Reading, cond: Cond) -> float:
@@ -261,6 +278,22 @@ def _outermost(reading: Reading, cells: list[Cond]) -> list[Cond]:
         )
 
     return [c for c in cells if not inside(c)]
+
+
+def said_at(reading: Reading, cond: Cond) -> frozenset[int]:
+    """The question's words a condition stands for (its mentions' token indexes)."""
+    spans = []
+    n_cells, n_numbers = len(reading.cells), len(reading.numbers)
+    for i in cond.mentions:
+        if i < n_cells:
+            spans.append((reading.cells[i].start, reading.cells[i].end))
+        elif i < n_cells + n_numbers:
+            number = reading.numbers[i - n_cells]
+            spans.append((number.start, number.end))
+        elif i < n_cells + n_numbers + len(reading.texts):
+            text = reading.texts[i - n_cells - n_numbers]
+            spans.append((text.start, text.end))
+    return frozenset(k for start, end in spans for k in range(start, end))
 
 
 def _apart(a: CellMention, b: CellMention) -> bool:
@@ -535,6 +568,35 @@ def superlative(reading: Reading) -> bool:
     return bool({"high", "low"} & found) and not ({"total", "average"} & found)
 
 
+_SUPERLATIVES = frozenset(
+    w for w in FAMILIES["high"] + FAMILIES["low"]
+    if w.endswith("est") or w in ("most", "least", "maximum", "minimum", "max", "min", "top")
+)  # fmt: skip
+_WHAT = (["what", "is", "the"], ["what", "was", "the"], ["what", "are", "the"],
+         ["what", "were", "the"])  # fmt: skip
+
+
+def valued(reading: Reading, sheet: Sheet) -> int | None:
+    """The column of numbers a question asks the highest or lowest value of in so many
+    words: "what was the highest maximum temperature ...", "what is the largest petal length
+    of ..." ask ``temp_max``'s or ``petalLength``'s number, not the row that holds it. The
+    words after the superlative name the column (in full or by short forms) and no other
+    after them ("what is the highest ranked team" asks a team); else None."""
+    words = reading.words
+    if words[:3] not in _WHAT or words[3:4] == [] or words[3] not in _SUPERLATIVES:
+        return None
+    phrase = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP, words[4:8]))
+    others = {stem(w) for c in sheet.columns for w in naming.words(sheet, c) if w not in STOP}
+    for n in range(len(phrase), 0, -1):
+        named = [c.index for c in sheet.columns if c.kind == "number" and any(_says(
+            phrase[:n], [w for w in naming.words(sheet, c, spelt) if w not in STOP])
+            for spelt in (True, False))]  # fmt: skip  # "maximum temperature", "temp max"
+        if named:
+            rest = {stem(w) for w in phrase[n:]}
+            return named[0] if len(named) == 1 and not rest & others else None
+    return None
+
+
 _HIGH = frozenset({"most", "highest", "maximum"})
 _LOW = frozenset({"fewest", "least", "lowest", "minimum"})
 
@@ -614,7 +676,11 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
             away |= {"max", "min", "groupmax", "groupmin", "first", "last", "select", "most",
                      "least"}  # fmt: skip
             every = [q for q in every if q.op not in ("argmax", "argmin") or q.nth == nth]
-        yield from [q for q in every if q.op not in away] or every
+        kept = [q for q in every if q.op not in away] or every
+        asked = valued(reading, sheet)
+        if asked is not None:  # its number, not another column's cell nor a count
+            kept = [q for q in kept if q.column == asked and q.op not in _COUNTED] or kept
+        yield from kept
         return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)
@@ -644,12 +710,18 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     order = ("next", "prev")
     when = dated(reading, sheet)
     singles: list[tuple[Cond, ...]] = [(c,) for c in cells + numbers] + when
+    at = {id(c): said_at(reading, c) for c in cells[:MAX_CELL_CONDS] + numbers}
     pairs: list[tuple[Cond, ...]] = [
         (a, b)
         for a, b in itertools.combinations(cells[:MAX_CELL_CONDS], 2)
-        if a.column != b.column and set(a.mentions).isdisjoint(b.mentions)
+        if a.column != b.column and at[id(a)].isdisjoint(at[id(b)])
     ]
-    pairs += [(a, b) for a in cells[:MAX_CELL_CONDS] for b in numbers if a.column != b.column]
+    pairs += [
+        (a, b)
+        for a in cells[:MAX_CELL_CONDS]
+        for b in numbers
+        if a.column != b.column and at[id(a)].isdisjoint(at[id(b)])
+    ]  # a word of the question is one condition, never two ("more than 40": no cell 40)
     pairs += [(a, *w) for a in cells[:MAX_CELL_CONDS] for w in when
               if all(a.column != c.column for c in w)]  # fmt: skip
     if reading.several:  # a database: three values named together ("Cuban", "White Sox", 2019)

@@ -26,7 +26,16 @@ from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.mentions import Reading
 from prism_edge.methods.tables.space import ROW_OPS, Query
-from prism_edge.methods.tables.words import STOP, families, key, short_form, stem, tokens
+from prism_edge.methods.tables.words import (
+    NAME_WORDS,
+    STOP,
+    families,
+    key,
+    measures,
+    short_form,
+    stem,
+    tokens,
+)
 
 Features = dict[str, float]
 
@@ -112,35 +121,51 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     ]
     unigrams = [f"w:{s}" for _, s in kept]
     bigrams = [f"b:{a}_{b}" for (i, a), (j, b) in itertools.pairwise(kept) if j == i + 1]
-    stems = set(reading.stems)
+    at_stem: dict[str, list[int]] = {}
+    for i, s in enumerate(reading.stems):
+        at_stem.setdefault(s, []).append(i)
+    for i, measure in measures(reading.words):  # "how old": the age
+        at_stem.setdefault(stem(measure), []).append(i)
     said = " " + " ".join(reading.words) + " "
     columns = {}
     shorts: dict[int, float] = {}
     letters: set[int] = set()
     named_cells = {i for m in reading.cells if m.exact and m.size > 1
                    for i in range(m.start, m.end)}  # fmt: skip
-    spoken = [
-        w
+    heard = [
+        i
         for i, w in enumerate(reading.words)
-        if w.isalpha() and w not in STOP and i not in named_cells
+        if w.isalpha() and (w not in STOP or w in NAME_WORDS) and i not in named_cells
     ]  # a name's words ("Houston Astros") are no "HA"
-    initials = {w[0] for w in spoken}
+    initials = {reading.words[i][0] for i in heard if reading.words[i] not in STOP}
     tables = {w for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
     # a word said as the table's name ("flights") names its rows, not a column named as the
     # table is ("flight")
     table = {stem(w) for w in tables}
     asked = {reading.stems[i + 1] for i, w in enumerate(reading.words[:-1]) if w in _ASKING}
-    named_stems = {s for w, s in zip(reading.words, reading.stems, strict=True) if w not in tables}
-    unnamed = [w for w in spoken if w not in tables]
+    unnamed = [i for i in heard if reading.words[i] not in tables]
+    spoken = {id(at): [reading.words[i] for i in at] for at in (heard, unnamed)}
+    hits: dict[int, set[int]] = {}
     for column in sheet.columns:
         words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
-        own, heard = (
-            (named_stems, unnamed) if all(s in table for _, s in named) else (stems, spoken)
-        )
-        matched = sum(s in own for _, s in named)
-        short = sum(s not in own and short_form(w, heard) is not None for w, s in named)
+        tabled = all(s in table for _, s in named)
+        at = unnamed if tabled else heard
+        hit: set[int] = set()
+        matched = short = 0
+        for w, s in named:
+            found = [i for i in at_stem.get(s, ()) if not tabled or reading.words[i] not in tables]
+            if found:
+                matched += 1
+                hit.update(found)
+                continue
+            span = short_form(w, spoken[id(at)])
+            if span is not None:
+                short += 1
+                said_as = spoken[id(at)][span[0] : span[1]]
+                if len(said_as) == 1 or "".join(x[0] for x in said_as) != w:
+                    hit.update(at[span[0] : span[1]])  # initials ("HA") name no words' span
         share = (matched + short) / len(named) if named else 0.0
         if naming.is_label(sheet, column):  # "which airline": the airlines' name
             owner = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
@@ -148,10 +173,15 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
                 share = max(share, 1.0)
         whole = " " + " ".join(tokens(naming.own_name(sheet, column))) + " "
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
+        hits[column.index] = hit
         if short:
             shorts[column.index] = short / len(named)
         if len(words) == 1 and len(words[0]) == 1 and words[0] in initials and not matched:
             letters.add(column.index)  # "W" where the question says "wins"
+    for index, hit in hits.items():  # "GNP deflator" names GNPDEFL, not GNP
+        if hit and any(hit < other and columns[k][0] >= 1.0 for k, other in hits.items()):
+            columns[index] = (0.0, 0.0)
+            shorts.pop(index, None)
     content = sorted({
         s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
     })  # fmt: skip

@@ -144,6 +144,16 @@ def in_year(words: Sequence[str], number: NumberMention) -> bool:
     return number.year and list(words[number.start - 1 : number.start]) in (["in"], ["during"])
 
 
+_PLACES = [[w] for w in ("decimal", "decimals", "place", "places", "digit", "digits",
+                         "significant")]  # fmt: skip
+
+
+def rounding_places(words: Sequence[str], number: NumberMention) -> bool:
+    """Whether ``number`` says how the answer is rounded ("to 2 decimal places"): no value
+    of the table, neither a bound nor a cell ("1st place" is a place, not a rounding)."""
+    return not number.ordinal and list(words[number.end : number.end + 1]) in _PLACES
+
+
 def holds_years(column: Column) -> bool:
     """Whether a column of numbers holds years (every value from 1000 to 2999): a number the
     question says as a year ("in 2019") is equal only to a year, not to 2,019 at bats."""
@@ -204,12 +214,14 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     reading.ranges = _ranges(words, reading.numbers)
     reading.texts = _texts(question, words)
     coded: list[CellMention] = []
+    rounded = {n.start for n in reading.numbers if rounding_places(words, n)}
     for sheet in sheets if sheets is not None else db.sheets.values():
         db.prepare(sheet)
         for column in sheet.columns:
             db.typed(sheet, column)
             found = (_whole_cells(words, db, sheet, column.index) if column.big
                      else _cells(words, sheet, column.index))  # fmt: skip
+            found = [m for m in found if not (m.size == 1 and m.start in rounded)]
             years = {n.start for n in reading.numbers if n.year}
             if column.kind == "number" and not holds_years(column):
                 found = [m for m in found if not (m.size == 1 and m.start in years)

@@ -249,7 +249,7 @@ def text_of(result: TableAnswer) -> str:
     the table" with why."""
     if result.best is None:
         return f"{NOT_IN_TABLE}: {result.not_in_table}"
-    return "\n".join(said(v) for v in result.best.values)
+    return "\n".join(said(v, result.best.places) for v in result.best.values)
 
 
 def question_given(

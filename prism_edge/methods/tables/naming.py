@@ -43,9 +43,9 @@ def owner(sheet: Sheet, column: Column) -> str:
     return sheet.name
 
 
-def words(sheet: Sheet, column: Column) -> list[str]:
+def words(sheet: Sheet, column: Column, spelt_out: bool = True) -> list[str]:
     """The words of the column's own name (:func:`own_name`), as :func:`column_words`."""
-    return column_words(own_name(sheet, column))
+    return column_words(own_name(sheet, column), spelt_out)
 
 
 def is_label(sheet: Sheet, column: Column) -> bool:

@@ -69,14 +69,15 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
 
 
-def column_words(name: str) -> list[str]:
+def column_words(name: str, spelt_out: bool = True) -> list[str]:
     """A column's name as lower-case words: split at spaces, underscores and case changes,
-    each short form followed by what it stands for."""
+    each short form followed by what it stands for (unless not ``spelt_out``)."""
     out: list[str] = []
     for part in _PARTS.findall(name):
         word = part.lower()
         out.append(word)
-        out += ABBREVIATIONS.get(word, ())
+        if spelt_out:
+            out += ABBREVIATIONS.get(word, ())
     return out
 
 
@@ -155,6 +156,27 @@ def rounding(question: str) -> int | None:
         places = _PLACES[said] if said in _PLACES else int(said[:3])
         return min(places, MAX_PLACES)
     return 0 if _WHOLE.search(question) else None
+
+
+MEASURES: dict[str, tuple[str, ...]] = {
+    "old": ("age",), "tall": ("height",), "high": ("height", "elevation", "altitude"),
+    "long": ("length", "duration"), "far": ("distance",), "heavy": ("weight",),
+    "deep": ("depth",), "wide": ("width",), "big": ("size", "area"), "large": ("size", "area"),
+    "fast": ("speed",),
+}  # fmt: skip
+"""What "how <adjective>" asks, by the names of its measure ("how old": the age)."""
+
+
+def measures(words: Sequence[str]) -> list[tuple[int, str]]:
+    """The measures a question asks by "how <adjective>" ("how old was ...": age), each
+    with where the adjective is."""
+    return [(i, m) for i in range(1, len(words)) if words[i - 1] == "how"
+            for m in MEASURES.get(words[i], ())]  # fmt: skip
+
+
+NAME_WORDS = frozenset({"total", "number"})
+"""Words too common to name a cell that may be part of a column's name, run together with
+others (``TOTEMP``: total employment)."""
 
 
 FAMILIES: dict[str, tuple[str, ...]] = {

@@ -203,3 +203,43 @@ def test_an_answer_of_ids_is_given_as_the_names_of_the_same_rows():
     assert result.best is not None and list(result.values) == ["HOU"]  # the id asked
     result, _ = answer(db, "Which team is named New York Yankees?")
     assert result.best is not None and list(result.values) == ["NYA"]  # the name is given
+
+
+def test_of_unrelated_tables_the_one_that_holds_more_of_the_question_is_asked():
+    """Two tables with years: "gas" is a column of one only, which alone is asked (the
+    other's most common year is no answer)."""
+    db = Database()
+    harvests = [["Morris", "1931", "29.1"], ["Crookston", "1931", "32.3"],
+                ["Morris", "1932", "26.9"], ["Waseca", "1931", "44.7"]]  # fmt: skip
+    db.add(TableChunk("harvests", ["site", "year", "yield"], harvests))
+    driving = [["left", "1956", "3675", "2.38"], ["right", "1980", "5722", "3.31"],
+               ["left", "2008", "9600", "3.12"]]  # fmt: skip
+    db.add(TableChunk("driving", ["side", "year", "miles", "gas"], driving))
+    result, _ = answer(db, "In which year was gas the most expensive?")
+    assert [said(v) for v in result.values] == ["1980"]
+    db.close()
+
+
+def test_an_average_is_said_to_two_places_beyond_its_values_and_kept_whole():
+    from prism_edge.methods.tables.method import text_of
+
+    rows = [["a", "3504", "18.5", "Japan"], ["b", "2130", "16.25", "Japan"],
+            ["c", "1990", "15.55", "Japan"], ["d", "4000", "12", "USA"]]  # fmt: skip
+    header = ["name", "weight", "acceleration", "origin"]
+    result, _ = ask("What is the average weight of the cars from Japan?", rows, header)
+    assert text_of(result) == "2541.33" and result.values == [7624 / 3]
+    result, _ = ask("What is the average acceleration of the cars from Japan?", rows, header)
+    assert text_of(result) == "16.7667"  # values of two places: said to four
+    result, _ = ask("What is the average weight of the cars from Japan, rounded to 1 decimal "
+                    "place?", rows, header)  # fmt: skip
+    assert text_of(result) == "2541.3"
+
+
+def test_an_extreme_of_the_rows_of_a_cell_named_after_of_is_of_those_rows():
+    """ "the largest value of Borealis": Borealis's largest value, not the table's."""
+    firms = [["Acme", "1950", "900", "12"], ["Acme", "1951", "1250", "14"],
+             ["Borealis", "1950", "310", "9"], ["Borealis", "1951", "275", "7"],
+             ["Cobalt", "1950", "640", "5"], ["Cobalt", "1951", "700", "6"]]  # fmt: skip
+    header = ["firm", "year", "value", "capital"]
+    assert values("What was the largest value of Borealis?", rows=firms, header=header) == ["310"]
+    assert values("What was the largest value?", rows=firms, header=header) == ["1250"]

@@ -149,3 +149,86 @@ def test_the_pairs_of_conditions_are_bounded():
     pairs = {q.conds for q in found if len(q.conds) == 2 and not q.other}
     assert len(pairs) == space.MIN_PAIRS  # its singles alone fill the room: the fewest pairs
     db.close()
+
+
+COMMITTEES = [["Budget", "101", "42", "39"], ["Rules", "54", "13", "25"],
+              ["Science", "40", "50", "58"], ["Ethics", "9", "10", "9"],
+              ["Banking", "25", "51", "61"], ["Judiciary", "168", "35", "56"]]  # fmt: skip
+
+
+def _committees() -> tuple[Database, Sheet]:
+    db = Database()
+    header = ["committee", "bills", "size", "staff"]
+    sheet, _ = db.add(TableChunk("committees", header, [r[:] for r in COMMITTEES]))
+    db.prepare(sheet)
+    db.type_all(sheet)
+    return db, sheet
+
+
+def test_a_word_of_the_question_is_one_condition_never_two():
+    """ "more than 40 members" bounds a column; its 40 is no cell of another (bills) too."""
+    db, sheet = _committees()
+    question = "What is the total staff of the committees with more than 40 members?"
+    reading = read(question, db, [sheet])
+    assert any(m.values == ("40",) for m in reading.cells)  # a cell of bills, read
+    found = list(queries(reading, sheet))
+    assert found and all(len(q.conds) == 1 for q in found)
+    db.close()
+
+
+def test_things_no_column_names_are_counted_by_the_column_of_their_number():
+    """ "fewer than 30 members": no column is named members; the one that counts a
+    committee's members is its size."""
+    from prism_edge.methods.tables.enumerate import conditions
+
+    db, sheet = _committees()
+    _, numbers = conditions(read("How many committees have fewer than 30 members?", db,
+                                 [sheet]), sheet)  # fmt: skip
+    assert {sheet.columns[c.column].name for c in numbers} == {"size"}
+    _, numbers = conditions(read("How many committees have fewer than 30 staff?", db,
+                                 [sheet]), sheet)  # fmt: skip
+    assert {sheet.columns[c.column].name for c in numbers} == {"staff"}  # named: its own
+    db.close()
+
+
+WEATHER = [["2014-01-02", "10.6", "2.8", "rain", "3"], ["2014-08-11", "35.6", "17.8", "sun", "1"],
+           ["2015-02-01", "-1.6", "-7.1", "snow", "2"]]  # fmt: skip
+
+
+def test_a_superlative_said_of_a_column_of_numbers_asks_its_number():
+    """ "What was the highest maximum temperature" asks temp_max's number, not the date of
+    the row that holds it; "the highest ranked team" asks a team."""
+    from prism_edge.methods.tables.enumerate import valued
+
+    db = Database()
+    header = ["date", "temp_max", "temp_min", "weather", "rank"]
+    sheet, _ = db.add(TableChunk("weather", header, [r[:] for r in WEATHER]))
+    db.prepare(sheet)
+    db.type_all(sheet)
+    reading = read("What was the highest maximum temperature recorded?", db, [sheet])
+    assert valued(reading, sheet) == 1
+    assert {q.column for q in queries(reading, sheet)} == {1}
+    reading = read("What is the largest temp_min value of the rain days?", db, [sheet])
+    assert valued(reading, sheet) == 2
+    for question in (
+        "What is the highest ranked weather?",
+        "Which date had the highest maximum temperature?",
+        "What was the average maximum temperature?",
+    ):
+        assert valued(read(question, db, [sheet]), sheet) is None, question
+    db.close()
+
+
+def test_things_a_column_names_in_part_are_not_counted_by_the_total():
+    from prism_edge.methods.tables.enumerate import amount_of
+
+    db = Database()
+    rows = [["Lisbon", "12", "3", "15"], ["Evora", "4", "9", "13"], ["Goa", "6", "1", "7"]]
+    header = ["Tribunal", "Executions in persona", "Executions in effigie", "Total"]
+    sheet, _ = db.add(TableChunk("tribunals", header, rows))
+    db.prepare(sheet)
+    db.type_all(sheet)
+    question = "How many tribunals had more than 5 executions in persona?"
+    reading = read(question, db, [sheet])
+    assert amount_of(reading, sheet, reading.numbers[0]) == set()  # may bound any column
+    db.close()

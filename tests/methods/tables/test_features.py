@@ -30,3 +30,45 @@ def test_a_column_named_by_a_short_form_is_named_by_the_words_in_full():
 def test_a_column_named_by_one_letter_is_seen_where_a_word_starts_with_it():
     assert _view("Which airport had the most wins?").letter == {2}
     assert _view("Which airport is the highest?").letter == set()  # "which": a function word
+
+
+def _economy(question: str):
+    db = Database()
+    rows = [
+        ["1", "5200", "88.5", "91.2", "41", "1988"],
+        ["2", "5650", "90.1", "93.0", "42", "1989"],
+    ]
+    header = ["Obs", "TOTSALES", "CPI", "CPIFOOD", "age", "YEAR"]
+    db.add(TableChunk("economy", header, rows))
+    sheet = db.sheets["economy"]
+    db.prepare(sheet)
+    db.type_all(sheet)
+    return view(read(question, db, [sheet]), sheet)
+
+
+def test_a_name_run_together_may_hold_a_word_too_common_to_name_a_cell():
+    q = _economy("What were the total sales in 1989?")  # TOTSALES: total sales
+    assert q.column_match[1][0] == 1.0 and q.short_match == {1: 1.0}
+
+
+def test_a_column_named_inside_the_words_naming_another_is_not_named():
+    q = _economy("What was the average CPI food?")  # CPIFOOD, not CPI
+    assert q.column_match[3][0] == 1.0
+    assert q.column_match[2] == (0.0, 0.0)
+    assert _economy("What was the average CPI?").column_match[2] == (1.0, 1.0)
+
+
+def test_how_old_asks_the_age():
+    assert _economy("How old was the economy in 1989?").column_match[4][0] == 1.0
+    assert _economy("What was the economy in 1989?").column_match[4][0] == 0.0
+
+
+def test_initials_name_no_words_another_column_is_named_inside():
+    db = Database()
+    rows = [["Detroit", "1800", "1600000"], ["Boston", "1400", "2900000"]]
+    db.add(TableChunk("teams", ["name", "HA", "attendance"], rows))
+    sheet = db.sheets["teams"]
+    db.prepare(sheet)
+    db.type_all(sheet)
+    q = view(read("Which team had the highest attendance?", db, [sheet]), sheet)
+    assert q.column_match[2] == (1.0, 1.0)  # HA's initials "highest attendance" take none
