@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import io
 import json
 import os
@@ -305,36 +306,10 @@ def main() -> None:
         prepare()
     elif args.set == "first":
         run(QUESTIONS, args.out or "table-databases")
-    elif args.set == "fresh":
+    else:  # each later set in its own module, database_questions_<set>.py, as <SET>
         sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from database_questions_fresh import FRESH
-
-        run(FRESH, args.out or "table-databases-fresh")
-    elif args.set == "third":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from database_questions_third import THIRD
-
-        run(THIRD, args.out or "table-databases-third")
-    elif args.set == "fourth":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from database_questions_fourth import FOURTH
-
-        run(FOURTH, args.out or "table-databases-fourth")
-    elif args.set == "dev":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from database_questions_dev import DEV
-
-        run(DEV, args.out or "table-databases-dev")
-    elif args.set == "geonames":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from database_questions_geonames import GEONAMES
-
-        run(GEONAMES, args.out or "table-databases-geonames")
-    else:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from database_questions_fifth import FIFTH
-
-        run(FIFTH, args.out or "table-databases-fifth")
+        module = importlib.import_module(f"database_questions_{args.set}")
+        run(getattr(module, args.set.upper()), args.out or f"table-databases-{args.set}")
     sys.exit(0)
 
 
