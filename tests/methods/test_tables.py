@@ -298,7 +298,9 @@ def _peak_bytes(path: Path, rows: int) -> tuple[int, str | None]:
 
 def test_a_table_file_is_read_in_memory_that_does_not_grow_with_it(tmp_path, monkeypatch):
     """A CSV is streamed: twice the records cost a fraction of the bytes they add (a chunk
-    at a time is held); the same run with the file held whole grows by more than the file."""
+    at a time is held); the same run with the file held whole grows by most of the file (its
+    text; the run's peak may come after the text is let go, so not always by all of it) and by
+    more than twice what the streamed run grows."""
     small, large = tmp_path / "small.csv", tmp_path / "large.csv"
     streamed = [_peak_bytes(small, 8000), _peak_bytes(large, 16000)]
     added = large.stat().st_size - small.stat().st_size
@@ -307,7 +309,8 @@ def test_a_table_file_is_read_in_memory_that_does_not_grow_with_it(tmp_path, mon
     monkeypatch.setattr(inputs, "STREAMED_SUFFIXES", ())
     held = [_peak_bytes(small, 8000), _peak_bytes(large, 16000)]
     assert [answer for _, answer in held] == ["2667", "5334"]
-    assert held[1][0] - held[0][0] > added
+    grown = streamed[1][0] - streamed[0][0]
+    assert held[1][0] - held[0][0] > max(0.75 * added, 2 * grown)
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".db"])
