@@ -406,16 +406,23 @@ def _asked(
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
     ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
+    # a path for the names and the years said, not for the cells a bare number names
+    bare = {n.start for n in readings[sheets[0].name].numbers if not n.year}
+    cells = {s.name: {i for m in readings[s.name].cells if m.exact and not (
+             m.size == 1 and m.start in bare) for i in range(m.start, m.end)}
+             for s in sheets}  # fmt: skip
+    found = paths(every, cells, by_name)
+    held = {k for a, b, mid in found if a.left == mid and b.left == mid for k in (a, b)}
     for link in chosen:  # a table linked to another by several columns: joined by each
+        if link in held:
+            continue  # its rows and columns are a path's (whose middle looks both ends up)
         roles = [k for k in every if k == link or k in siblings(every, link)]
         made = twice(db, roles) if len(roles) > 1 else join(
             db, link, f"{link.left} and {link.right} by {link.left_column}" if link in coded
             else "")  # fmt: skip
         if all(s.name != made.name for s in asked):
             asked.append(made)
-    cells = {s.name: {i for m in readings[s.name].cells if m.exact for i in range(m.start, m.end)}
-             for s in sheets}  # fmt: skip
-    for a, b, mid in paths(every, cells, by_name):
+    for a, b, mid in found:
         made = chain(db, a, b, mid, every)
         if all(s.name != made.name for s in asked):
             asked.append(made)
@@ -456,10 +463,11 @@ def _not_initials(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> f
     """The question's words that cannot be read as one of the initials of a column's short
     name ("SB" is not "season between", "SO" not "salary Oakland"): a word of the lexicon
     ("between", "highest") or of a comparison, a word of a cell some table names whole as
-    written or as people say it ("Oakland", "Betts"), and a word that names a column of some
-    table in full ("salary", "weight"; "won": win)."""
+    written or as people say it ("Oakland", "Betts"), and a word that is the whole name of a
+    column of some table ("salary", "weight"; not "time" of ``dep_time``: "time zone" is
+    ``tz``)."""
     reading = readings[sheets[0].name]
-    names = {stem(w) for s in sheets for c in s.columns for w in column_words(c.name)}
+    names = {stem(c.name.casefold()) for s in sheets for c in s.columns if c.name.isalpha()}
     taken = {i for r in readings.values() for m in r.cells if m.exact and m.how != "code"
              for i in range(m.start, m.end)}  # fmt: skip
     for i, w in enumerate(reading.words):

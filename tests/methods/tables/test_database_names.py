@@ -86,3 +86,24 @@ def test_a_yes_or_no_column_is_named_by_words_each_said_once():
         words = read(question, db, [sheet]).words
         assert {c.index for c in sheet.columns if codes.flags(words, sheet, c)} == flagged
     db.close()
+
+
+def test_a_pair_whose_rows_a_path_holds_is_not_joined_again(monkeypatch):
+    """The path People-Seasons-Teams holds every season with its player and its team: the
+    pairs Seasons-People and Seasons-Teams are not joined (and read) again beside it."""
+    from prism_edge.methods.tables import answer as module
+
+    asked: list[str] = []
+    real = module._asked
+
+    def recorded(*args):  # type: ignore[no-untyped-def]
+        found = real(*args)
+        asked.extend(s.name for s in found)
+        return found
+
+    monkeypatch.setattr(module, "_asked", recorded)
+    db = baseball_db()
+    assert ask(db, "How many Cuban-born players played for the White Sox in 2019?") == ["2"]
+    assert "People and Seasons and Teams" in asked
+    assert not [n for n in asked if n.count(" and ") == 1]
+    db.close()

@@ -53,7 +53,8 @@ def test_initials_of_ordinary_words_name_no_column():
 
 
 def test_initials_of_words_that_say_nothing_else_name_a_column():
-    """ "stolen bases" is ``SB``."""
+    """ "stolen bases" is ``SB``; "time zone" is ``tz`` though another table's ``dep_time``
+    holds "time" (it is no column's whole name)."""
     from prism_edge.methods.tables.answer import _covered, _not_initials
     from prism_edge.methods.tables.mentions import read
 
@@ -64,6 +65,17 @@ def test_initials_of_words_that_say_nothing_else_name_a_column():
     batting = _covered(db.sheets["Batting"], readings["Batting"], _not_initials(sheets, readings))
     words = readings["Batting"].words
     assert {words.index("stolen"), words.index("bases")} <= batting
+    db.close()
+    db = Database()
+    db.add(TableChunk("airports", ["faa", "name", "tz"], [["DEN", "Denver Intl", "-7"]]))
+    db.add(TableChunk("flights", ["dest", "dep_time"], [["DEN", "517"], ["DEN", "533"]]))
+    question = "How many airports are in the -7 time zone?"
+    sheets = list(db.sheets.values())
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    airports = _covered(db.sheets["airports"], readings["airports"],
+                        _not_initials(sheets, readings))  # fmt: skip
+    words = readings["airports"].words
+    assert {words.index("time"), words.index("zone")} <= airports
     db.close()
 
 
@@ -94,4 +106,34 @@ def test_a_table_named_in_words_run_together_is_named():
     db.declared = [Link("HallOfFame", "playerID", "People", "playerID")]
     result, _ = answer(db, "How many players were inducted into the Hall of Fame in 2019?")
     assert result.best is not None and list(result.values) == [2.0]
+    db.close()
+
+
+def test_a_bare_number_makes_no_path(monkeypatch):
+    """ "game 7": the cells a bare number names (7 games of a season) join no path of three
+    tables; the award and the year are the award table's."""
+    from prism_edge.methods.tables import answer as module
+
+    asked: list[str] = []
+    real = module._asked
+
+    def recorded(*args):  # type: ignore[no-untyped-def]
+        found = real(*args)
+        asked.extend(s.name for s in found)
+        return found
+
+    monkeypatch.setattr(module, "_asked", recorded)
+    db = Database()
+    db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast", "birthDay"],
+                      [["strasst01", "Stephen", "Strasburg", "20"],
+                       ["kendrho01", "Howie", "Kendrick", "12"]]))  # fmt: skip
+    db.add(TableChunk("Seasons", ["playerID", "season", "G"],
+                      [["strasst01", "2019", "33"], ["kendrho01", "2019", "7"]]))  # fmt: skip
+    db.add(TableChunk("Awards", ["playerID", "yearID", "awardID"],
+                      [["strasst01", "2019", "World Series MVP"],
+                       ["kendrho01", "2019", "NLCS MVP"]]))  # fmt: skip
+    db.declared = [Link("Seasons", "playerID", "People", "playerID"),
+                   Link("Awards", "playerID", "People", "playerID")]  # fmt: skip
+    ask(db, "Who was the World Series MVP in game 7 of 2019?")
+    assert not [n for n in asked if n.count(" and ") == 2]
     db.close()
