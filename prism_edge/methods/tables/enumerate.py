@@ -86,9 +86,12 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         cells.append(Cond(mention.column, "in", mention.values, (i,)))
     ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
             for lo, hi in reading.ranges}  # fmt: skip
+    date_parts = {n.start for n in reading.numbers if n.part not in ("", "year")}
     for (i, a), (j, b) in itertools.combinations(mine, 2):
         if frozenset((a.start, b.start)) in ends:
             continue  # "from 2016 to 2019" is every year between, not the two
+        if frozenset((a.start, b.start)) <= date_parts:
+            continue  # "on 1/2" is one date, not the days 1 or 2
         if a.column == b.column and _apart(a, b) and set(a.values).isdisjoint(b.values):
             cells.append(Cond(a.column, "in", a.values + b.values, (i, j)))
     cells.sort(key=lambda c: (-_strength(reading, c), c.column))
