@@ -378,6 +378,25 @@ def different(reading: Reading) -> bool:
     )
 
 
+_MORE = frozenset({"more", "fewer", "less"})
+
+
+def how_many_more(reading: Reading) -> bool:
+    """Whether the question asks how many more (fewer, less) of one thing than of another
+    in so many words ("how many more flights did JetBlue fly than United"): "how many" or
+    "how much" right before it, "than" after it, and no number it bounds ("how many had
+    more than 5": a bound, :func:`direction`)."""
+    words = reading.words
+    for i in range(len(words) - 2):
+        if words[i] == "how" and words[i + 1] in ("many", "much") and words[i + 2] in _MORE:
+            rest = words[i + 3 :]
+            if "than" in rest and not any(
+                n.start == i + 4 + rest.index("than") for n in reading.numbers
+            ):
+                return True
+    return False
+
+
 def extreme_average(reading: Reading, sheet: Sheet) -> bool:
     """Whether the question asks for the highest or lowest average in so many words ("which
     airline had the highest average delay"), no column being named an average: the group
@@ -539,6 +558,10 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
     if different(reading):
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op != "count"] or every
+        return
+    if how_many_more(reading):  # "how many more A than B": the difference of the two
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op in ("diff", "countdiff")] or every
         return
     ids = people_counted(reading, sheet)
     if ids is not None:  # "how many players ..." over a join: different players, not rows
