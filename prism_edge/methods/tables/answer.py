@@ -220,20 +220,20 @@ def restating(candidate: Candidate) -> bool:
 _OVER = frozenset({"argmax", "argmin", "max", "min", "sum", "avg", "range", "most", "least"})
 
 
-_OF = frozenset({"of", "among", "for"})
+_OF = frozenset({"of", "among", "for", "from"})
 """Words that put the rows a question asks about after what it asks of them ("the largest
-value of US Steel", "among the gram negative bacteria")."""
+value of US Steel", "among the gram negative bacteria", "the cars from Japan")."""
 _OVER = frozenset({"argmax", "argmin", "max", "min", "sum", "avg", "range", "most", "least"})
 """Answers computed over rows (an extreme, a total, an average, the most common)."""
 
 
 def of_named(sheet: Sheet, found: list[Read]) -> list[Read]:
-    """Over one table: where the question names, just after "of", "among" or "for", a cell
-    that many rows share (a firm's, a kind's), an extreme, total or average of every row is
-    none when the same query over the rows holding that cell is a candidate: "the largest
-    value of US Steel" is of US Steel's rows. (On WikiTableQuestions' 11,321 training
-    questions: one gained, one lost; of any cell many rows share, without the words before
-    it, 12 lost and 2 gained.)"""
+    """Over one table: where the question names, just after "of", "among", "for" or "from",
+    a cell that many rows share (a firm's, a kind's), an extreme, total or average of every
+    row is none when the same query over the rows holding that cell is a candidate: "the
+    largest value of US Steel" is of US Steel's rows. (On WikiTableQuestions' 11,321 training
+    questions: one gained and one lost by "of", "among" and "for", one more gained by "from";
+    of any cell many rows share, without the words before it, 12 lost and 2 gained.)"""
     if not found:
         return found
     reading = found[0][3]

@@ -88,9 +88,12 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         cells.append(Cond(mention.column, "in", mention.values, (i,)))
     ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
             for lo, hi in reading.ranges}  # fmt: skip
+    date_parts = {n.start for n in reading.numbers if n.part not in ("", "year")}
     for (i, a), (j, b) in itertools.combinations(mine, 2):
         if frozenset((a.start, b.start)) in ends:
             continue  # "from 2016 to 2019" is every year between, not the two
+        if frozenset((a.start, b.start)) <= date_parts:
+            continue  # "on 1/2" is one date, not the days 1 or 2
         if a.column == b.column and _apart(a, b) and set(a.values).isdisjoint(b.values):
             cells.append(Cond(a.column, "in", a.values + b.values, (i, j)))
     cells.sort(key=lambda c: (-_strength(reading, c), c.column))
@@ -411,6 +414,25 @@ def different(reading: Reading) -> bool:
     )
 
 
+_MORE = frozenset({"more", "fewer", "less"})
+
+
+def how_many_more(reading: Reading) -> bool:
+    """Whether the question asks how many more (fewer, less) of one thing than of another
+    in so many words ("how many more flights did JetBlue fly than United"): "how many" or
+    "how much" right before it, "than" after it, and no number it bounds ("how many had
+    more than 5": a bound, :func:`direction`)."""
+    words = reading.words
+    for i in range(len(words) - 2):
+        if words[i] == "how" and words[i + 1] in ("many", "much") and words[i + 2] in _MORE:
+            rest = words[i + 3 :]
+            if "than" in rest and not any(
+                n.start == i + 4 + rest.index("than") for n in reading.numbers
+            ):
+                return True
+    return False
+
+
 def extreme_average(reading: Reading, sheet: Sheet) -> bool:
     """Whether the question asks for the highest or lowest average in so many words ("which
     airline had the highest average delay"), no column being named an average: the group
@@ -641,6 +663,10 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         things = counted_things(reading, sheet)
         yield from [q for q in every if q.op == "distinct" and q.column in things] or [
             q for q in every if q.op != "count"] or every  # fmt: skip
+        return
+    if how_many_more(reading):  # "how many more A than B": the difference of the two
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op in ("diff", "countdiff")] or every
         return
     ids = people_counted(reading, sheet)
     if ids is not None:  # "how many players ..." over a join: different players, not rows

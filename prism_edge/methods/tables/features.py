@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
-from prism_edge.methods.tables.mentions import Reading
+from prism_edge.methods.tables.mentions import Reading, rounding_places
 from prism_edge.methods.tables.space import ROW_OPS, Query
 from prism_edge.methods.tables.words import (
     NAME_WORDS,
@@ -361,7 +361,8 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
     f["left:exact"] = float(len(spans))
     if spans:
         f["left:exact:longest"] = float(max(e - s for s, e in spans))
-    numbers_left = [n for n in reading.numbers if not n.ordinal and n.start not in used]
+    numbers_left = [n for n in reading.numbers if not n.ordinal and n.start not in used
+                    and not rounding_places(reading.words, n)]  # fmt: skip
     f[f"left:numbers|{group}"] = float(len(numbers_left))
     if reading.texts and not any(t.start in used for t in reading.texts):
         f["left:texts"] = 1.0

@@ -257,3 +257,8 @@ def test_an_extreme_of_the_rows_of_a_cell_named_after_of_is_of_those_rows():
     header = ["firm", "year", "value", "capital"]
     assert values("What was the largest value of Borealis?", rows=firms, header=header) == ["310"]
     assert values("What was the largest value?", rows=firms, header=header) == ["1250"]
+    cars = [["a", "3504", "Japan"], ["b", "2130", "Japan"], ["c", "1990", "USA"],
+            ["d", "4000", "USA"], ["e", "2200", "Japan"]]  # fmt: skip
+    header = ["name", "weight", "origin"]
+    assert values("What is the highest weight of the cars from Japan?", rows=cars,
+                  header=header) == ["3504"]  # fmt: skip

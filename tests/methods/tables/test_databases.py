@@ -202,7 +202,9 @@ def test_a_total_over_a_persons_seasons_in_a_range_of_years():
     db.add(TableChunk("Batting", ["playerID", "yearID", "HR"],
                       [["troutmi01", "2016", "29"], ["troutmi01", "2017", "33"],
                        ["troutmi01", "2018", "39"], ["troutmi01", "2019", "45"],
-                       ["bettsmo01", "2017", "24"], ["bettsmo01", "2018", "32"]]))  # fmt: skip
+                       ["bettsmo01", "2017", "24"], ["bettsmo01", "2018", "33"]]))  # fmt: skip
+    # (two seasons of 33: a column of all-different values reads as numbering the rows,
+    # and "how many home runs" then as a count of them: `enumerate.counted`)
     db.add(TableChunk("Pitching", ["playerID", "yearID", "HR"],
                       [["smithjo01", "2017", "7"], ["smithjo01", "2018", "2"]]))  # fmt: skip
     db.declared = [Link("Batting", "playerID", "People", "playerID"),

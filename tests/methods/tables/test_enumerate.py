@@ -232,3 +232,32 @@ def test_things_a_column_names_in_part_are_not_counted_by_the_total():
     reading = read(question, db, [sheet])
     assert amount_of(reading, sheet, reading.numbers[0]) == set()  # may bound any column
     db.close()
+
+
+def test_how_many_more_of_one_than_of_another_asks_their_difference():
+    from prism_edge.methods.tables.enumerate import how_many_more
+
+    db = Database()
+    for question, said in (
+        ("How many more flights did JetBlue fly than United in 2014?", True),
+        ("How much more did Acme earn than Borealis?", True),
+        ("How many firms had more than 5 employees?", False),  # a bound
+        ("How many more than 400 employees did Acme have?", False),
+        ("Which firm had more employees than Acme?", False),
+    ):
+        assert how_many_more(read(question, db)) is said, question
+    db.close()
+
+
+def test_a_date_said_is_one_date_not_two_cells_of_a_column():
+    """ "on 1/2" is January 2nd, never "the day is 1 or 2"."""
+    from prism_edge.methods.tables.enumerate import conditions
+
+    db = Database()
+    rows = [["EWR", "1", "1", "UA"], ["JFK", "1", "2", "UA"], ["EWR", "1", "2", "B6"]]
+    sheet, _ = db.add(TableChunk("flights", ["origin", "month", "day", "carrier"], rows))
+    db.prepare(sheet)
+    db.type_all(sheet)
+    cells, _ = conditions(read("Which carrier flew out of EWR on 1/2?", db, [sheet]), sheet)
+    assert not [c for c in cells if len(c.mentions) == 2]
+    db.close()

@@ -72,3 +72,13 @@ def test_initials_name_no_words_another_column_is_named_inside():
     db.type_all(sheet)
     q = view(read("Which team had the highest attendance?", db, [sheet]), sheet)
     assert q.column_match[2] == (1.0, 1.0)  # HA's initials "highest attendance" take none
+
+
+def test_the_places_an_answer_is_rounded_to_are_no_number_left_out():
+    from prism_edge.methods.tables.features import query_features
+    from prism_edge.methods.tables.space import Query
+
+    q = _economy("What was the average CPI, rounded to 2 decimal places?")
+    assert query_features(q, Query("economy", "avg", 2))["left:numbers|agg"] == 0.0
+    q = _economy("What was the average CPI above 89?")
+    assert query_features(q, Query("economy", "avg", 2))["left:numbers|agg"] == 1.0
