@@ -62,19 +62,24 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "inc": ("income",), "mgmt": ("management",), "vol": ("volume",), "wt": ("weight",),
     "ht": ("height",), "dur": ("duration",), "dob": ("birth",), "addr": ("address",),
     "qtr": ("quarter",), "dept": ("department",), "cust": ("customer",), "prod": ("product",),
-    "lang": ("language",), "pos": ("position",), "pts": ("points",), "gp": ("games",),
+    "lang": ("language",), "gp": ("games",),
 }  # fmt: skip
 """Short forms of column names and the words they stand for."""
 
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
 
 
+def name_parts(name: str) -> list[str]:
+    """A column's name as lower-case words, as written: split at spaces, underscores and
+    case changes (``dep_delay``: dep, delay; ``WSWin``: ws, win)."""
+    return [part.lower() for part in _PARTS.findall(name)]
+
+
 def column_words(name: str) -> list[str]:
-    """A column's name as lower-case words: split at spaces, underscores and case changes,
-    each short form followed by what it stands for."""
+    """A column's name as lower-case words (:func:`name_parts`), each short form followed
+    by what it stands for."""
     out: list[str] = []
-    for part in _PARTS.findall(name):
-        word = part.lower()
+    for word in name_parts(name):
         out.append(word)
         out += ABBREVIATIONS.get(word, ())
     return out
