@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import naming
+from prism_edge.methods.tables import lexicon, naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.mentions import Reading
@@ -84,6 +84,11 @@ class QuestionView:
     short_match: dict[int, float] = field(default_factory=dict)
     """Per column, the share of its name's words the question says only in full (its name
     a short form: "alt" for altitude; :func:`words.short_form`)."""
+    lexical_match: dict[int, float] = field(default_factory=dict)
+    """Per column, the share of its name's words the question says only by a word the
+    learned lexicon pairs with them ("how tall": ``height``; :mod:`lexicon`): features of
+    their own, apart from ``column_match`` (a learned pair is weaker evidence than the
+    name's own words)."""
     letter: set[int] = field(default_factory=set)
     """The columns named by one letter that starts a word of the question ("W": wins)."""
     by_shape: dict[tuple[str, int | None, int | None], Features] = field(default_factory=dict)
@@ -132,6 +137,13 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     asked = {reading.stems[i + 1] for i, w in enumerate(reading.words[:-1]) if w in _ASKING}
     named_stems = {s for w, s in zip(reading.words, reading.stems, strict=True) if w not in tables}
     unnamed = [w for w in spoken if w not in tables]
+    # the lexicon reads the words outside the cells named, as it was learned; a word that
+    # names a column as written names no other by it ("gold": Gold)
+    in_table = {stem(w) for c in sheet.columns for w in naming.words(sheet, c)}
+    outside = [w for i, w in enumerate(reading.words) if i not in exact]
+    lexical_said = lexicon.content(outside) - in_table
+    lexical_unnamed = lexicon.content(w for w in outside if w not in tables) - in_table
+    lexicals: dict[int, float] = {}
     for column in sheet.columns:
         words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
@@ -141,6 +153,11 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         )
         matched = sum(s in own for _, s in named)
         short = sum(s not in own and short_form(w, heard) is not None for w, s in named)
+        lexical_own = lexical_unnamed if own is named_stems else lexical_said
+        lexical = sum(
+            s not in own and short_form(w, heard) is None and lexicon.named_by(lexical_own, s)
+            for w, s in named
+        )
         share = (matched + short) / len(named) if named else 0.0
         if naming.is_label(sheet, column):  # "which airline": the airlines' name
             owner = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
@@ -150,6 +167,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         columns[column.index] = (share, float(len(whole) > 2 and whole in said))
         if short:
             shorts[column.index] = short / len(named)
+        if lexical:
+            lexicals[column.index] = lexical / len(named)
         if len(words) == 1 and len(words[0]) == 1 and words[0] in initials and not matched:
             letters.add(column.index)  # "W" where the question says "wins"
     content = sorted({
@@ -169,6 +188,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         content,
         headers,
         shorts,
+        lexicals,
         letters,
     )
 
@@ -245,6 +265,8 @@ def _shaped(q: QuestionView, query: Query, op: str) -> Features:
             f[f"col:first|{group}"] = 1.0
         if query.column in q.short_match:
             f[f"col:short|{group}"] = q.short_match[query.column]
+        if query.column in q.lexical_match:
+            f[f"col:lexical|{group}"] = q.lexical_match[query.column]
         if query.column in q.letter:
             f[f"col:letter|{group}"] = 1.0
         if share == 0:
@@ -262,6 +284,8 @@ def _shaped(q: QuestionView, query: Query, op: str) -> Features:
         f[f"by:kind:{by.kind}|op:{op}"] = 1.0
         if query.by in q.short_match:
             f["by:short"] = q.short_match[query.by]
+        if query.by in q.lexical_match:
+            f["by:lexical"] = q.lexical_match[query.by]
         if query.by in q.letter:
             f[f"by:letter|op:{op}"] = 1.0
         if query.by == query.column:
@@ -282,6 +306,8 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
     for cond in conds:
         share, _ = q.column_match[cond.column]
         f["cond:col:share"] = f.get("cond:col:share", 0.0) + share
+        if cond.column in q.lexical_match:
+            f["cond:col:lexical"] = f.get("cond:col:lexical", 0.0) + q.lexical_match[cond.column]
         if cond.column == query.column:
             f[f"cond:is-answer|op:{query.op}"] = 1.0
         if cond.op == "in":
