@@ -64,7 +64,10 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "qtr": ("quarter",), "dept": ("department",), "cust": ("customer",), "prod": ("product",),
     "lang": ("language",), "gp": ("games",),
 }  # fmt: skip
-"""Short forms of column names and the words they stand for."""
+"""Short forms of column names and the words they stand for: those the learned lexicon
+(:mod:`lexicon`) does not learn from WikiTableQuestions' questions, whose columns are seldom
+so named ("pts": points and "pos": position it learns, and are not here; the words of how to
+compute, "total", "average", "count", it leaves to the ranker's families)."""
 
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
 
@@ -93,7 +96,9 @@ IRREGULAR: dict[str, str] = {
     "began": "begin", "begun": "begin", "gave": "give", "given": "give", "took": "take",
     "taken": "take", "became": "become", "died": "death", "dead": "death",
 }  # fmt: skip
-"""A verb's other forms as the form a column's name uses ("won" said of ``WSWin``)."""
+"""A verb's other forms as the form a column's name uses ("won" said of ``WSWin``), for the
+yes-or-no columns a question names (:func:`codes.flags`), where the learned lexicon is not
+read (it learns "born": birth, and pairs "won" with no ``win``)."""
 
 MIN_SHORT = 3
 """Letters a short form cut from a word's start has at least ("alt": altitude)."""
