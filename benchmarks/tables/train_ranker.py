@@ -32,6 +32,7 @@ import random
 import sys
 import time
 from array import array
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -196,11 +197,17 @@ def accuracy(data: Data, groups: set[int], w: dict[str, float]) -> float:
     return float(np.mean(best_pos > best_neg))
 
 
+def held_tables(tables: Iterable[str]) -> set[str]:
+    """The fifth of the training tables (those of the questions with a positive) held
+    apart, to choose on (the lexicon's threshold too: ``learn_lexicon.py``)."""
+    ordered = sorted(set(tables))
+    return set(random.Random(SEED).sample(ordered, len(ordered) // 5))
+
+
 def _tables_split(data: Data) -> tuple[set[int], set[int]]:
     """The training questions in two by table: four fifths to learn on, a fifth held apart
     to choose the penalty on."""
-    tables = sorted({t for _, t in data.questions})
-    held = set(random.Random(SEED).sample(tables, len(tables) // 5))
+    held = held_tables(t for _, t in data.questions)
     learn = {i for i, (_, t) in enumerate(data.questions) if t not in held}
     return learn, set(range(len(data.questions))) - learn
 
@@ -208,8 +215,7 @@ def _tables_split(data: Data) -> tuple[set[int], set[int]]:
 def _held_examples(data: Data, limit: int | None = None) -> list[Example]:
     """The training questions (with a positive or not) of the tables held apart, every one
     or a fixed-seed sample of ``limit``."""
-    tables = sorted({t for _, t in data.questions})
-    held = set(random.Random(SEED).sample(tables, len(tables) // 5))
+    held = held_tables(t for _, t in data.questions)
     chosen = [e for e in examples("train") if e.table in held]
     if limit is not None and limit < len(chosen):
         chosen = random.Random(SEED).sample(chosen, limit)

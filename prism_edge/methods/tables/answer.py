@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
-from prism_edge.methods.tables import ages, names, naming
+from prism_edge.methods.tables import ages, lexicon, names, naming
 from prism_edge.methods.tables.codes import written_as_name
 from prism_edge.methods.tables.db import Database, Sheet, join, links, quote, show_number
 from prism_edge.methods.tables.enumerate import (
@@ -94,7 +94,7 @@ def _scored(
     w = weights() if w is None else w
     shared = view(reading, sheet)
     relevant = {i for i, (share, _) in shared.column_match.items() if share > 0}
-    relevant |= shared.letter
+    relevant |= shared.letter | set(shared.lexical_match)
     relevant |= {m.column for m in reading.cells} | {0} | set(labels(sheet))
     relevant |= counted_things(reading, sheet)  # "how many different planes": tailnum
     relevant |= set(ages.births(sheet, reading.words)) if ages.aged(reading.words) else set()
@@ -122,8 +122,9 @@ def _scored(
 
 
 def named(q: QuestionView) -> bool:
-    """Whether the question names anything of the table: a cell, a column, its name."""
-    if q.reading.cells or any(share > 0 for share, _ in q.column_match.values()):
+    """Whether the question names anything of the table: a cell, a column (by its name's
+    words, a short form, or a word the lexicon pairs with them), its name."""
+    if q.reading.cells or q.lexical_match or any(s > 0 for s, _ in q.column_match.values()):
         return True
     said = set(q.reading.stems)
     if said & TABLE_WORDS:
@@ -325,11 +326,14 @@ def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Rea
         words = {w for c in sheet.columns for w in column_words(c.name)}
         cells = {reading.words[i] for c in reading.cells for i in range(c.start, c.end)}
         if any(stem(w) in names or w in cells for w in content) or any(
-            short_form(n, content) is not None or short_form(w, [n]) is not None
+            short_form(n, content) is not None
+            or short_form(w, [n]) is not None
+            or lexicon.names(stem(w), stem(n))
             for n in words
             for w in content
         ):
-            return ""  # said by a column's name, in full or short ("pop": population)
+            return ""  # said by a column's name, in full, short ("pop": population) or
+            # by a word the lexicon pairs with it ("tall": height)
     return repr(" ".join(asked))
 
 
@@ -438,12 +442,14 @@ def _asked(
 
 def _covered(sheet: Sheet, reading: Reading, taken: frozenset[int] = frozenset()) -> set[int]:
     """The question's words a table accounts for: those of the cells it names and those
-    that name its columns (in full or by a short form: "HR", home runs) or itself; initials
-    only of words that say nothing else (none of ``taken``: "SB" is not "season between")."""
+    that name its columns (in full, by a short form: "HR", home runs, or by a word the
+    lexicon pairs with a word of its name: "tall", height) or itself; initials only of words
+    that say nothing else (none of ``taken``: "SB" is not "season between")."""
     names = {stem(w) for c in sheet.columns for w in column_words(c.name)}
     names |= {stem(w) for w in _table_words(sheet.name)}
     cells = {i for m in reading.cells for i in range(m.start, m.end)}
-    said = {i for i, w in enumerate(reading.stems) if w in names and reading.words[i] not in STOP}
+    said = {i for i, w in enumerate(reading.stems) if reading.words[i] not in STOP and (
+        w in names or lexicon.names_any(w, names))}  # fmt: skip
     content = [i for i, w in enumerate(reading.words) if w.isalpha() and w not in STOP]
     spoken = [reading.words[i] for i in content]
     for word in {w for c in sheet.columns for w in column_words(c.name)}:

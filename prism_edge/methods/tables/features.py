@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from prism_edge.methods.tables import naming
+from prism_edge.methods.tables import lexicon, naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate
 from prism_edge.methods.tables.mentions import Reading, rounding_places
@@ -93,6 +93,11 @@ class QuestionView:
     short_match: dict[int, float] = field(default_factory=dict)
     """Per column, the share of its name's words the question says only in full (its name
     a short form: "alt" for altitude; :func:`words.short_form`)."""
+    lexical_match: dict[int, float] = field(default_factory=dict)
+    """Per column, the share of its name's words the question says only by a word the
+    learned lexicon pairs with them ("how tall": ``height``; :mod:`lexicon`): features of
+    their own, apart from ``column_match`` (a learned pair is weaker evidence than the
+    name's own words)."""
     letter: set[int] = field(default_factory=set)
     """The columns named by one letter that starts a word of the question ("W": wins)."""
     by_shape: dict[tuple[str, int | None, int | None], Features] = field(default_factory=dict)
@@ -146,14 +151,22 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     unnamed = [i for i in heard if reading.words[i] not in tables]
     spoken = {id(at): [reading.words[i] for i in at] for at in (heard, unnamed)}
     hits: dict[int, set[int]] = {}
+    # the lexicon reads the words outside the cells named, as it was learned; a word that
+    # names a column as written names no other by it ("gold": Gold)
+    in_table = {stem(w) for c in sheet.columns for w in naming.words(sheet, c)}
+    outside = [w for i, w in enumerate(reading.words) if i not in exact]
+    lexical_said = lexicon.content(outside) - in_table
+    lexical_unnamed = lexicon.content(w for w in outside if w not in tables) - in_table
+    lexicals: dict[int, float] = {}
     for column in sheet.columns:
         words = naming.words(sheet, column)
         name = [(w, stem(w)) for w in words]
         named = [(w, s) for w, s in name if w not in STOP] or name
         tabled = all(s in table for _, s in named)
         at = unnamed if tabled else heard
+        lexical_own = lexical_unnamed if tabled else lexical_said
         hit: set[int] = set()
-        matched = short = 0
+        matched = short = lexical = 0
         for w, s in named:
             found = [i for i in at_stem.get(s, ()) if not tabled or reading.words[i] not in tables]
             if found:
@@ -166,6 +179,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
                 said_as = spoken[id(at)][span[0] : span[1]]
                 if len(said_as) == 1 or "".join(x[0] for x in said_as) != w:
                     hit.update(at[span[0] : span[1]])  # initials ("HA") name no words' span
+            elif lexicon.named_by(lexical_own, s):
+                lexical += 1
         share = (matched + short) / len(named) if named else 0.0
         if naming.is_label(sheet, column):  # "which airline": the airlines' name
             owner = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
@@ -176,6 +191,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         hits[column.index] = hit
         if short:
             shorts[column.index] = short / len(named)
+        if lexical:
+            lexicals[column.index] = lexical / len(named)
         if len(words) == 1 and len(words[0]) == 1 and words[0] in initials and not matched:
             letters.add(column.index)  # "W" where the question says "wins"
     for index, hit in hits.items():  # "GNP deflator" names GNPDEFL, not GNP
@@ -199,6 +216,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         content,
         headers,
         shorts,
+        lexicals,
         letters,
     )
 
@@ -275,6 +293,8 @@ def _shaped(q: QuestionView, query: Query, op: str) -> Features:
             f[f"col:first|{group}"] = 1.0
         if query.column in q.short_match:
             f[f"col:short|{group}"] = q.short_match[query.column]
+        if query.column in q.lexical_match:
+            f[f"col:lexical|{group}"] = q.lexical_match[query.column]
         if query.column in q.letter:
             f[f"col:letter|{group}"] = 1.0
         if share == 0:
@@ -292,6 +312,8 @@ def _shaped(q: QuestionView, query: Query, op: str) -> Features:
         f[f"by:kind:{by.kind}|op:{op}"] = 1.0
         if query.by in q.short_match:
             f["by:short"] = q.short_match[query.by]
+        if query.by in q.lexical_match:
+            f["by:lexical"] = q.lexical_match[query.by]
         if query.by in q.letter:
             f[f"by:letter|op:{op}"] = 1.0
         if query.by == query.column:
@@ -312,6 +334,8 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
     for cond in conds:
         share, _ = q.column_match[cond.column]
         f["cond:col:share"] = f.get("cond:col:share", 0.0) + share
+        if cond.column in q.lexical_match:
+            f["cond:col:lexical"] = f.get("cond:col:lexical", 0.0) + q.lexical_match[cond.column]
         if cond.column == query.column:
             f[f"cond:is-answer|op:{query.op}"] = 1.0
         if cond.op == "in":

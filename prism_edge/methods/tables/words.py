@@ -62,19 +62,27 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "inc": ("income",), "mgmt": ("management",), "vol": ("volume",), "wt": ("weight",),
     "ht": ("height",), "dur": ("duration",), "dob": ("birth",), "addr": ("address",),
     "qtr": ("quarter",), "dept": ("department",), "cust": ("customer",), "prod": ("product",),
-    "lang": ("language",), "pos": ("position",), "pts": ("points",), "gp": ("games",),
+    "lang": ("language",), "gp": ("games",),
 }  # fmt: skip
-"""Short forms of column names and the words they stand for."""
+"""Short forms of column names and the words they stand for: those the learned lexicon
+(:mod:`lexicon`) does not learn from WikiTableQuestions' questions, whose columns are seldom
+so named ("pts": points and "pos": position it learns, and are not here; the words of how to
+compute, "total", "average", "count", it leaves to the ranker's families)."""
 
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
 
 
+def name_parts(name: str) -> list[str]:
+    """A column's name as lower-case words, as written: split at spaces, underscores and
+    case changes (``dep_delay``: dep, delay; ``WSWin``: ws, win)."""
+    return [part.lower() for part in _PARTS.findall(name)]
+
+
 def column_words(name: str, spelt_out: bool = True) -> list[str]:
-    """A column's name as lower-case words: split at spaces, underscores and case changes,
-    each short form followed by what it stands for (unless not ``spelt_out``)."""
+    """A column's name as lower-case words (:func:`name_parts`), each short form followed
+    by what it stands for (unless not ``spelt_out``)."""
     out: list[str] = []
-    for part in _PARTS.findall(name):
-        word = part.lower()
+    for word in name_parts(name):
         out.append(word)
         if spelt_out:
             out += ABBREVIATIONS.get(word, ())
@@ -89,7 +97,9 @@ IRREGULAR: dict[str, str] = {
     "began": "begin", "begun": "begin", "gave": "give", "given": "give", "took": "take",
     "taken": "take", "became": "become", "died": "death", "dead": "death",
 }  # fmt: skip
-"""A verb's other forms as the form a column's name uses ("won" said of ``WSWin``)."""
+"""A verb's other forms as the form a column's name uses ("won" said of ``WSWin``), for the
+yes-or-no columns a question names (:func:`codes.flags`), where the learned lexicon is not
+read (it learns "born": birth, and pairs "won" with no ``win``)."""
 
 MIN_SHORT = 3
 """Letters a short form cut from a word's start has at least ("alt": altitude)."""
