@@ -36,7 +36,8 @@ def pitchers_db() -> Database:
 
 
 def test_initials_of_ordinary_words_name_no_column():
-    """ "season between" is not ``SB``: the ERA is Pitching's."""
+    """ "season between" is not ``SB``: the ERA is Pitching's ("season" names Batting's
+    ``yearID`` through the learned lexicon, but "between" names nothing of Batting)."""
     from prism_edge.methods.tables.answer import _covered, _not_initials
     from prism_edge.methods.tables.mentions import read
 
@@ -47,7 +48,7 @@ def test_initials_of_ordinary_words_name_no_column():
     taken = _not_initials(sheets, readings)
     batting = _covered(db.sheets["Batting"], readings["Batting"], taken)
     words = readings["Batting"].words
-    assert not {words.index("season"), words.index("between")} & batting
+    assert words.index("between") not in batting
     assert ask(db, question) == ["1.69"]
     db.close()
 
