@@ -232,12 +232,6 @@ def test_an_average_is_said_to_two_places_beyond_its_values_and_kept_whole():
     assert text_of(result) == "16.7667"  # values of two places: said to four
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ranker refitted on the merged space of rounds 5 and 6 (train_ranker.py, l2 3.0) "
-    "drops the condition where the question asks its rounding; passed with the weights fitted "
-    "before: left for the next round",
-)
 def test_an_average_asked_rounded_keeps_its_condition():
     from prism_edge.methods.tables.method import text_of
 

@@ -24,7 +24,9 @@ from prism_edge.methods.tables.space import Cond, Query
 from prism_edge.methods.tables.words import stem, tokens
 from prism_edge.text.tables import TableChunk
 
-MADE_UP = {"tall": {"height": 2.0}, "elev": {"alt": 2.0}}
+MADE_UP = {"statur": {"height": 2.0}, "elev": {"alt": 2.0}}
+"""Made-up pairs of stems no hand list pairs ("how tall" is a measure of its own:
+:func:`words.measures`)."""
 
 
 @pytest.fixture
@@ -60,8 +62,8 @@ def _view(question: str):
 
 
 def test_a_word_the_lexicon_pairs_with_a_columns_name_names_the_column(made_up):
-    q = _view("How tall is Aaron Judge?")
-    assert q.lexical_match == {1: 1.0} and not q.short_match  # "height" starts no "tall"
+    q = _view("What is the stature of Aaron Judge?")
+    assert q.lexical_match == {1: 1.0} and not q.short_match  # "height" starts no "stature"
     assert q.column_match[1][0] == 0.0  # weighed apart from the name's own words
     select = Query("players", "select", 1, conds=(Cond(0, "in", ("aaron judge",), (0,)),))
     assert query_features(q, select)["col:lexical|row"] == 1.0
@@ -69,7 +71,7 @@ def test_a_word_the_lexicon_pairs_with_a_columns_name_names_the_column(made_up):
 
 
 def test_without_the_pair_the_column_is_not_named(none):
-    q = _view("How tall is Aaron Judge?")
+    q = _view("What is the stature of Aaron Judge?")
     assert q.column_match[1][0] == 0.0 and not q.lexical_match
 
 
