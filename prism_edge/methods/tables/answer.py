@@ -218,9 +218,6 @@ def restating(candidate: Candidate) -> bool:
     return bool(named) and {key(str(v)) for v in candidate.values} <= named
 
 
-_OVER = frozenset({"argmax", "argmin", "max", "min", "sum", "avg", "range", "most", "least"})
-
-
 _OF = frozenset({"of", "among", "for", "from"})
 """Words that put the rows a question asks about after what it asks of them ("the largest
 value of US Steel", "among the gram negative bacteria", "the cars from Japan")."""
