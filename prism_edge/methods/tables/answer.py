@@ -36,7 +36,15 @@ from prism_edge.methods.tables.features import (
     view,
 )
 from prism_edge.methods.tables.keys import code_links, shared_keys
-from prism_edge.methods.tables.mentions import COMPARING, Reading, read, uncoded, written_spans
+from prism_edge.methods.tables.mentions import (
+    COMPARING,
+    Reading,
+    read,
+    uncoded,
+    unshadowed,
+    whole_spans,
+    written_spans,
+)
 from prism_edge.methods.tables.paths import chain, paths, siblings, twice
 from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
@@ -146,6 +154,8 @@ def answer(
     readings = {s.name: read(question, db, [s]) for s in sheets}
     written = written_spans(readings.values())
     readings = {name: uncoded(r, written) for name, r in readings.items()}
+    whole = whole_spans(readings.values()) if len(sheets) > 1 else set()
+    readings = {name: unshadowed(r, whole) for name, r in readings.items()}
     touched = {s.name for s in sheets if named(view(readings[s.name], s))}
     if not touched:
         return TableAnswer(
@@ -160,7 +170,9 @@ def answer(
     found: list[Read] = []
     asked = _asked(db, question, sheets, touched, readings)
     for sheet in asked:
-        reading = readings.get(sheet.name) or uncoded(read(question, db, [sheet]), written)
+        reading = readings.get(sheet.name) or unshadowed(
+            uncoded(read(question, db, [sheet]), written), whole
+        )
         found += [(c, f, s, reading) for c, f, s in _scored(db, reading, sheet, w)]
     if len(sheets) > 1 or any(s.rows > SMALL_ROWS for s in asked):  # a database
         found = keeping(
@@ -297,6 +309,12 @@ _ATTRIBUTE = re.compile(
 )
 """A question that asks one attribute of a row ("what was the price of zinc in 1970",
 "what is the unemployment rate of Texas"): the attribute's words."""
+_POSSESSED = re.compile(
+    r"^\s*(?i:what\s+(?:is|was|are|were))\s+(?:[^\W\d_a-z][\w.-]*\s+){0,3}?[^\W\d_a-z][\w.-]*['’]s"
+    r"\s+((?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*)\s*\??\s*$",
+)
+"""The same asked of a name's possessive ("what is Germany's GDP?"): the attribute's
+words."""
 GENERIC = frozenset({"title", "amount", "value", "kind", "type", "sort", "name", "result"})
 """Words that ask a row's label or any value, not one attribute."""
 
@@ -307,7 +325,7 @@ def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Rea
     (the lexicon's families: "average", "highest"), quoted; else "". Measured on
     WikiTableQuestions' training questions, where every attribute asked is in the table
     (``benchmarks/tables/attribute_rule.py``)."""
-    m = _ATTRIBUTE.match(question)
+    m = _ATTRIBUTE.match(question) or _POSSESSED.match(question)
     if m is None:
         return ""
     asked = tokens(m.group(1))
@@ -368,8 +386,7 @@ def _asked(
     Delta fly?" asks of flights joined with airlines)."""
     if len(sheets) == 1:
         return sheets
-    said = set(readings[sheets[0].name].stems)
-    by_name = {s.name for s in sheets if _says_name(s.name, said)}
+    by_name = {s.name for s in sheets if _says_name(s.name, _outside_names(s.name, readings))}
     asked = [s for s in sheets if s.name in touched]
     taken = _not_initials(sheets, readings)
     covers = {s.name: _covered(s, readings[s.name], taken) for s in asked}
@@ -485,6 +502,16 @@ def _table_words(name: str) -> list[str]:
     return [w for w in tokens(name) if w[:1].isalpha() and len(w) > 2] + naming.table_words(name)
 
 
+def _outside_names(table: str, readings: Mapping[str, Reading]) -> set[str]:
+    """The stems of the question's words but those of a name another table holds whole as
+    written ("the United States" names a country, not the table ``us_states``)."""
+    inside = {i for name, r in readings.items() if name != table for m in r.cells
+              if m.exact and m.how == "written" and m.size > 1
+              for i in range(m.start, m.end)}  # fmt: skip
+    reading = next(iter(readings.values()))
+    return {s for i, s in enumerate(reading.stems) if i not in inside}
+
+
 def _says_name(name: str, said: set[str]) -> bool:
     words = [stem(w) for w in naming.table_words(name)]
     return bool(words) and all(w in said for w in words)
@@ -513,11 +540,14 @@ def by_name(db: Database, question: str, scored: Sequence[Scored]) -> list[Score
     sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
     column = sheet.columns[query.column]
     mine = naming.owner(sheet, column)  # of a join, the labels of the code's own table
-    held = any(k.left == mine and k.left_column == naming.own_name(sheet, column)
+    own = naming.own_name(sheet, column)
+    held = any(k.left == mine and k.left_column == own
                for k in code_links(db))  # the codes of a table of names (flights.dest)  # fmt: skip
-    if not naming.is_code(sheet, column) and not held:
+    keyed = next((k.right for k in links(db) if k.left == mine and k.left_column == own
+                  and k.right != mine), None)  # a foreign key: the other table's  # fmt: skip
+    if not naming.is_code(sheet, column) and not held and keyed is None:
         return out
-    named = [i for i in labels(sheet) if naming.owner(sheet, sheet.columns[i]) == mine]
+    named = [i for i in labels(sheet) if naming.owner(sheet, sheet.columns[i]) == (keyed or mine)]
     for i, (candidate, f, _) in enumerate(out):
         other = candidate.query
         if other.column in named and replace(other, column=query.column) == query:

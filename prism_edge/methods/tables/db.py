@@ -216,6 +216,9 @@ class Database:
         """Tables made by joining two (:func:`join`)."""
         self.executed: list[tuple[str, list[Any]]] = []
         self.meanings: dict[str, Value] = {}
+        self.marks: dict[tuple[str, int], dict[str, list[str]]] = {}
+        """A big column's cells the lookup by text cannot find, by their words
+        (:meth:`_marked`)."""
         self.said_as: dict[str, str] = {}
         """What each text profiled means and its words, once a question (the same texts are
         profiled again in the tables joined of them; freed with the database, unlike a
@@ -434,7 +437,31 @@ class Database:
                 if said in part:
                     held.setdefault(said, []).append(text)
                     found.append(said)
+        marked = self._marked(sheet, column)
+        for said in phrases:
+            for text in marked.get(said, ()):
+                if text not in held.setdefault(said, []):
+                    held[said].append(text)
+                found.append(said)
         return sorted(set(found))
+
+    def _marked(self, sheet: Sheet, column: Column) -> dict[str, list[str]]:
+        """A big column's cells whose words are not their text in lower case (accents,
+        marks: "Medellín" is said "medellin", "Winston-Salem" "winston - salem"), by their
+        words: what the lookup by text cannot find (once a column: a pass in C, then
+        those cells' words)."""
+        known = self.marks.get((sheet.sql, column.index))
+        if known is not None:
+            return known
+        known = self.marks[(sheet.sql, column.index)] = {}
+        for (text,) in self.db.execute(
+            f"SELECT DISTINCT {column.text} FROM {sheet.sql} WHERE {column.text} GLOB "
+            f"'*[^a-zA-Z0-9 ]*'"
+        ):
+            said = self._words(text)
+            if said != text.casefold():
+                known.setdefault(said, []).append(text)
+        return known
 
     def numeric(self, sheet: Sheet, column: Column) -> None:
         """The column's numbers and date keys stored beside its texts (once), for ordering,

@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from prism_edge.methods.tables import ages, naming, roles
+from prism_edge.methods.tables import ages, lexicon, naming, roles
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.mentions import (
     COMPARING,
@@ -121,6 +121,7 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
             if column.kind == "text":
                 numbers.append(Cond(column.index, text.kind, text.text, ref))
     in_range = {k for pair in reading.ranges for k in pair}
+    stems = set(reading.stems)
     for k, number in enumerate(reading.numbers):
         if number.ordinal or rounding_places(reading.words, number):
             continue  # a place, or how the answer is rounded ("to 1 decimal place")
@@ -134,6 +135,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
         for column in sheet.columns:
             if own and column.index not in own:
                 continue  # "more than 20 home runs": HR, no other column
+            if naming.is_id(sheet, column, stems):
+                continue  # no bound on ids ("more than 10 million": no geonameid)
             if (
                 number.year
                 and of_years(column)
@@ -236,6 +239,10 @@ def amount_of(reading: Reading, sheet: Sheet, number: NumberMention) -> set[int]
     if not found and after:  # a column named by one letter: "100 hits", H
         found = {c.index for c in sheet.columns if c.kind == "number"
                  and naming.own_name(sheet, c).casefold() == after[0][0]}  # fmt: skip
+    if not found and after:  # by a word the learned lexicon pairs with its name ("a million
+        said = stem(after[0])  # people": population; "30,000 people": attendance)
+        found = {c.index for c in sheet.columns if c.kind == "number" and any(
+                 lexicon.names(said, stem(w)) for w in naming.words(sheet, c))}  # fmt: skip
     if (
         not found
         and after
@@ -246,7 +253,8 @@ def amount_of(reading: Reading, sheet: Sheet, number: NumberMention) -> set[int]
     ):  # "fewer than 30 members": things no column names, counted by a column named so
         found = {c.index for c in sheet.columns if c.kind == "number"
                  and naming.words(sheet, c) in _COUNTS}  # fmt: skip
-    return found
+    return found - of_unnamed_part(reading, sheet) or found  # the towns' people, not their
+    # nation's
 
 
 _COUNTED = frozenset({"count", "distinct", "countdiff"})
@@ -364,6 +372,10 @@ def ordered(reading: Reading) -> bool:
     return bool({"first", "last", "after", "before"} & set(said)) or any(
         n.ordinal and not _of_superlative(reading.words, n.end) for n in reading.numbers
     )
+
+
+_in_order = ordered
+"""(:func:`ordered`, where a local name hides it.)"""
 
 
 def place(reading: Reading) -> int | None:
@@ -603,24 +615,100 @@ def valued(reading: Reading, sheet: Sheet) -> int | None:
     words: "what was the highest maximum temperature ...", "what is the largest petal length
     of ..." ask ``temp_max``'s or ``petalLength``'s number, not the row that holds it. The
     words after the superlative name the column (in full or by short forms) and no other
-    after them ("what is the highest ranked team" asks a team); else None."""
+    nor a table after them ("what is the highest ranked team", "what is the most populous
+    city" ask a team, a city); or the words before "of the" and a superlative do ("what is
+    the population of the biggest city"); else None."""
     words = reading.words
-    if words[:3] not in _WHAT or words[3:4] == [] or words[3] not in _SUPERLATIVES:
+    start = 3 if words[:3] in _WHAT else 2 if words[:2] == ["what's", "the"] else 0
+    if not start or len(words) <= start:
         return None
-    phrase = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP, words[4:8]))
+    if words[start] not in _SUPERLATIVES:
+        return _of_superlative_row(reading, sheet, start)
+    phrase = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP,
+                                      words[start + 1 : start + 5]))  # fmt: skip
     others = {stem(w) for c in sheet.columns for w in naming.words(sheet, c) if w not in STOP}
+    others |= {stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
     for n in range(len(phrase), 0, -1):
-        named = [c.index for c in sheet.columns if c.kind == "number" and any(_says(
-            phrase[:n], [w for w in naming.words(sheet, c, spelt) if w not in STOP])
-            for spelt in (True, False))]  # fmt: skip  # "maximum temperature", "temp max"
+        named = _numbers_named(reading, sheet, phrase[:n])
         if named:
             rest = {stem(w) for w in phrase[n:]}
             return named[0] if len(named) == 1 and not rest & others else None
     return None
 
 
-_HIGH = frozenset({"most", "highest", "maximum"})
-_LOW = frozenset({"fewest", "least", "lowest", "minimum"})
+def superlative_row(reading: Reading, sheet: Sheet) -> bool:
+    """Whether a superlative is said of a table's rows by the table's name ("the most
+    populous city", "the third biggest city", "the biggest country in South America"): the
+    words just after it (up to :data:`_NOUN_AT_MOST`) say the name of a table joined into
+    ``sheet`` (or its own) that names none of its columns: a row is asked, not a number."""
+    tables = {stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
+    tables -= {stem(w) for c in sheet.columns if len(said := naming.words(sheet, c)) == 1
+               for w in said}  # "the highest salary" is a number of Salaries  # fmt: skip
+    words = reading.words
+    for i, w in enumerate(words):
+        if w in _SUPERLATIVES or (len(w) > 4 and w.endswith("est")) or w.endswith("ernmost"):
+            after = itertools.takewhile(
+                lambda k: words[k].isalpha() and words[k] not in STOP,
+                range(i + 1, min(len(words), i + 1 + _NOUN_AT_MOST)),
+            )
+            if any(reading.stems[k] in tables for k in after):
+                return True
+    return False
+
+
+def _numbers_named(reading: Reading, sheet: Sheet, phrase: list[str]) -> list[int]:
+    """The columns of numbers whose name ``phrase`` says (:func:`_says`), spelt out or as
+    written ("maximum temperature", "temp max"), but those of a table the question does not
+    name beside one it names (:func:`of_unnamed_part`)."""
+    found = [c.index for c in sheet.columns if c.kind == "number" and any(_says(
+        phrase, [w for w in naming.words(sheet, c, spelt) if w not in STOP])
+        for spelt in (True, False))]  # fmt: skip
+    unnamed = of_unnamed_part(reading, sheet) if len(found) > 1 else set()
+    return [i for i in found if i not in unnamed]
+
+
+def of_unnamed_part(reading: Reading, sheet: Sheet) -> set[int]:
+    """Over tables joined, the columns named as a column of another of them is (both
+    ``population``) whose table the question does not name by its name where it names the
+    other's ("how many cities have over a million people": the cities' population, not
+    their countries'; the words of a cell named whole aside)."""
+    if len(sheet.parts) < 2:
+        return set()
+    cells = {i for m in reading.cells if m.exact for i in range(m.start, m.end)}
+    said = {s for i, s in enumerate(reading.stems) if i not in cells}
+    named = set()
+    for part in sheet.parts:
+        words = {stem(w) for w in naming.table_words(part)}
+        if words and words <= said:
+            named.add(part)
+    if not named:
+        return set()
+    by_name: dict[str, list[Column]] = {}
+    for column in sheet.columns:
+        by_name.setdefault(naming.own_name(sheet, column).casefold(), []).append(column)
+    return {c.index for same in by_name.values() if len(same) > 1
+            and any(naming.owner(sheet, c) in named for c in same)
+            for c in same if naming.owner(sheet, c) not in named}  # fmt: skip
+
+
+def _of_superlative_row(reading: Reading, sheet: Sheet, start: int) -> int | None:
+    """The column of numbers "what is the <column> of the <superlative> ..." asks ("what is
+    the population of the biggest city": the population of the city that is), where the
+    words from ``start`` up to "of" name one such column; else None."""
+    words = reading.words
+    phrase = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP,
+                                      words[start : start + 4]))  # fmt: skip
+    after = words[start + len(phrase) : start + len(phrase) + 3]
+    if not phrase or after[:1] != ["of"] or not (set(after[1:]) & _SUPERLATIVES):
+        return None
+    named = _numbers_named(reading, sheet, phrase)
+    return named[0] if len(named) == 1 else None
+
+
+_HIGH = frozenset({"most", "highest", "maximum", "biggest", "largest", "greatest",
+                   "northernmost", "easternmost"})  # fmt: skip
+_LOW = frozenset({"fewest", "least", "lowest", "minimum", "smallest", "southernmost",
+                  "westernmost"})  # fmt: skip
 
 
 def _opposite(reading: Reading) -> set[str]:
@@ -706,6 +794,8 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         asked = valued(reading, sheet)
         if asked is not None:  # its number, not another column's cell nor a count
             kept = [q for q in kept if q.column == asked and q.op not in _COUNTED] or kept
+        elif superlative_row(reading, sheet):  # "the most populous city": a city
+            kept = [q for q in kept if q.op in ROW_OPS] or kept
         yield from kept
         return
     if not averaged(reading, sheet):
@@ -728,8 +818,11 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:
         columns = [c for c in columns if c.index in relevant]
         numbers = [c for c in numbers if c.column in relevant]
-    numeric = [c for c in columns if c.kind == "number"]
-    ordered = [c for c in columns if c.kind in ("number", "date")]
+    said = set(reading.stems)
+    next_said = not reading.several or _in_order(reading)  # a database's rows have no order
+    measured = [c for c in columns if not naming.is_id(sheet, c, said)]  # no "highest id"
+    numeric = [c for c in measured if c.kind == "number"]
+    ordered = [c for c in measured if c.kind in ("number", "date")]
     places = sorted({int(n.value) for n in reading.numbers if n.ordinal and 1 < n.value <=
                      MAX_NTH})  # fmt: skip
     name = sheet.name
@@ -785,7 +878,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
             yield Query(name, "distinct", col.index, conds=conds)
             for op in ("first", "last", "most"):
                 yield Query(name, op, col.index, conds=conds)
-            if len(conds) == 1 and conds[0].op == "in":
+            if len(conds) == 1 and conds[0].op == "in" and next_said:
                 yield from (Query(name, op, col.index, conds=conds) for op in order)
             for by in ordered:
                 if by.index in used and conds[0].op != "in":

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from prism_edge.methods.tables import lexicon, naming
 from prism_edge.methods.tables.db import Sheet
-from prism_edge.methods.tables.enumerate import Candidate
+from prism_edge.methods.tables.enumerate import Candidate, of_unnamed_part
 from prism_edge.methods.tables.mentions import Reading, rounding_places
 from prism_edge.methods.tables.space import ROW_OPS, Query
 from prism_edge.methods.tables.words import (
@@ -129,7 +129,8 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     at_stem: dict[str, list[int]] = {}
     for i, s in enumerate(reading.stems):
         at_stem.setdefault(s, []).append(i)
-    for i, measure in measures(reading.words):  # "how old": the age
+    things = frozenset(stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t))
+    for i, measure in measures(reading.words, things):  # "how old": the age
         at_stem.setdefault(stem(measure), []).append(i)
     said = " " + " ".join(reading.words) + " "
     columns = {}
@@ -199,6 +200,10 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         if hit and any(hit < other and columns[k][0] >= 1.0 for k, other in hits.items()):
             columns[index] = (0.0, 0.0)
             shorts.pop(index, None)
+    for index in of_unnamed_part(reading, sheet):  # "the biggest city in France": the
+        columns[index] = (0.0, 0.0)  # cities' population, not the country's
+        shorts.pop(index, None)
+        lexicals.pop(index, None)
     content = sorted({
         s for i, s in kept if s != "<num>" and reading.words[i] not in STOP
     })  # fmt: skip

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from prism_edge.methods.tables import codes, dates, names, naming, roles
 from prism_edge.methods.tables.db import Column, Database, Sheet
-from prism_edge.methods.tables.words import IRREGULAR, STOP, stem, tokens
+from prism_edge.methods.tables.words import FAMILY_WORDS, IRREGULAR, STOP, stem, tokens
 from prism_edge.text.values import ORDINAL_WORDS, read_date, read_number
 
 MAX_NGRAM = 10
@@ -41,6 +41,11 @@ class CellMention:
     how: str = "written"
     """How the question says it: ``written`` (its words are the cell's), ``code`` (in words
     for a code: :mod:`codes`) or ``everyday`` (a name shorter or otherwise: :mod:`names`)."""
+    part: bool = False
+    """Said as people say names, it names the one cell it names in part ("African" of
+    ``Central African Republic``), though taken as that cell."""
+    placed: bool = False
+    """Said as a place's adjective, the place's cell whole ("African": ``Africa``)."""
 
     @property
     def size(self) -> int:
@@ -248,6 +253,7 @@ def read(question: str, db: Database, sheets: Sequence[Sheet] | None = None) -> 
     reading.cells = [m for m in reading.cells if (m.start, m.end) not in parts]  # "1/1": a date
     by_name = {s.name: s for s in (sheets if sheets is not None else db.sheets.values())}
     reading.cells = [m for m in reading.cells if _heading(reading, by_name[m.sheet], m)]
+    reading.cells = [m for m in reading.cells if not _computing_word(reading, m)]
     if reading.several:
         reading.cells = _of_named_columns(reading, by_name)
     return reading
@@ -274,6 +280,21 @@ def _of_named_columns(reading: Reading, sheets: dict[str, Sheet]) -> list[CellMe
         if named:
             dropped |= {id(m) for m in found if m.column not in named}
     return [m for m in reading.cells if id(m) not in dropped]
+
+
+def _computing_word(reading: Reading, mention: CellMention) -> bool:
+    """Whether a cell mention is one word that says how to compute ("most", "first",
+    "top": :data:`words.FAMILY_WORDS`) said so: just before a word it qualifies ("the third
+    most populous city": no town named ``Most``), or in lower case in a question that writes
+    names with capitals."""
+    if mention.size != 1 or reading.words[mention.start] not in FAMILY_WORDS:
+        return False
+    after = reading.words[mention.end : mention.end + 1]
+    if after and after[0].isalpha() and after[0] not in STOP:
+        return True
+    if not any(c.isupper() for c in reading.question[1:]):
+        return False  # all in lower case: it cannot tell
+    return not codes.written_as_name(reading.question, reading.words, mention.start, mention.end)
 
 
 def _heading(reading: Reading, sheet: Sheet, mention: CellMention) -> bool:
@@ -339,13 +360,14 @@ def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[C
                     cached = _CELLS[id(values_of)] = (values_of, names.column_cells(values_of))
                 cells = cached[1]
                 values, in_full = names.named(phrase, cells)
+                placed = False
                 if not values:  # "Cuban": a place by its adjective, the place's cell whole
                     values = _placed(phrase, cells)
-                    in_full = bool(values)
+                    in_full = placed = bool(values)
                 if values:
                     hits.append(CellMention(sheet.name, column.index, tuple(values), phrase.start,
                                             phrase.end, in_full or len(values) == 1,
-                                            "everyday"))  # fmt: skip
+                                            "everyday", not in_full, placed))  # fmt: skip
         whole = [m for m in hits if m.exact]
         if whole:  # a column that holds the name whole before one in part
             found += whole
@@ -375,6 +397,33 @@ def written_spans(readings: Iterable[Reading]) -> set[tuple[int, int]]:
             if m.exact and m.how == "written"}  # fmt: skip
 
 
+def _wholeness(mention: CellMention) -> int:
+    """How wholly a mention names its cell: as written or as a place by its adjective (2:
+    "Africa", "African" of ``Africa``), otherwise (1: in part, as people shorten it, as a
+    code)."""
+    if mention.exact and (mention.how == "written" or mention.placed):
+        return 2
+    return 1
+
+
+def whole_spans(readings: Iterable[Reading]) -> set[tuple[int, int]]:
+    """The spans of the question that name a cell whole as written or as a place by its
+    adjective (:func:`_wholeness`), in any table."""
+    return {(m.start, m.end) for r in readings for m in r.cells if _wholeness(m) == 2}
+
+
+def unshadowed(reading: Reading, whole: set[tuple[int, int]]) -> Reading:
+    """The reading without the cells it names less wholly (:func:`_wholeness`) by words
+    that name a whole cell of some table ("Africa" of ``South Africa`` where a table of
+    continents holds ``Africa``; "Texas" of ``Texas County``, said as people shorten it,
+    beside the state written ``Texas``): over a database, a name said whole names that
+    cell, not the cells it is part of. (A name people shorten shadows none: "White Sox"
+    names the team ``Chicago White Sox`` as well as a park ``White Sox Park``.)"""
+    reading.cells = [m for m in reading.cells if _wholeness(m) == 2 or not any(
+        s <= m.start and m.end <= e for s, e in whole)]  # fmt: skip
+    return reading
+
+
 def uncoded(reading: Reading, written: set[tuple[int, int]]) -> Reading:
     """The reading without the codes said by words that name a whole cell as written in some
     table ("Mike Trout" is a name, not Montana's ``MT``, over a table that holds no name)."""
@@ -382,16 +431,28 @@ def uncoded(reading: Reading, written: set[tuple[int, int]]) -> Reading:
     return reading
 
 
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+"""Words that multiply the number before them ("10 million", "a million", "1.5 billion")."""
+
+
 def _numbers(words: list[str]) -> list[NumberMention]:
     found = []
+    scaled: set[int] = set()
     for i, word in enumerate(words):
+        if i in scaled:
+            continue
         if word in ORDINAL_WORDS or re.fullmatch(r"\d+(st|nd|rd|th)", word):
             value = read_number(word)
             if value is not None:
                 found.append(NumberMention(value, i, i + 1, ordinal=True))
             continue
-        value = read_number(word)
+        scale = SCALES.get(words[i + 1]) if i + 1 < len(words) else None
+        value = 1.0 if word in ("a", "one") and scale else read_number(word)
         if value is None:
+            continue
+        if scale:  # "10 million": one number of two words
+            scaled.add(i + 1)
+            found.append(NumberMention(value * scale, i, i + 2))
             continue
         is_year = read_date(word) is not None and word.isdigit()
         found.append(NumberMention(value, i, i + 1, year=is_year))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import weakref
 
 from prism_edge.methods.tables.db import MAX_COLUMNS, Column, Database, Sheet
-from prism_edge.methods.tables.words import column_words
+from prism_edge.methods.tables.words import column_words, stem
 
 LABEL_WORDS = frozenset({"name", "title"})
 CODE_WORDS = frozenset({"id", "code", "key", "abbreviation", "abbr", "symbol"})
@@ -49,13 +49,45 @@ def words(sheet: Sheet, column: Column, spelt_out: bool = True) -> list[str]:
 
 
 def is_label(sheet: Sheet, column: Column) -> bool:
-    """A label column: its own name says name or title ("name", "franchName")."""
-    return bool(LABEL_WORDS & set(words(sheet, column)))
+    """A label column: its own name says name or title ("name", "franchName"); but where
+    the same table has a column named only so (``name``), a column naming another thing's
+    name (``currencyname``: the currency's) is not the rows' label."""
+    said = words(sheet, column)
+    if not LABEL_WORDS & set(said):
+        return False
+    if len(said) == 1:
+        return True
+    mine = owner(sheet, column)
+    return not any(
+        len(other) == 1 and other[0] in LABEL_WORDS
+        for c in sheet.columns
+        if c is not column and owner(sheet, c) == mine
+        for other in (words(sheet, c),)
+    )
 
 
 def labels(sheet: Sheet) -> list[int]:
     """A table's label columns (:func:`is_label`)."""
     return [c.index for c in sheet.columns if is_label(sheet, c)]
+
+
+ID_WORDS = frozenset({"id", "ids", "code", "codes", "key"})
+
+
+def is_id(sheet: Sheet, column: Column, said: set[str]) -> bool:
+    """A column that identifies rows, no measure of them: its own name ends by saying so
+    (``geonameid``, ``teamID``, ``id``; ``isonumeric`` of ``iso``: no; nor years, ``yearID``)
+    and the question's
+    words (``said``, their stems) say no word of its name but its table's own ("the
+    highest geonameid" is never asked; "the biggest town" says nothing of ``townid``)."""
+    name = words(sheet, column, spelt_out=False)
+    if not name or name[-1] not in ID_WORDS:
+        return False
+    if column.kind == "date" or (column.kind == "number" and column.low >= 1000
+                                 and column.high <= 2999):  # fmt: skip
+        return False  # years ("yearID"): an order and a bound of their own
+    table = {stem(w) for w in table_words(owner(sheet, column))}
+    return not ({stem(w) for w in name} - table) & said
 
 
 def table_words(name: str) -> list[str]:

@@ -1,0 +1,221 @@
+"""A database of a domain nobody developed on (issue 53: places, made up here): the general
+readings it needs, each on a small made-up database of regions, nations, towns, provinces
+and districts, through the same path as a run (``answer``) where the reading is the
+answer's. Every test failed before its mechanism (geo1's round)."""
+
+from __future__ import annotations
+
+import pytest
+
+from prism_edge.methods.tables import db as db_module
+from prism_edge.methods.tables import naming
+from prism_edge.methods.tables.db import Database, Link
+from prism_edge.methods.tables.mentions import read
+from prism_edge.methods.tables.words import name_parts
+from prism_edge.text.tables import TableChunk
+from tests.methods.tables.made_up import ask
+
+REGIONS = [["NO", "Nordland", "52000000"], ["SU", "Sudland", "90000000"],
+           ["WE", "Westmark", "41000000"]]  # fmt: skip
+NATIONS = [  # region, nationid, iso, name, capital, areakm2, population, currencyname, -code
+    ["NO", "7001", "AV", "Avaria", "Avar City", "120500", "9100000", "Krona", "AVK"],
+    ["NO", "7002", "BE", "Belmont", "Belle", "51000", "30500000", "Krona", "AVK"],
+    ["NO", "7003", "CO", "Corvia", "Corvo", "8000", "2200000", "Mark", "CVM"],
+    ["SU", "7004", "DO", "Dorland", "Dorburg", "300400", "45000000", "Real", "DRR"],
+    ["SU", "7005", "ES", "Eskaria", "Esk", "99000", "12000000", "Real", "DRR"],
+    ["SU", "7006", "SS", "South Sudland", "Port Sud", "1000", "700000", "Peso", "SSP"],
+    ["WE", "7007", "FA", "Falmark", "Fal", "64000", "41000000", "Mark", "CVM"],
+]  # fmt: skip
+TOWNS = [  # townid, name, nationcode, population, latitude
+    ["101", "Avar City", "AV", "800000", "61.2"], ["102", "Riven", "AV", "1200000", "60.1"],
+    ["103", "Most", "AV", "60000", "59.0"], ["104", "Belle", "BE", "2500000", "58.4"],
+    ["105", "Gorm", "BE", "1500000", "57.9"], ["111", "Tarn", "BE", "300000", "57.0"],
+    ["106", "Dorburg", "DO", "3100000", "12.5"], ["107", "Medellín", "DO", "900000", "10.1"],
+    ["108", "Esk", "ES", "400000", "-8.7"], ["109", "Port Sud", "SS", "90000", "-41.3"],
+    ["110", "Fal", "FA", "1100000", "45.0"],
+]  # fmt: skip
+
+
+def places_db() -> Database:
+    db = Database()
+    db.add(TableChunk("regions", ["regionCode", "name", "population"], [list(r) for r in REGIONS]))
+    header = ["region", "nationid", "iso", "name", "capital", "areakm2", "population",
+              "currencyname", "currencycode"]  # fmt: skip
+    db.add(TableChunk("nations", header, [list(r) for r in NATIONS]))
+    db.add(TableChunk("towns", ["townid", "name", "nationcode", "population", "latitude"],
+                      [list(r) for r in TOWNS]))  # fmt: skip
+    db.declared = [Link("nations", "region", "regions", "regionCode"),
+                   Link("towns", "nationcode", "nations", "iso")]  # fmt: skip
+    return db
+
+
+# --- a column's name run together -------------------------------------------------------------
+
+
+def test_a_name_run_together_with_what_the_column_holds_is_two_words():
+    """``currencyname`` is the currency's name and ``areakm2`` an area in km: a question
+    saying "currency" or "area" names them (they were one word no question says)."""
+    assert name_parts("currencyname") == ["currency", "name"]
+    assert name_parts("areakm2") == ["area", "km", "2"]
+    assert name_parts("geonameid") == ["geoname", "id"]
+    assert name_parts("countrycode") == ["country", "code"]
+    # words of English that end so are one word
+    assert name_parts("nickname") == ["nickname"]
+    assert name_parts("humid") == ["humid"] and name_parts("steroid") == ["steroid"]
+    assert name_parts("candidate") == ["candidate"]  # "date" is no role ending
+
+
+def test_the_currency_asked_is_the_currency_name_column():
+    db = places_db()
+    assert ask(db, "What currency do they use in Corvia?") == ["Mark"]
+    db.close()
+
+
+def test_another_things_name_is_not_the_rows_label():
+    """A table with a column named ``name`` has its rows' label there: ``currency name``
+    names a currency (else "which nation" may be answered with a currency)."""
+    db = Database()
+    sheet, _ = db.add(TableChunk("nations", ["name", "currency name", "area"],
+                                 [["Avaria", "Krona", "12"], ["Corvia", "Mark", "8"]]))  # fmt: skip
+    db.type_all(sheet)
+    assert naming.labels(sheet) == [0]
+    sheet, _ = db.add(TableChunk("teams", ["team name", "wins"], [["Reds", "3"], ["Blues", "5"]]))
+    db.type_all(sheet)
+    assert naming.labels(sheet) == [0]  # no column named "name" alone: the label still
+    db.close()
+
+
+# --- ids are no measure --------------------------------------------------------------------------
+
+
+def test_an_id_is_no_measure_unless_the_question_names_it():
+    """The highest, total or bound of ``nationid`` is never asked where the question says
+    no word of it: "Dorland's" answer is its population, not its id."""
+    db = places_db()
+    sheet = db.sheets["nations"]
+    db.type_all(sheet)
+    column = sheet.columns[1]
+    assert naming.is_id(sheet, column, {"id"}) is False  # said
+    assert naming.is_id(sheet, column, {"nation"}) is True  # the table's own name
+    assert naming.is_id(sheet, column, {"popul"}) is True
+    assert naming.is_id(sheet, sheet.columns[6], {"popul"}) is False  # population
+    assert ask(db, "Which nation has the second highest population?") == ["Falmark"]
+    db.close()
+
+
+# --- cells said whole ----------------------------------------------------------------------------
+
+
+def test_a_name_said_whole_names_that_cell_not_the_cells_it_is_part_of():
+    """ "Sudland" is a region written whole; ``South Sudland`` only holds it: the nations
+    counted are those of the region (it was one nation, South Sudland)."""
+    db = places_db()
+    assert ask(db, "How many nations are there in Sudland?") == ["3"]
+    db.close()
+
+
+def test_a_tables_name_inside_a_name_said_whole_does_not_name_the_table():
+    """ "the Towns Union" names a nation, not the table of towns."""
+    db = Database()
+    nations = [["Towns Union", "900"], ["Avaria", "120"], ["Belmont", "400"]]
+    db.add(TableChunk("nations", ["name", "areakm2"], nations))
+    db.add(TableChunk("towns", ["name", "nation"], [["Riven", "Avaria"], ["Fal", "Belmont"]]))
+    db.declared = [Link("towns", "nation", "nations", "name")]
+    assert ask(db, "Which is bigger by area, Avaria or the Towns Union?") == ["Towns Union"]
+    db.close()
+
+
+def test_a_word_that_says_how_to_compute_names_no_cell():
+    """A town named ``Most`` is not "the most populous town" (the word qualifies the next
+    one), nor "most" in lower case where the question writes names with capitals."""
+    db = places_db()
+    sheets = [db.sheets["towns"]]
+    reading = read("Which is the most populous town?", db, sheets)
+    assert not reading.cells
+    reading = read("How many people live in Most?", db, sheets)
+    assert [m.values for m in reading.cells] == [("most",)]
+    db.close()
+
+
+def test_a_big_columns_cell_written_with_an_accent_is_found(monkeypatch):
+    """A big column's cells are looked up by their text; "Medellín" is said "medellin"
+    (accents folded), which no text equals: it was "not in the table"."""
+    monkeypatch.setattr(db_module, "HELD_VALUES", 3)
+    db = places_db()
+    sheet = db.sheets["towns"]
+    db.type_all(sheet)
+    assert sheet.columns[1].big
+    reading = read("How many people live in Medellín?", db, [sheet])
+    assert [m.values for m in reading.cells] == [("medellin",)]
+    db.close()
+
+
+# --- numbers -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [("How many towns have over a million people?", 1e6),
+     ("How many towns have more than 1.5 million people?", 1.5e6),
+     ("Which nations have fewer than 20 thousand people?", 2e4)],
+)  # fmt: skip
+def test_a_number_said_with_its_scale_is_one_number(question, value):
+    db = places_db()
+    reading = read(question, db, [db.sheets["towns"]])
+    assert [n.value for n in reading.numbers] == [value]
+    db.close()
+
+
+def test_a_bound_on_people_is_on_the_population_of_the_things_counted():
+    """ "towns in Avaria with over a million people": the towns' population (the lexicon
+    pairs "people" with it), not their nation's, which the question does not name."""
+    db = places_db()
+    assert ask(db, "How many towns in Avaria have over a million people?") == ["1"]
+    db.close()
+
+
+# --- superlatives --------------------------------------------------------------------------------
+
+
+def test_the_biggest_thing_of_a_table_is_a_row_ordered_by_its_size():
+    """ "the third biggest town" is a town (not a number), ordered by its population where
+    no size or area is its own; "biggest" is never the least."""
+    db = places_db()
+    assert ask(db, "What's the second biggest town in Avaria?") == ["Avar City"]
+    assert ask(db, "What is the most populous town in Belmont?") == ["Belle"]
+    db.close()
+
+
+def test_the_number_asked_of_the_row_a_superlative_picks():
+    """ "the population of the biggest town in Belmont" asks the number, not the town."""
+    db = places_db()
+    assert ask(db, "What's the population of the biggest town in Belmont?") == ["2500000"]
+    db.close()
+
+
+def test_a_compass_superlative_orders_by_latitude():
+    db = places_db()
+    assert ask(db, "What's the southernmost town?") == ["Port Sud"]
+    db.close()
+
+
+# --- names for codes -----------------------------------------------------------------------------
+
+
+def test_a_foreign_key_answer_is_given_as_the_other_tables_label():
+    """A column of another table's codes (a declared foreign key, ``nations.region``, a
+    name that says no code) answered with that table's label ("Nordland", not "NO")."""
+    db = places_db()
+    assert ask(db, "Which region has the most nations?") == ["Nordland"]
+    db.close()
+
+
+# --- what the tables do not hold -----------------------------------------------------------------
+
+
+def test_an_attribute_asked_of_a_names_possessive_that_no_column_holds():
+    db = places_db()
+    answer = ask(db, "What is Avaria's GDP?")
+    assert answer[0].startswith("no column holds")
+    assert ask(db, "What is Avaria's capital?") == ["Avar City"]
+    db.close()
