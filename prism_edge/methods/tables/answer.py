@@ -54,6 +54,7 @@ from prism_edge.methods.tables.words import (
     STOP,
     column_words,
     key,
+    measures,
     rounding,
     short_form,
     stem,
@@ -164,7 +165,7 @@ def answer(
     missing = absent(question, sheets, readings)
     if missing:
         return TableAnswer(None, not_in_table=f"no cell, column or table holds {missing}"), []
-    unheld = attribute(question, sheets, readings)
+    unheld = attribute(question, sheets, readings) or unmeasured(sheets, readings)
     if unheld:
         return TableAnswer(None, not_in_table=f"no column holds {unheld}"), []
     found: list[Read] = []
@@ -350,6 +351,33 @@ def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Rea
             return ""  # said by a column's name, in full, short ("pop": population) or
             # by a word the lexicon pairs with it ("tall": height)
     return repr(" ".join(asked))
+
+
+def unmeasured(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> str:
+    """Over a database, the measure a question asks by "how <adjective>" ("how high above
+    sea level": a height, an elevation, an altitude; :data:`words.MEASURES`) where no column
+    of any table is named by it or by the adjective (in full, by a short form, or by a word
+    the lexicon pairs with it), quoted; else "". ("How old" is left to the ages a table's
+    dates of birth give.) Not over one table: a table's headers say less of what they hold
+    than a database's columns ("how far did they make it": the round reached), and on
+    WikiTableQuestions' training questions it took three answers from one table."""
+    if len(sheets) < 2:
+        return ""
+    reading = readings[sheets[0].name]
+    words = reading.words
+    for i, measure in measures(words):
+        adjective = words[i]
+        if adjective == "old":
+            return ""
+        said = [measure, adjective]
+        for sheet in sheets:
+            for c in sheet.columns:
+                for w in column_words(c.name):
+                    if any(stem(w) == stem(x) or short_form(w, [x]) is not None
+                           or lexicon.names(stem(x), stem(w)) for x in said):  # fmt: skip
+                        return ""
+    asked = [words[i] for i, _ in measures(words)]
+    return repr(" ".join(["how", asked[0]])) if asked else ""
 
 
 def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> bool:

@@ -36,6 +36,7 @@ from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, ROW_OPS, Co
 from prism_edge.methods.tables.words import (
     FAMILIES,
     STOP,
+    UNITS,
     column_words,
     families,
     short_form,
@@ -415,6 +416,33 @@ def averaged(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+_TOTALS = frozenset({"total", "combined", "sum"})
+
+
+def summed(reading: Reading, sheet: Sheet) -> int | None:
+    """The column of numbers whose total the question asks in so many words ("the combined
+    area of the South American countries", "the total population of ..."): a word of a total
+    just before words that name it (in full or by short forms; "total number" names none),
+    no word of an average, an extreme or a count said; else None."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    found = set(families([w for i, w in enumerate(reading.words) if i not in cells]))
+    if found & {"average", "high", "low", "count"}:
+        return None
+    words = reading.words
+    numbers = {n.end for n in reading.numbers}
+    for i, w in enumerate(words):
+        if w not in _TOTALS or i in cells or i in numbers:
+            continue  # "5 total deputies": a number of them
+        phrase = list(itertools.takewhile(lambda x: x.isalpha() and x not in STOP,
+                                          words[i + 1 : i + 4]))  # fmt: skip
+        for n in range(len(phrase), 0, -1):
+            named = _numbers_named(reading, sheet, phrase[:n])
+            if len(named) == 1:
+                own = naming.words(sheet, sheet.columns[named[0]])
+                return None if w in own else named[0]  # "Total deputies": its name
+    return None
+
+
 def different(reading: Reading) -> bool:
     """Whether the question counts different values in so many words ("how many different
     destinations", "the number of distinct ..."): a count of the rows is not asked."""
@@ -660,11 +688,19 @@ def _numbers_named(reading: Reading, sheet: Sheet, phrase: list[str]) -> list[in
     """The columns of numbers whose name ``phrase`` says (:func:`_says`), spelt out or as
     written ("maximum temperature", "temp max"), but those of a table the question does not
     name beside one it names (:func:`of_unnamed_part`)."""
-    found = [c.index for c in sheet.columns if c.kind == "number" and any(_says(
-        phrase, [w for w in naming.words(sheet, c, spelt) if w not in STOP])
-        for spelt in (True, False))]  # fmt: skip
+    found = [
+        c.index for c in sheet.columns if c.kind == "number" and any(
+            _says(phrase, _measure_words(naming.words(sheet, c, spelt))) for spelt in (True, False))
+    ]  # fmt: skip
     unnamed = of_unnamed_part(reading, sheet) if len(found) > 1 else set()
     return [i for i in found if i not in unnamed]
+
+
+def _measure_words(name: list[str]) -> list[str]:
+    """A column's name's words that say what it measures: not function words, nor its unit
+    or a number (``areakm2``: area)."""
+    said = [w for w in name if w not in STOP]
+    return [w for w in said if w not in UNITS and not w.isdigit()] or said
 
 
 def of_unnamed_part(reading: Reading, sheet: Sheet) -> set[int]:
@@ -797,6 +833,11 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         elif superlative_row(reading, sheet):  # "the most populous city": a city
             kept = [q for q in kept if q.op in ROW_OPS] or kept
         yield from kept
+        return
+    total = summed(reading, sheet)
+    if total is not None:  # "the combined area of ...": the sum of the area
+        every = list(_all(reading, sheet, relevant))
+        yield from [q for q in every if q.op == "sum" and q.column == total] or every
         return
     if not averaged(reading, sheet):
         yield from _all(reading, sheet, relevant)

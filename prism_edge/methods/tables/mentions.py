@@ -334,8 +334,9 @@ def _everyday(reading: Reading, db: Database, sheets: Sequence[Sheet]) -> list[C
     (:mod:`prism_edge.methods.tables.names`), for phrases that name no cell as written and
     no column or table, or only in part: the longest phrase first, the cells it names whole
     first. A phrase longer than a whole cell it holds is read ("White Sox" past ``White``, a
-    player's last name)."""
-    written = [(m.start, m.end) for m in reading.cells if m.exact]
+    player's last name). A phrase a code is read from is read so too ("South American":
+    ``South America``, beside the initials ``SA``)."""
+    written = [(m.start, m.end) for m in reading.cells if m.exact and m.how != "code"]
     covered: set[int] = set()
     said = {stem(w) for s in sheets for c in s.columns for w in naming.words(s, c)}
     said |= {stem(w) for s in sheets for w in tokens(s.name)}

@@ -80,6 +80,9 @@ def name_parts(name: str) -> list[str]:
     return [w for part in _PARTS.findall(name) for w in run_together(part.lower())]
 
 
+UNITS = frozenset({"km", "kg", "cm", "mm", "mi", "lb", "lbs", "sq", "usd", "eur", "pct"})
+"""Words of a column's name that say its unit (``areakm2``, ``weight_kg``), not what it
+measures."""
 ROLE_ENDINGS = ("names", "name", "codes", "code", "ids", "id", "numeric", "regex", "url", "km")
 """Words a column's name may end with, run together with the thing it is of
 (``currencycode``, ``countrycode``, ``isonumeric``, ``areakm``): what the column holds of

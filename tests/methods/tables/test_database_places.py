@@ -219,3 +219,36 @@ def test_an_attribute_asked_of_a_names_possessive_that_no_column_holds():
     assert answer[0].startswith("no column holds")
     assert ask(db, "What is Avaria's capital?") == ["Avar City"]
     db.close()
+
+
+def test_a_measure_asked_by_how_that_no_column_holds():
+    """ "how high above sea level" asks a height, an elevation or an altitude: no column is
+    named so, nor "high", so it is not in the table (it was a town's neighbour's name)."""
+    db = places_db()
+    assert ask(db, "How high above sea level is Gorm?")[0].startswith("no column holds")
+    assert ask(db, "How big is Corvia?") == ["8000"]  # "big": an area, ``areakm2``
+    db.close()
+
+
+def test_a_place_by_its_adjective_beside_the_initials_it_makes():
+    """ "the South Sudlandic nations": the region ``Sudland``... here "North Nordlandic" is
+    no place; "South American" makes the initials ``SA`` (a nation's code) and is the
+    region ``South America`` by its adjective: the region, which the code no longer
+    shadows."""
+    db = Database()
+    db.add(TableChunk("regions", ["code", "name"], [["SA", "South America"], ["EU", "Europe"]]))
+    nations = [["SA", "Saudi Arabia", "EU", "2000"], ["BR", "Brazil", "SA", "8500"],
+               ["AR", "Argentina", "SA", "2700"], ["FR", "France", "EU", "550"]]  # fmt: skip
+    db.add(TableChunk("nations", ["iso", "name", "region", "areakm2"], nations))
+    db.declared = [Link("nations", "region", "regions", "code")]
+    assert ask(db, "What's the combined area of the South American nations?") == ["11200"]
+    db.close()
+
+
+def test_a_total_asked_in_so_many_words_of_a_column_it_names():
+    """ "the combined area" is the sum of ``areakm2`` (its unit aside), not a count of the
+    rows selected."""
+    db = places_db()
+    assert ask(db, "What's the combined area of the Sudland nations?") == ["400400"]
+    assert ask(db, "What's the total area of the nations of Sudland?") == ["400400"]
+    db.close()
