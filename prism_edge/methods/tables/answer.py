@@ -180,6 +180,7 @@ def answer(
             [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
         )  # a database's rows have no order of their own
         found = [s for s in found if not restating(s[0])] or found
+        found = [s for s in found if not self_named(db, s[0], s[3])] or found
         found = [s for s in found if by_age(db, s[0], s[3])] or found
     elif asked:  # one small table
         found = of_named(asked[0], found)
@@ -188,6 +189,36 @@ def answer(
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
     return decide(db, question, scored), scored
+
+
+_NAMING = frozenset({"named", "called"})
+
+
+def self_named(db: Database, candidate: Candidate, reading: Reading) -> bool:
+    """Whether a candidate counts the rows of the table "how many" names ("how many
+    cities") and reads a name the question says as those rows' own label where it does not
+    say so ("how many cities are in Mexico": not the cities named Mexico, the cities of the
+    country), or as another's where it does ("how many cities are named Mexico")."""
+    query = candidate.query
+    if query.op != "count" or not query.conds:
+        return False
+    words = reading.words
+    counted = {reading.stems[i + 2] for i in range(len(words) - 2)
+               if words[i : i + 2] == ["how", "many"]}  # fmt: skip
+    if not counted:
+        return False
+    sheet = db.sheets.get(query.sheet) or db.joined[query.sheet]
+    for cond in query.conds:
+        if cond.op != "in" or len(cond.mentions) != 1 or cond.mentions[0] >= len(reading.cells):
+            continue
+        mention = reading.cells[cond.mentions[0]]
+        column = sheet.columns[cond.column]
+        table = {stem(w) for w in naming.table_words(naming.owner(sheet, column))}
+        own = bool(table & counted) and naming.is_label(sheet, column)
+        called = bool(_NAMING & set(words[max(0, mention.start - 2) : mention.start]))
+        if own != called:
+            return True
+    return False
 
 
 def by_age(db: Database, candidate: Candidate, reading: Reading) -> bool:
@@ -452,6 +483,15 @@ def _asked(
         k for size, _, k in sorted(wider, key=lambda w: (-w[0], w[1]))[:MAX_JOINS] if size > alone
     ]  # the pair says more of the question than any table alone
     chosen += [k for _, _, k in wider if {k.left, k.right} <= by_name and k not in chosen]
+
+    def whole(table: str) -> set[tuple[int, int]]:  # names written whole
+        return {(m.start, m.end) for m in readings[table].cells if m.exact and m.how == "written"}
+
+    chosen += [  # a name two linked tables hold, one named by its name: "how many cities are
+        k for k in every  # in Mexico" is of the country Mexico's cities, not the city's
+        if k.left in touched and k.right in touched and k not in chosen
+        and {k.left, k.right} & by_name and whole(k.left) & whole(k.right)
+    ]  # fmt: skip
     # a path for the names and the years said, not for the cells a bare number names
     bare = {n.start for n in readings[sheets[0].name].numbers if not n.year}
     cells = {s.name: {i for m in readings[s.name].cells if m.exact and not (

@@ -36,11 +36,11 @@ from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, ROW_OPS, Co
 from prism_edge.methods.tables.words import (
     FAMILIES,
     STOP,
-    UNITS,
     column_words,
     families,
     short_form,
     stem,
+    unitless,
 )
 
 MAX_NTH = 5
@@ -664,24 +664,41 @@ def valued(reading: Reading, sheet: Sheet) -> int | None:
     return None
 
 
-def superlative_row(reading: Reading, sheet: Sheet) -> bool:
-    """Whether a superlative is said of a table's rows by the table's name ("the most
-    populous city", "the third biggest city", "the biggest country in South America"): the
-    words just after it (up to :data:`_NOUN_AT_MOST`) say the name of a table joined into
-    ``sheet`` (or its own) that names none of its columns: a row is asked, not a number."""
-    tables = {stem(w) for t in sheet.parts or (sheet.name,) for w in naming.table_words(t)}
-    tables -= {stem(w) for c in sheet.columns if len(said := naming.words(sheet, c)) == 1
-               for w in said}  # "the highest salary" is a number of Salaries  # fmt: skip
+_QUANTITY = frozenset({"most", "least", "fewest"})
+
+
+def superlative_row(reading: Reading, sheet: Sheet) -> set[str]:
+    """The tables (of those joined into ``sheet``, or its own) whose rows a superlative is
+    said of by the table's name ("the most populous city", "the third biggest city", "the
+    biggest country in South America": the words just after it, up to
+    :data:`_NOUN_AT_MOST`, say the table's name, which names none of its columns): a row is
+    asked, not a number; none where none ("the most nations": how many)."""
+    names = {t: {stem(w) for w in naming.table_words(t)} for t in sheet.parts or (sheet.name,)}
+    own = {stem(w) for c in sheet.columns if len(said := naming.words(sheet, c)) == 1
+           for w in said}  # "the highest salary" is a number of Salaries  # fmt: skip
+    every = set().union(*names.values()) - own
     words = reading.words
+    asked: set[str] = set()
     for i, w in enumerate(words):
         if w in _SUPERLATIVES or (len(w) > 4 and w.endswith("est")) or w.endswith("ernmost"):
-            after = itertools.takewhile(
+            after = list(itertools.takewhile(
                 lambda k: words[k].isalpha() and words[k] not in STOP,
                 range(i + 1, min(len(words), i + 1 + _NOUN_AT_MOST)),
-            )
-            if any(reading.stems[k] in tables for k in after):
-                return True
-    return False
+            ))  # fmt: skip
+            if w in _QUANTITY and after[:1] and reading.stems[after[0]] in every:
+                continue  # "the most nations": how many, no row of nations
+            said = {reading.stems[k] for k in after} & every
+            asked |= {t for t, stems in names.items() if stems & said}
+    return asked
+
+
+def row_columns(sheet: Sheet, tables: set[str]) -> tuple[set[int], set[int]]:
+    """Of ``sheet``, the columns that say which row of ``tables`` (their labels and codes:
+    codes are given as labels) and those of those tables (to order their rows by)."""
+    mine = {c.index for c in sheet.columns if naming.owner(sheet, c) in tables}
+    which = {i for i in mine if naming.is_label(sheet, sheet.columns[i])
+             or naming.is_code(sheet, sheet.columns[i])}  # fmt: skip
+    return which, mine
 
 
 def _numbers_named(reading: Reading, sheet: Sheet, phrase: list[str]) -> list[int]:
@@ -698,9 +715,8 @@ def _numbers_named(reading: Reading, sheet: Sheet, phrase: list[str]) -> list[in
 
 def _measure_words(name: list[str]) -> list[str]:
     """A column's name's words that say what it measures: not function words, nor its unit
-    or a number (``areakm2``: area)."""
-    said = [w for w in name if w not in STOP]
-    return [w for w in said if w not in UNITS and not w.isdigit()] or said
+    (``areakm2``: area)."""
+    return unitless([w for w in name if w not in STOP])
 
 
 def of_unnamed_part(reading: Reading, sheet: Sheet) -> set[int]:
@@ -830,8 +846,11 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         asked = valued(reading, sheet)
         if asked is not None:  # its number, not another column's cell nor a count
             kept = [q for q in kept if q.column == asked and q.op not in _COUNTED] or kept
-        elif superlative_row(reading, sheet):  # "the most populous city": a city
-            kept = [q for q in kept if q.op in ROW_OPS] or kept
+        elif tables := superlative_row(reading, sheet):  # "the most populous city": a city
+            which, mine = row_columns(sheet, tables)
+            rows = [q for q in kept if q.op in ROW_OPS]
+            rows = [q for q in rows if q.by is None or q.by in mine] or rows  # the cities' own
+            kept = [q for q in rows if q.column in which] or rows or kept
         yield from kept
         return
     total = summed(reading, sheet)

@@ -35,6 +35,7 @@ from prism_edge.methods.tables.words import (
     short_form,
     stem,
     tokens,
+    unitless,
 )
 
 Features = dict[str, float]
@@ -161,7 +162,7 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
     lexicals: dict[int, float] = {}
     for column in sheet.columns:
         words = naming.words(sheet, column)
-        name = [(w, stem(w)) for w in words]
+        name = [(w, stem(w)) for w in unitless(words)]  # "area" names areakm2 whole
         named = [(w, s) for w, s in name if w not in STOP] or name
         tabled = all(s in table for _, s in named)
         at = unnamed if tabled else heard
@@ -200,6 +201,12 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         if hit and any(hit < other and columns[k][0] >= 1.0 for k, other in hits.items()):
             columns[index] = (0.0, 0.0)
             shorts.pop(index, None)
+    for index, hit in hits.items():  # "the FIPS code": fips, not the column named code
+        if hit and naming.words(sheet, sheet.columns[index]) in _ROLES and all(
+            any(i - 1 in other and columns[k][0] >= 1.0 for k, other in hits.items()
+                if k != index) for i in hit):  # fmt: skip
+            columns[index] = (0.0, 0.0)
+            shorts.pop(index, None)
     for index in of_unnamed_part(reading, sheet):  # "the biggest city in France": the
         columns[index] = (0.0, 0.0)  # cities' population, not the country's
         shorts.pop(index, None)
@@ -224,6 +231,11 @@ def view(reading: Reading, sheet: Sheet) -> QuestionView:
         lexicals,
         letters,
     )
+
+
+_ROLES = [["code"], ["id"], ["key"], ["number"]]
+"""The names of a column that say only what kind of value it holds ("code"): said just
+after a word naming another column ("the FIPS code"), they say that column's kind."""
 
 
 def features(q: QuestionView, candidate: Candidate) -> Features:

@@ -83,6 +83,21 @@ def name_parts(name: str) -> list[str]:
 UNITS = frozenset({"km", "kg", "cm", "mm", "mi", "lb", "lbs", "sq", "usd", "eur", "pct"})
 """Words of a column's name that say its unit (``areakm2``, ``weight_kg``), not what it
 measures."""
+
+
+def unitless(words: Sequence[str]) -> list[str]:
+    """A column's name's words without its unit (and the power after it: ``areakm2``: area),
+    where any word is left."""
+    out: list[str] = []
+    for word in words:
+        if word in UNITS or (word.isdigit() and out[-1:] == ["\0"]):
+            out.append("\0")
+        else:
+            out.append(word)
+    kept = [w for w in out if w != "\0"]
+    return kept or list(words)
+
+
 ROLE_ENDINGS = ("names", "name", "codes", "code", "ids", "id", "numeric", "regex", "url", "km")
 """Words a column's name may end with, run together with the thing it is of
 (``currencycode``, ``countrycode``, ``isonumeric``, ``areakm``): what the column holds of

@@ -23,7 +23,7 @@ NATIONS = [  # region, nationid, iso, name, capital, areakm2, population, curren
     ["NO", "7003", "CO", "Corvia", "Corvo", "8000", "2200000", "Mark", "CVM"],
     ["SU", "7004", "DO", "Dorland", "Dorburg", "300400", "45000000", "Real", "DRR"],
     ["SU", "7005", "ES", "Eskaria", "Esk", "99000", "12000000", "Real", "DRR"],
-    ["SU", "7006", "SS", "South Sudland", "Port Sud", "1000", "700000", "Peso", "SSP"],
+    ["SU", "7006", "SS", "South Sudland", "Port Sud", "1000", "5000000", "Peso", "SSP"],
     ["WE", "7007", "FA", "Falmark", "Fal", "64000", "41000000", "Mark", "CVM"],
 ]  # fmt: skip
 TOWNS = [  # townid, name, nationcode, population, latitude
@@ -251,4 +251,50 @@ def test_a_total_asked_in_so_many_words_of_a_column_it_names():
     db = places_db()
     assert ask(db, "What's the combined area of the Sudland nations?") == ["400400"]
     assert ask(db, "What's the total area of the nations of Sudland?") == ["400400"]
+    db.close()
+
+
+def test_the_row_a_superlative_of_a_table_asks_is_named_by_its_label():
+    """ "the largest nation in Sudland by area" is a nation, said by its name (not its area,
+    its id, nor its region's code)."""
+    db = places_db()
+    assert ask(db, "What's the largest nation in Sudland by area?") == ["Dorland"]
+    assert ask(db, "What is the second largest nation in Nordland by area?") == ["Belmont"]
+    db.close()
+
+
+def test_a_unit_in_a_columns_name_is_not_a_word_the_question_must_say():
+    """ "by area" names ``areakm2`` whole (the "km2" is its unit): the smallest nation by
+    area is ordered by it, not by the population "smallest" may also mean."""
+    db = places_db()
+    assert ask(db, "What is the smallest nation by area?") == ["South Sudland"]
+    db.close()
+
+
+def test_a_kind_of_value_said_after_a_columns_name_is_that_columns():
+    """ "the FIPS code" is the ``fips`` column's value (a code), not the column named
+    ``code``."""
+    db = Database()
+    provinces = [["AV", "Avon", "02"], ["BR", "Brill", "04"], ["CO", "Colt", "05"]]
+    db.add(TableChunk("provinces", ["code", "name", "fips"], provinces))
+    districts = [["02001", "North Avon", "AV"], ["04001", "Brill Vale", "BR"]]
+    db.add(TableChunk("districts", ["fips", "name", "province"], districts))
+    db.declared = [Link("districts", "province", "provinces", "code")]
+    assert ask(db, "What is the FIPS code of Brill?") == ["04"]
+    db.close()
+
+
+def test_a_name_two_linked_tables_hold_is_the_container_of_the_rows_counted():
+    """A town and a nation both named ``Riven``: "how many towns are in Riven" counts the
+    nation's towns; "how many towns are named Riven" the towns so named."""
+    db = places_db()
+    header = ["region", "nationid", "iso", "name", "capital", "areakm2", "population",
+              "currencyname", "currencycode"]  # fmt: skip
+    riven = ["WE", "7008", "RI", "Riven", "Rivet", "5000", "800000", "Mark", "CVM"]
+    db.add(TableChunk("nations", header, [riven]))
+    db.add(TableChunk("towns", ["townid", "name", "nationcode", "population", "latitude"],
+                      [["112", "Rivet", "RI", "300000", "44.0"],
+                       ["113", "Rill", "RI", "200000", "43.0"]]))  # fmt: skip
+    assert ask(db, "How many towns are in Riven?") == ["2"]
+    assert ask(db, "How many towns are named Riven?") == ["1"]
     db.close()
