@@ -416,6 +416,15 @@ def averaged(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+_ALPHABET = frozenset({"alphabetically", "alphabetical", "alphabetic", "alphabet"})
+
+
+def alphabetical(reading: Reading) -> bool:
+    """Whether the question orders rows alphabetically in so many words ("which state comes
+    last alphabetically", "the first in alphabetical order")."""
+    return bool(_ALPHABET & set(reading.words))
+
+
 _TOTALS = frozenset({"total", "combined", "sum"})
 
 
@@ -667,18 +676,27 @@ def valued(reading: Reading, sheet: Sheet) -> int | None:
 _QUANTITY = frozenset({"most", "least", "fewest"})
 
 
-def superlative_row(reading: Reading, sheet: Sheet) -> set[str]:
-    """The tables (of those joined into ``sheet``, or its own) whose rows a superlative is
-    said of by the table's name ("the most populous city", "the third biggest city", "the
-    biggest country in South America": the words just after it, up to
-    :data:`_NOUN_AT_MOST`, say the table's name, which names none of its columns): a row is
-    asked, not a number; none where none ("the most nations": how many)."""
+def superlative_row(reading: Reading, sheet: Sheet) -> tuple[set[str], set[str]]:
+    """Where the question asks a superlative, the tables (of those joined into ``sheet``, or
+    its own) whose rows it asks by the table's name, and those whose rows it counts: a
+    superlative said of a table's things ("the most populous city", "the third biggest
+    city", "the biggest country in South America": the words just after it, up to
+    :data:`_NOUN_AT_MOST`, say the table's name) or "which <thing>" ("which country in
+    Oceania has the most people") asks a row, not a number; "the most countries", "the
+    fewest counties" count rows (a table's name that names a column of it is a number of
+    it: "the highest salary")."""
     names = {t: {stem(w) for w in naming.table_words(t)} for t in sheet.parts or (sheet.name,)}
     own = {stem(w) for c in sheet.columns if len(said := naming.words(sheet, c)) == 1
            for w in said}  # "the highest salary" is a number of Salaries  # fmt: skip
     every = set().union(*names.values()) - own
     words = reading.words
     asked: set[str] = set()
+    counted: set[str] = set()
+
+    def tables(at: Iterable[int]) -> set[str]:
+        said = {reading.stems[k] for k in at} & every
+        return {t for t, stems in names.items() if stems & said}
+
     for i, w in enumerate(words):
         if w in _SUPERLATIVES or (len(w) > 4 and w.endswith("est")) or w.endswith("ernmost"):
             after = list(itertools.takewhile(
@@ -686,10 +704,12 @@ def superlative_row(reading: Reading, sheet: Sheet) -> set[str]:
                 range(i + 1, min(len(words), i + 1 + _NOUN_AT_MOST)),
             ))  # fmt: skip
             if w in _QUANTITY and after[:1] and reading.stems[after[0]] in every:
-                continue  # "the most nations": how many, no row of nations
-            said = {reading.stems[k] for k in after} & every
-            asked |= {t for t, stems in names.items() if stems & said}
-    return asked
+                counted |= tables(after[:1])  # "the most nations": how many
+                continue
+            asked |= tables(after)
+    if words[:1] and words[0] in _ASKING:  # "which country ... the most people"
+        asked |= tables(range(1, min(len(words), 1 + _NOUN_AT_MOST)))
+    return asked, counted - asked
 
 
 def row_columns(sheet: Sheet, tables: set[str]) -> tuple[set[int], set[int]]:
@@ -846,12 +866,28 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         asked = valued(reading, sheet)
         if asked is not None:  # its number, not another column's cell nor a count
             kept = [q for q in kept if q.column == asked and q.op not in _COUNTED] or kept
-        elif tables := superlative_row(reading, sheet):  # "the most populous city": a city
-            which, mine = row_columns(sheet, tables)
-            rows = [q for q in kept if q.op in ROW_OPS]
-            rows = [q for q in rows if q.by is None or q.by in mine] or rows  # the cities' own
-            kept = [q for q in rows if q.column in which] or rows or kept
+        else:
+            tables, grouped = superlative_row(reading, sheet)
+            if grouped:  # "which continent has the most countries": rows counted by group
+                kept = [q for q in kept if q.op in ("most", "least")] or kept
+            if tables:  # "the most populous city": a city
+                which, mine = row_columns(sheet, tables)
+                rows = [q for q in kept if q.op in ROW_OPS]
+                rows = [q for q in rows if q.by is None or q.by in mine] or rows  # its own
+                kept = [q for q in rows if q.column in which] or rows or kept
         yield from kept
+        return
+    if alphabetical(reading):  # "which state comes last alphabetically"
+        last = "last" in families(reading.words) or "z" in reading.words
+        op = "argmax" if last else "argmin"
+        every = list(_all(reading, sheet, relevant))
+        texts = [c for c in sheet.columns if c.kind == "text" and c.present
+                 and (relevant is None or c.index in relevant)]  # fmt: skip
+        nths = (1, *sorted({int(n.value) for n in reading.numbers
+                            if n.ordinal and 1 < n.value <= MAX_NTH}))  # fmt: skip
+        yield from [Query(sheet.name, op, c.index, c.index, conds, nth=nth, alphabetical=True)
+                    for conds in [(), *((d,) for d in conditions(reading, sheet)[0])]
+                    for c in texts for nth in nths] or every  # its own order  # fmt: skip
         return
     total = summed(reading, sheet)
     if total is not None:  # "the combined area of ...": the sum of the area

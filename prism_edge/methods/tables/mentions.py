@@ -277,6 +277,8 @@ def _of_named_columns(reading: Reading, sheets: dict[str, Sheet]) -> list[CellMe
                for m in found}  # fmt: skip
         shared = set.intersection(*own.values())
         named = {c for c, words in own.items() if (words - shared) & said}
+        if any(m.exact for m in found) and not any(m.exact for m in found if m.column in named):
+            continue  # "the wikipedia page of Europe": the continent named whole, not a URL
         if named:
             dropped |= {id(m) for m in found if m.column not in named}
     return [m for m in reading.cells if id(m) not in dropped]

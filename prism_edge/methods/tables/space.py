@@ -136,6 +136,9 @@ class Query:
     conds: tuple[Cond, ...] = ()
     other: tuple[Cond, ...] = ()
     nth: int = 1
+    alphabetical: bool = False
+    """``argmax`` and ``argmin`` of a column of text: in alphabetical order ("the state that
+    comes last alphabetically")."""
     agg: str = "sum"
     """What ``groupmax`` and ``groupmin`` order the groups by: the ``sum`` of their ``by``
     numbers, their ``avg``, or how many ``distinct`` ``by`` values they hold ("the airline
@@ -145,7 +148,7 @@ class Query:
         """The columns whose numbers or dates the SQL reads (stored before it runs:
         :meth:`Database.numeric`)."""
         used = {c.column for c in self.conds + self.other if c.op != "in" and c.op not in TEXT_OPS}
-        if self.by is not None and self.agg != "distinct":
+        if self.by is not None and self.agg != "distinct" and not self.alphabetical:
             used.add(self.by)
         if self.op in NUMERIC_OPS and self.column is not None:
             used.add(self.column)
@@ -248,8 +251,13 @@ class Query:
             "max": f"the highest {name}",
             "min": f"the lowest {name}",
             "range": f"the highest minus the lowest {name}",
-            "argmax": f"the {name} of the row with the {nth}highest {by}",
-            "argmin": f"the {name} of the row with the {nth}lowest {by}",
+            "argmax": f"the {name} of the row with the {nth}highest {by}"
+            if not self.alphabetical
+            else f"the {name} that comes {nth + 'from the end' if nth else 'last'} "
+            "in alphabetical order",
+            "argmin": f"the {name} of the row with the {nth}lowest {by}"
+            if not self.alphabetical
+            else f"the {name} that comes {nth.strip() or 'first'} in alphabetical order",
             "first": f"the {name} of the {nth or 'first '}row",
             "last": f"the {name} of the {nth}last row",
             "next": f"the {name} of the row just after the one",
@@ -320,6 +328,10 @@ def _ordinal(n: int) -> str:
 
 
 def _order_key(column: Column) -> str:
+    """What rows are ordered by: a date's key, a number, or a text in alphabetical order
+    (case aside)."""
+    if column.kind == "text":
+        return f"{column.text} COLLATE NOCASE"
     return column.key if column.kind == "date" else column.num
 
 

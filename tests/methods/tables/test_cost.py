@@ -30,7 +30,7 @@ def _asked(question: str):  # type: ignore[no-untyped-def]
 
 def test_features_made_once_are_the_features_made_each_time():
     for question in ("How many airports in CO opened after 1999 are higher than 1000?",
-                     "Which airport in NH or CO is the highest?",
+                     "Which one in NH or CO is the highest?",
                      "What is the difference in altitude between Keene and Aspen?"):  # fmt: skip
         reading, sheet, every = _asked(question)
         assert len(every) > 50

@@ -298,3 +298,37 @@ def test_a_name_two_linked_tables_hold_is_the_container_of_the_rows_counted():
     assert ask(db, "How many towns are in Riven?") == ["2"]
     assert ask(db, "How many towns are named Riven?") == ["1"]
     db.close()
+
+
+def test_alphabetical_order_is_an_order_of_the_answers_own_text():
+    """ "which town comes first alphabetically" orders the towns' names as text (the space
+    ordered only numbers and dates: it answered the first row)."""
+    db = places_db()
+    assert ask(db, "Which town comes first alphabetically?") == ["Avar City"]
+    assert ask(db, "Which nation comes last alphabetically?") == ["South Sudland"]
+    assert ask(db, "Which town in Belmont comes last in alphabetical order?") == ["Tarn"]
+    db.close()
+
+
+def test_a_cell_named_whole_is_kept_beside_a_column_the_question_names_in_part():
+    """ "the currency name of Corvia": ``Corvia`` is a nation named whole; a column the
+    question's word "currency" names, holding "Corvia" only in part, does not displace
+    it (it was read as the only mention)."""
+    db = Database()
+    rows = [["Avaria", "Krona of Avaria"], ["Corvia", "Corvia Mark"], ["Dorland", "Real"]]
+    db.add(TableChunk("nations", ["name", "currency"], rows))
+    db.add(TableChunk("towns", ["name", "nation"], [["Riven", "Avaria"], ["Esk", "Dorland"]]))
+    db.declared = [Link("towns", "nation", "nations", "name")]
+    reading = read("What is the currency of Corvia?", db, [db.sheets["nations"]])
+    assert {(m.column, m.exact) for m in reading.cells} == {(0, True), (1, False)}
+    db.close()
+
+
+def test_which_thing_has_the_most_of_another_counts_rows_by_group():
+    """ "which region has the fewest nations" counts each region's nations (not the region
+    of the nation with the lowest id or area); "which nation in Sudland has the most
+    people" is a nation, not the number."""
+    db = places_db()
+    assert ask(db, "Which region has the fewest nations?") == ["Westmark"]
+    assert ask(db, "Which nation in Sudland has the most people?") == ["Dorland"]
+    db.close()
