@@ -416,6 +416,36 @@ def averaged(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+_COMPARATIVES = {
+    "argmax": frozenset({"bigger", "larger", "greater", "higher", "more", "longer", "taller",
+                         "heavier", "wider", "richer", "warmer", "hotter", "further",
+                         "farther"}),
+    "argmin": frozenset({"smaller", "fewer", "less", "lower", "shorter", "lighter", "narrower",
+                         "poorer", "colder", "cooler"}),
+}  # fmt: skip
+"""Comparatives by the answer that picks the one of two they say ("older" and "younger" are
+left out: a date of birth orders the other way)."""
+
+
+def which_of_two(reading: Reading) -> str:
+    """Where the question asks which of two things it names with "or" is the more (or the
+    less) of something ("which is bigger by area, Canada or the United States", "which has
+    more people, Tokyo or Delhi"), the answer that picks it (``argmax``, ``argmin``); else
+    "": two cells of one column said around "or" and a comparative word outside them."""
+    cells = {i for m in reading.cells for i in range(m.start, m.end)}
+    said = {w for i, w in enumerate(reading.words) if i not in cells}
+    if "or" not in said:
+        return ""
+    ways = [op for op, words in _COMPARATIVES.items() if words & said]
+    if len(ways) != 1:
+        return ""
+    spans = [(m.start, m.end, m.column, m.sheet) for m in reading.cells if m.exact]
+    for a, b in itertools.permutations(spans, 2):
+        if a[2:] == b[2:] and a[1] < b[0] and "or" in reading.words[a[1] : b[0]]:
+            return ways[0]
+    return ""
+
+
 _ALPHABET = frozenset({"alphabetically", "alphabetical", "alphabetic", "alphabet"})
 
 
@@ -712,6 +742,28 @@ def superlative_row(reading: Reading, sheet: Sheet) -> tuple[set[str], set[str]]
     return asked, counted - asked
 
 
+def attribute_of(reading: Reading, sheet: Sheet) -> int | None:
+    """The column "what is the <column> of the ..." names, where its words up to "of" name
+    one column of ``sheet`` (its table's the question names where two are so named); else
+    None."""
+    words = reading.words
+    start = 3 if words[:3] in _WHAT else 2 if words[:2] == ["what's", "the"] else 0
+    if not start:
+        return None
+    phrase = list(itertools.takewhile(lambda w: w.isalpha() and w not in STOP,
+                                      words[start : start + 4]))  # fmt: skip
+    if not phrase or words[start + len(phrase) : start + len(phrase) + 1] != ["of"]:
+        return None
+    found = [
+        c.index for c in sheet.columns if c.present and any(
+            _says(phrase, _measure_words(naming.words(sheet, c, spelt))) for spelt in (True, False))
+    ]  # fmt: skip
+    if len(found) > 1:
+        unnamed = of_unnamed_part(reading, sheet)
+        found = [i for i in found if i not in unnamed]
+    return found[0] if len(found) == 1 else None
+
+
 def row_columns(sheet: Sheet, tables: set[str]) -> tuple[set[int], set[int]]:
     """Of ``sheet``, the columns that say which row of ``tables`` (their labels and codes:
     codes are given as labels) and those of those tables (to order their rows by)."""
@@ -824,6 +876,14 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
         yield from [q for q in every if q.op == "distinct" and q.column in things] or [
             q for q in every if q.op != "count"] or every  # fmt: skip
         return
+    way = which_of_two(reading)
+    if way:  # "which is bigger, Canada or the United States": the one ordered first
+        every = list(_all(reading, sheet, relevant))
+        two = [q for q in every if q.op == way and q.by is not None and len(q.conds) == 1
+               and len(q.conds[0].mentions) == 2 and q.conds[0].op == "in"
+               and q.column == q.conds[0].column]  # one of the two, as named  # fmt: skip
+        yield from two or every
+        return
     if how_many_more(reading):  # "how many more A than B": the difference of the two
         every = list(_all(reading, sheet, relevant))
         yield from [q for q in every if q.op in ("diff", "countdiff")] or every
@@ -872,6 +932,8 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
                 kept = [q for q in kept if q.op in ("most", "least")] or kept
             if tables:  # "the most populous city": a city
                 which, mine = row_columns(sheet, tables)
+                said = attribute_of(reading, sheet)  # "the capital of the most populous ..."
+                which = {said} if said is not None else which
                 rows = [q for q in kept if q.op in ROW_OPS]
                 rows = [q for q in rows if q.by is None or q.by in mine] or rows  # its own
                 kept = [q for q in rows if q.column in which] or rows or kept

@@ -332,3 +332,20 @@ def test_which_thing_has_the_most_of_another_counts_rows_by_group():
     assert ask(db, "Which region has the fewest nations?") == ["Westmark"]
     assert ask(db, "Which nation in Sudland has the most people?") == ["Dorland"]
     db.close()
+
+
+def test_which_of_two_named_is_the_more_of_what_the_comparative_says():
+    """ "which has more people, Riven or Gorm": the one of the two ordered first by the
+    number (it was "the most common name" of the two, a tie broken by the table's order)."""
+    db = places_db()
+    assert ask(db, "Which has more people, Riven or Gorm?") == ["Gorm"]
+    assert ask(db, "Which has fewer people, Gorm or Riven?") == ["Riven"]
+    assert ask(db, "Which is bigger by area, Falmark or Eskaria?") == ["Eskaria"]
+    db.close()
+
+
+def test_the_attribute_asked_of_the_row_a_superlative_picks():
+    """ "the capital of the most populous nation in Sudland": its capital, not its name."""
+    db = places_db()
+    assert ask(db, "What is the capital of the most populous nation in Sudland?") == ["Dorburg"]
+    db.close()
