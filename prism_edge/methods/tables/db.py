@@ -454,6 +454,8 @@ class Database:
         if known is not None:
             return known
         known = self.marks[(sheet.sql, column.index)] = {}
+        if column.kind != "text":
+            return known  # numbers and dates: "-1.28", "2019-01-01" are said as written
         for (text,) in self.db.execute(
             f"SELECT DISTINCT {column.text} FROM {sheet.sql} WHERE {column.text} GLOB "
             f"'*[^a-zA-Z0-9 ]*'"
