@@ -32,7 +32,14 @@ from prism_edge.methods.tables.mentions import (
     of_years,
     rounding_places,
 )
-from prism_edge.methods.tables.space import MAX_LISTED, ORDERED_OPS, ROW_OPS, Cond, Query
+from prism_edge.methods.tables.space import (
+    GROUP_OPS,
+    MAX_LISTED,
+    ORDERED_OPS,
+    ROW_OPS,
+    Cond,
+    Query,
+)
 from prism_edge.methods.tables.words import (
     FAMILIES,
     STOP,
@@ -526,6 +533,18 @@ def extreme_average(reading: Reading, sheet: Sheet) -> bool:
     )
 
 
+def extreme_total(reading: Reading, sheet: Sheet) -> bool:
+    """Whether the question asks for the highest or lowest total in so many words, the two
+    said together ("which continent has the largest total area"), no column being named a
+    total: the group whose rows' sum is the highest."""
+    words = reading.words
+    named = {w for c in sheet.columns for w in column_words(c.name)}
+    return not named & {"total", "combined", "sum"} and any(
+        w in ("total", "combined") and i > 0 and words[i - 1] in _SUPERLATIVES | _EST
+        for i, w in enumerate(words)
+    )  # "the largest total", said together
+
+
 def counted_things(reading: Reading, sheet: Sheet) -> set[int]:
     """The columns whose different values the question counts in so many words ("how many
     different teams", "the most different planes"): those whose own name the noun after
@@ -669,6 +688,7 @@ def superlative(reading: Reading) -> bool:
     return bool({"high", "low"} & found) and not ({"total", "average"} & found)
 
 
+_EST = frozenset({"largest", "biggest", "highest", "greatest", "smallest", "lowest"})
 _SUPERLATIVES = frozenset(
     w for w in FAMILIES["high"] + FAMILIES["low"]
     if w.endswith("est") or w in ("most", "least", "maximum", "minimum", "max", "min", "top")
@@ -883,6 +903,11 @@ def _space(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> 
                and len(q.conds[0].mentions) == 2 and q.conds[0].op == "in"
                and q.column == q.conds[0].column]  # one of the two, as named  # fmt: skip
         yield from two or every
+        return
+    if extreme_total(reading, sheet):  # "which continent has the largest total area"
+        every = list(_all(reading, sheet, relevant))
+        totals = [q for q in every if q.op in GROUP_OPS and q.agg == "sum"]
+        yield from [q for q in totals if q.op not in _opposite(reading)] or totals or every
         return
     if how_many_more(reading):  # "how many more A than B": the difference of the two
         every = list(_all(reading, sheet, relevant))

@@ -349,3 +349,13 @@ def test_the_attribute_asked_of_the_row_a_superlative_picks():
     db = places_db()
     assert ask(db, "What is the capital of the most populous nation in Sudland?") == ["Dorburg"]
     db.close()
+
+
+def test_the_highest_total_asked_in_so_many_words_is_a_groups_total():
+    """ "which region has the largest total area" sums each region's nations' areas (not the
+    region of the one largest nation)."""
+    db = places_db()
+    # Sudland: 300400 + 99000 + 1000; Nordland: 120500 + 51000 + 8000; Westmark: 64000
+    assert ask(db, "Which region has the largest total area?") == ["Sudland"]
+    assert ask(db, "Which region has the smallest total area?") == ["Westmark"]
+    db.close()
