@@ -237,6 +237,9 @@ EXTREMES: dict[str, tuple[str, ...]] = {
 """What a superlative said of a table's rows orders them by, by the names of its measure
 ("the biggest city": its size, area or population; "the southernmost town": the
 latitude)."""
+COMPARED = {w: EXTREMES[s] for w, s in (("bigger", "biggest"), ("larger", "largest"),
+                                         ("smaller", "smallest"))}  # fmt: skip
+"""The same of a comparative, where the question chooses between two things ("or")."""
 THING_AT_MOST = 2
 """Words after a superlative the thing it is said of is among ("the biggest Indian city")."""
 
@@ -248,10 +251,13 @@ def measures(words: Sequence[str], things: frozenset[str] = frozenset()) -> list
     each with where the adjective is."""
     found = [(i, m) for i in range(1, len(words)) if words[i - 1] == "how"
              for m in MEASURES.get(words[i], ())]  # fmt: skip
+    chosen = "or" in words  # "which is larger, Mexico or Argentina": of the two things named
     for i, word in enumerate(words):
         after = words[i + 1 : i + 1 + THING_AT_MOST]
         if word in EXTREMES and any(stem(w) in things for w in after):
             found += [(i, m) for m in EXTREMES[word]]
+        elif word in COMPARED and chosen:
+            found += [(i, m) for m in COMPARED[word]]
     return found
 
 

@@ -359,3 +359,19 @@ def test_the_highest_total_asked_in_so_many_words_is_a_groups_total():
     assert ask(db, "Which region has the largest total area?") == ["Sudland"]
     assert ask(db, "Which region has the smallest total area?") == ["Westmark"]
     db.close()
+
+
+def test_which_of_two_is_bigger_where_no_measure_is_named():
+    """ "which is smaller, Eskaria or Falmark": of two places, their size, area or
+    population (here the area, ``areakm2``), as "the biggest city" is; over a wide table,
+    whose columns the question does not name are not enumerated, no order was left."""
+    db = Database()
+    extra = [f"note{i}" for i in range(12)]
+    header = ["name", "capital", "areakm2", "population", "currencyname", *extra]
+    rows = [["Avaria", "Avar City", "120500", "9100000", "Krona"], ["Eskaria", "Esk", "99000",
+            "1000", "Real"], ["Falmark", "Fal", "64000", "41000000", "Mark"]]  # fmt: skip
+    db.add(TableChunk("nations", header, [r + [f"n{i}" for i in range(12)] for r in rows]))
+    db.add(TableChunk("towns", ["name", "nation"], [["Riven", "Avaria"], ["Gorm", "Falmark"]]))
+    db.declared = [Link("towns", "nation", "nations", "name")]
+    assert ask(db, "Which is smaller, Eskaria or Falmark?") == ["Falmark"]
+    db.close()
