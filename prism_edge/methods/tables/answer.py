@@ -36,7 +36,14 @@ from prism_edge.methods.tables.features import (
     view,
 )
 from prism_edge.methods.tables.keys import code_links, shared_keys
-from prism_edge.methods.tables.mentions import COMPARING, Reading, read, uncoded, written_spans
+from prism_edge.methods.tables.mentions import (
+    COMPARING,
+    Reading,
+    of_years,
+    read,
+    uncoded,
+    written_spans,
+)
 from prism_edge.methods.tables.paths import chain, paths, siblings, twice
 from prism_edge.methods.tables.ranker import probabilities, query_score, score, weights
 from prism_edge.methods.tables.space import ROW_OPS
@@ -373,6 +380,13 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     taken = _not_initials(sheets, readings)
     covers = {s.name: _covered(s, readings[s.name], taken) for s in asked}
+    # a year said dates the rows of a table the question names by name where that table has
+    # years of its own ("inducted into the Hall of Fame in 2019": HallOfFame's, none of
+    # them 2019), not another table's that holds the year
+    years = {i for n in readings[sheets[0].name].numbers if n.year
+             for i in range(n.start, n.end)} if any(
+        of_years(c) for s in sheets if s.name in by_name for c in s.columns) else set()  # fmt: skip
+    covers = {n: c if n in by_name else c - years for n, c in covers.items()}
     # a table that accounts for part of what another accounts for is not asked alone:
     # "the year gas was the most expensive" is of the table of gas prices, not of another
     # table with years
@@ -411,7 +425,7 @@ def _asked(
     bare = {n.start for n in readings[sheets[0].name].numbers if not n.year}
     cells = {s.name: {i for m in readings[s.name].cells if m.exact and not (
              m.size == 1 and m.start in bare) for i in range(m.start, m.end)}
-             for s in sheets}  # fmt: skip
+             - (set() if s.name in by_name else years) for s in sheets}  # fmt: skip
     found = paths(every, cells, by_name)
     held = {k for a, b, mid in found if a.left == mid and b.left == mid for k in (a, b)}
     for link in chosen:  # a table linked to another by several columns: joined by each
