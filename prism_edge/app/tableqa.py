@@ -93,7 +93,9 @@ def explain(table: TableAnswer | None) -> list[str]:
         return []
     best = table.best
     sure = "sure" if table.sure else "NOT SURE"
-    lines = [f"computed: {best.said} ({sure}: probability {best.probability:.2f})",
+    unheld = ", ".join(table.unheld) if not table.sure else ""
+    unheld = f"; nothing in the input for {unheld}" if unheld else ""
+    lines = [f"computed: {best.said} ({sure}: probability {best.probability:.2f}{unheld})",
              f"query: {best.sql}"]  # fmt: skip
     other = table.runner_up
     if other is not None and (not table.sure or other.probability >= 0.1):

@@ -92,6 +92,8 @@ class TableAnswer:
     sure: bool = False
     not_in_table: str = ""
     candidates: int = 0
+    unheld: tuple[str, ...] = ()
+    """The question's words no table accounts for (a reason not to be sure)."""
 
     @property
     def values(self) -> list[str | float]:
@@ -105,6 +107,7 @@ class TableAnswer:
             "sure": self.sure,
             "not_in_table": self.not_in_table,
             "candidates": self.candidates,
+            "unheld": list(self.unheld),
         }
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from prism_edge.core.events import Computed, TableAnswer
-from prism_edge.methods.tables import ages, lexicon, names, naming
+from prism_edge.methods.tables import ages, answerable, lexicon, names, naming
 from prism_edge.methods.tables.codes import written_as_name
 from prism_edge.methods.tables.db import Database, Sheet, join, links, quote, show_number
 from prism_edge.methods.tables.enumerate import (
@@ -39,6 +39,7 @@ from prism_edge.methods.tables.keys import code_links, shared_keys
 from prism_edge.methods.tables.mentions import (
     COMPARING,
     Reading,
+    of_years,
     read,
     uncoded,
     unshadowed,
@@ -148,16 +149,8 @@ def answer(
     the best first."""
     if not db.sheets:
         return TableAnswer(None, not_in_table="the input holds no table"), []
-    sheets = list(db.sheets.values())
-    for sheet in sheets:
-        naming.full_names(db, sheet)
-        naming.whole_dates(db, sheet)
-    readings = {s.name: read(question, db, [s]) for s in sheets}
-    written = written_spans(readings.values())
-    readings = {name: uncoded(r, written) for name, r in readings.items()}
+    sheets, readings, written, touched = _read_all(db, question)
     whole = whole_spans(readings.values()) if len(sheets) > 1 else set()
-    readings = {name: unshadowed(r, whole) for name, r in readings.items()}
-    touched = {s.name for s in sheets if named(view(readings[s.name], s))}
     if not touched:
         return TableAnswer(
             None, not_in_table="the question names no column, value or table of the input"
@@ -188,7 +181,49 @@ def answer(
     scored.sort(key=lambda s: -s[2])
     if not scored:
         return TableAnswer(None, not_in_table="no row of the table holds what it names"), []
-    return decide(db, question, scored), scored
+    decided = decide(db, question, scored)
+    held = accounted([s for s in sheets if s.name in touched], readings)
+    sure = decided.sure and answerable.chance(held.features()) >= answerable.AT_LEAST
+    return replace(decided, sure=sure, unheld=held.unheld), scored
+
+
+def _read_all(
+    db: Database, question: str
+) -> tuple[list[Sheet], dict[str, Reading], set[tuple[int, int]], set[str]]:
+    """The question read over each table (a table's codes said as names read as such), the
+    spans of names written as in a cell, and the tables it names anything of."""
+    sheets = list(db.sheets.values())
+    for sheet in sheets:
+        naming.full_names(db, sheet)
+        naming.whole_dates(db, sheet)
+    readings = {s.name: read(question, db, [s]) for s in sheets}
+    written = written_spans(readings.values())
+    readings = {name: uncoded(r, written) for name, r in readings.items()}
+    if len(sheets) > 1:  # a name said whole, not the cells it is part of in other tables
+        whole = whole_spans(readings.values())
+        readings = {name: unshadowed(r, whole) for name, r in readings.items()}
+    touched = {s.name for s in sheets if named(view(readings[s.name], s))}
+    return sheets, readings, written, touched
+
+
+def held_by(db: Database, question: str) -> answerable.Accounted | None:
+    """How much of the question the tables it names anything of account for (None where it
+    names nothing of them)."""
+    sheets, readings, _, touched = _read_all(db, question)
+    return accounted([s for s in sheets if s.name in touched], readings) if touched else None
+
+
+def accounted(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> answerable.Accounted:
+    """How much of the question the tables it touches account for (:func:`_covered`): its
+    content words (no stop word, no word of how to compute) none of them accounts for."""
+    reading = readings[sheets[0].name]
+    taken = _not_initials(sheets, readings)
+    covered = set().union(*(_covered(s, readings[s.name], taken) for s in sheets))
+    content = [i for i, w in enumerate(reading.words)
+               if w.isalpha() and w not in STOP and w not in FAMILY_WORDS]  # fmt: skip
+    exact = {(m.start, m.end) for s in sheets for m in readings[s.name].cells if m.exact}
+    unheld = tuple(reading.words[i] for i in content if i not in covered)
+    return answerable.Accounted(len(content), unheld, len(exact))
 
 
 _NAMING = frozenset({"named", "called"})
@@ -449,6 +484,13 @@ def _asked(
     asked = [s for s in sheets if s.name in touched]
     taken = _not_initials(sheets, readings)
     covers = {s.name: _covered(s, readings[s.name], taken) for s in asked}
+    # a year said dates the rows of a table the question names by name where that table has
+    # years of its own ("inducted into the Hall of Fame in 2019": HallOfFame's, none of
+    # them 2019), not another table's that holds the year
+    years = {i for n in readings[sheets[0].name].numbers if n.year
+             for i in range(n.start, n.end)} if any(
+        of_years(c) for s in sheets if s.name in by_name for c in s.columns) else set()  # fmt: skip
+    covers = {n: c if n in by_name else c - years for n, c in covers.items()}
     # a table that accounts for part of what another accounts for is not asked alone:
     # "the year gas was the most expensive" is of the table of gas prices, not of another
     # table with years
@@ -496,7 +538,7 @@ def _asked(
     bare = {n.start for n in readings[sheets[0].name].numbers if not n.year}
     cells = {s.name: {i for m in readings[s.name].cells if m.exact and not (
              m.size == 1 and m.start in bare) for i in range(m.start, m.end)}
-             for s in sheets}  # fmt: skip
+             - (set() if s.name in by_name else years) for s in sheets}  # fmt: skip
     found = paths(every, cells, by_name)
     held = {k for a, b, mid in found if a.left == mid and b.left == mid for k in (a, b)}
     for link in chosen:  # a table linked to another by several columns: joined by each

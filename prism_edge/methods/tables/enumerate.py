@@ -154,6 +154,8 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
                 continue  # a year said of another column of years
             if column.kind == "number":
                 if not said and not column.low <= number.value <= column.high:
+                    if dated and holds_years(column):  # "in 2019" of years up to 2018:
+                        numbers.append(Cond(column.index, "=", number.value, ref))  # none
                     continue  # a bound no value reaches, said of no column: not this one
                 numbers += [Cond(column.index, op, number.value, ref) for op in bounds]
                 inside = any(m.column == column.index and m.start <= number.start < m.end

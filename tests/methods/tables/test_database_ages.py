@@ -6,7 +6,7 @@ from __future__ import annotations
 from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.text.tables import TableChunk
-from tests.methods.tables.made_up import ask
+from tests.methods.tables.made_up import ask, asked_tables
 
 PEOPLE = [  # playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay
     ["uriasju01", "Julio", "Urias", "1996", "8", "12"],
@@ -54,17 +54,7 @@ def test_the_youngest_is_born_last_by_year_month_and_day():
 def test_of_tables_that_say_as_much_the_widest_is_joined(monkeypatch):
     """Three tables of a few players' seasons and Batting, of every player's, say as much of
     the question: Batting is joined (at most three pairs are)."""
-    from prism_edge.methods.tables import answer as module
-
-    asked: list[str] = []
-    real = module._asked
-
-    def recorded(*args):  # type: ignore[no-untyped-def]
-        found = real(*args)
-        asked.extend(s.name for s in found)
-        return found
-
-    monkeypatch.setattr(module, "_asked", recorded)
+    asked = asked_tables(monkeypatch)
     db = players_db(awards=True)
     ask(db, "Who was the youngest player in 2016?")
     assert "Batting and People" in asked

@@ -10,7 +10,7 @@ from prism_edge.methods.tables import codes, names
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.mentions import read
 from prism_edge.text.tables import TableChunk
-from tests.methods.tables.made_up import ask
+from tests.methods.tables.made_up import ask, asked_tables
 
 PEOPLE = [  # playerID, nameFirst, nameLast, birthCountry, deathCountry, weight
     ["abreujo02", "Jose", "Abreu", "Cuba", "", "255"],
@@ -91,17 +91,7 @@ def test_a_yes_or_no_column_is_named_by_words_each_said_once():
 def test_a_pair_whose_rows_a_path_holds_is_not_joined_again(monkeypatch):
     """The path People-Seasons-Teams holds every season with its player and its team: the
     pairs Seasons-People and Seasons-Teams are not joined (and read) again beside it."""
-    from prism_edge.methods.tables import answer as module
-
-    asked: list[str] = []
-    real = module._asked
-
-    def recorded(*args):  # type: ignore[no-untyped-def]
-        found = real(*args)
-        asked.extend(s.name for s in found)
-        return found
-
-    monkeypatch.setattr(module, "_asked", recorded)
+    asked = asked_tables(monkeypatch)
     db = baseball_db()
     assert ask(db, "How many Cuban-born players played for the White Sox in 2019?") == ["2"]
     assert "People and Seasons and Teams" in asked

@@ -7,7 +7,7 @@ from prism_edge.methods.tables import naming
 from prism_edge.methods.tables.answer import answer
 from prism_edge.methods.tables.db import Database, Link
 from prism_edge.text.tables import TableChunk
-from tests.methods.tables.made_up import ask
+from tests.methods.tables.made_up import ask, asked_tables
 
 
 def pitchers_db() -> Database:
@@ -113,17 +113,7 @@ def test_a_table_named_in_words_run_together_is_named():
 def test_a_bare_number_makes_no_path(monkeypatch):
     """ "game 7": the cells a bare number names (7 games of a season) join no path of three
     tables; the award and the year are the award table's."""
-    from prism_edge.methods.tables import answer as module
-
-    asked: list[str] = []
-    real = module._asked
-
-    def recorded(*args):  # type: ignore[no-untyped-def]
-        found = real(*args)
-        asked.extend(s.name for s in found)
-        return found
-
-    monkeypatch.setattr(module, "_asked", recorded)
+    asked = asked_tables(monkeypatch)
     db = Database()
     db.add(TableChunk("People", ["playerID", "nameFirst", "nameLast", "birthDay"],
                       [["strasst01", "Stephen", "Strasburg", "20"],

@@ -8,7 +8,7 @@ from prism_edge.methods.tables.db import Database, Link
 from prism_edge.methods.tables.keys import code_links
 from prism_edge.methods.tables.mentions import read
 from prism_edge.text.tables import TableChunk
-from tests.methods.tables.made_up import ask
+from tests.methods.tables.made_up import ask, asked_tables
 
 AIRPORTS = [
     ["EWR", "Newark Liberty Intl", "18"], ["LGA", "La Guardia", "22"],
@@ -52,17 +52,7 @@ def test_no_join_by_codes_for_a_name_a_linked_table_already_holds(monkeypatch):
     """ "Delta" names an airline (linked to flights by its carrier) as well as an airport:
     the flights are not joined with the airports by their codes for it (each such join of a
     big table costs the question time)."""
-    from prism_edge.methods.tables import answer as module
-
-    asked: list[str] = []
-    real = module._asked
-
-    def recorded(*args):  # type: ignore[no-untyped-def]
-        found = real(*args)
-        asked.extend(s.name for s in found)
-        return found
-
-    monkeypatch.setattr(module, "_asked", recorded)
+    asked = asked_tables(monkeypatch)
     db = flights_db()
     assert ask(db, "How many flights did Delta fly?") == ["2"]
     assert "flights and airlines" in asked and "flights and airports" not in asked
