@@ -735,8 +735,9 @@ def superlative_row(reading: Reading, sheet: Sheet) -> tuple[set[str], set[str]]
     city", "the biggest country in South America": the words just after it, up to
     :data:`_NOUN_AT_MOST`, say the table's name) or "which <thing>" ("which country in
     Oceania has the most people") asks a row, not a number; "the most countries", "the
-    fewest counties" count rows (a table's name that names a column of it is a number of
-    it: "the highest salary")."""
+    fewest counties" count rows, a plural saying things to count ("the most electricity",
+    of a table named "iowa-electricity", is an amount; a table's name that names a column of
+    it is a number of it: "the highest salary")."""
     names = {t: {stem(w) for w in naming.table_words(t)} for t in sheet.parts or (sheet.name,)}
     own = {stem(w) for c in sheet.columns if len(said := naming.words(sheet, c)) == 1
            for w in said}  # "the highest salary" is a number of Salaries  # fmt: skip
@@ -755,8 +756,13 @@ def superlative_row(reading: Reading, sheet: Sheet) -> tuple[set[str], set[str]]
                 lambda k: words[k].isalpha() and words[k] not in STOP,
                 range(i + 1, min(len(words), i + 1 + _NOUN_AT_MOST)),
             ))  # fmt: skip
-            if w in _QUANTITY and after[:1] and reading.stems[after[0]] in every:
-                counted |= tables(after[:1])  # "the most nations": how many
+            if (
+                w in _QUANTITY
+                and after[:1]
+                and reading.stems[after[0]] in every
+                and _plural(words[after[0]])
+            ):  # "the most nations": how many; "the most electricity" is an amount
+                counted |= tables(after[:1])
                 continue
             asked |= tables(after)
     if words[:1] and words[0] in _ASKING:  # "which country ... the most people"

@@ -282,12 +282,6 @@ def test_how_many_asks_a_column_named_by_its_first_letter():
     db.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ranker refitted on the merged space of rounds 5 and 6 (train_ranker.py, l2 3.0) "
-    "prefers the comparison of every row; passed with the weights fitted before: left for the "
-    "next round",
-)
 def test_two_selections_compared_share_the_year_the_question_says():
     """United's flights of 2014 against JetBlue's of 2014 (1 against 3), not all of theirs
     (4 against 3)."""

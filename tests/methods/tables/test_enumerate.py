@@ -261,3 +261,25 @@ def test_a_date_said_is_one_date_not_two_cells_of_a_column():
     cells, _ = conditions(read("Which carrier flew out of EWR on 1/2?", db, [sheet]), sheet)
     assert not [c for c in cells if len(c.mentions) == 2]
     db.close()
+
+
+def test_the_most_of_a_mass_noun_is_an_amount_not_a_count_of_rows():
+    """ "the most electricity", of a table named "iowa-electricity", is the most generated,
+    not the most rows: only a plural ("the most nations") counts the table's things."""
+    from prism_edge.methods.tables.enumerate import superlative_row
+    from prism_edge.methods.tables.mentions import read
+
+    db = Database()
+    rows = [["2016", "Renewables", "10"], ["2017", "Renewables", "12"], ["2017", "Coal", "30"]]
+    db.add(TableChunk("iowa-electricity", ["year", "source", "net_generation"], rows))
+    sheet = db.sheets["iowa-electricity"]
+    question = "In which year did Renewables generate the most electricity?"
+    _, counted = superlative_row(read(question, db, [sheet]), sheet)
+    assert counted == set()
+    db.close()
+    db = Database()
+    db.add(TableChunk("nations", ["name", "region"], [["A", "X"], ["B", "X"], ["C", "Y"]]))
+    sheet = db.sheets["nations"]
+    _, counted = superlative_row(read("Which region has the most nations?", db, [sheet]), sheet)
+    assert counted == {"nations"}
+    db.close()
