@@ -149,8 +149,7 @@ def answer(
     the best first."""
     if not db.sheets:
         return TableAnswer(None, not_in_table="the input holds no table"), []
-    sheets, readings, written, touched = _read_all(db, question)
-    whole = whole_spans(readings.values()) if len(sheets) > 1 else set()
+    sheets, readings, (written, whole), touched = _read_all(db, question)
     if not touched:
         return TableAnswer(
             None, not_in_table="the question names no column, value or table of the input"
@@ -187,11 +186,16 @@ def answer(
     return replace(decided, sure=sure, unheld=held.unheld), scored
 
 
+Span = tuple[int, int]
+"""A span of the question's words (start, end)."""
+
+
 def _read_all(
     db: Database, question: str
-) -> tuple[list[Sheet], dict[str, Reading], set[tuple[int, int]], set[str]]:
-    """The question read over each table (a table's codes said as names read as such), the
-    spans of names written as in a cell, and the tables it names anything of."""
+) -> tuple[list[Sheet], dict[str, Reading], tuple[set[Span], set[Span]], set[str]]:
+    """The question read over each table (a table's codes said as names read as such; over
+    several, a name said whole shadowing the cells it is only part of), the spans of names
+    written as in a cell and of names said whole, and the tables it names anything of."""
     sheets = list(db.sheets.values())
     for sheet in sheets:
         naming.full_names(db, sheet)
@@ -199,11 +203,12 @@ def _read_all(
     readings = {s.name: read(question, db, [s]) for s in sheets}
     written = written_spans(readings.values())
     readings = {name: uncoded(r, written) for name, r in readings.items()}
+    whole: set[Span] = set()
     if len(sheets) > 1:  # a name said whole, not the cells it is part of in other tables
         whole = whole_spans(readings.values())
         readings = {name: unshadowed(r, whole) for name, r in readings.items()}
     touched = {s.name for s in sheets if named(view(readings[s.name], s))}
-    return sheets, readings, written, touched
+    return sheets, readings, (written, whole), touched
 
 
 def held_by(db: Database, question: str) -> answerable.Accounted | None:
