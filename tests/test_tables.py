@@ -152,3 +152,25 @@ def test_any_column_is_typed_as_its_cells(column):
     from prism_edge.text.tables import typed, typed_column
 
     assert typed_column(column) == [typed(t) for t in column]
+
+
+def test_a_batch_holds_about_as_many_cells_whatever_the_tables_width(tmp_path):
+    """A narrow table is read 5,000 records a batch, a 24-column one 1,000 (its cells stay
+    in the caches), a wide one never fewer than 1,000; the same from an SQLite file."""
+    from prism_edge.text.tables import batch_rows, records, sqlite_records
+
+    assert (batch_rows(3), batch_rows(24), batch_rows(200)) == (5_000, 1_000, 1_000)
+    assert batch_rows(12) == 2_000
+    header = ",".join(f"c{i}" for i in range(24))
+    lines = [header + "\n"] + [",".join([str(r)] * 24) + "\n" for r in range(2_500)]
+    sizes = [len(chunk.rows) for chunk in records("t.csv", lines)]
+    assert sizes == [1_000, 1_000, 500]
+    db = sqlite3.connect(tmp_path / "t.db")
+    db.execute(f"CREATE TABLE t ({header})")
+    db.executemany(
+        f"INSERT INTO t VALUES ({', '.join('?' * 24)})", [[r] * 24 for r in range(2_500)]
+    )
+    db.commit()
+    db.close()
+    sizes = [len(chunk.rows) for chunk in sqlite_records(tmp_path / "t.db", "t", "t.db")]
+    assert sizes == [1_000, 1_000, 500]

@@ -205,12 +205,12 @@ def sqlite_records(
     and cells, blank records skipped, the same batches; ``name`` and ``label`` as there),
     straight from its rows: no CSV written and parsed again. sqlite3.Error when it cannot be
     read."""
-    batch = batch or BATCH_ROWS
     label = table_label(name, label)
     with _read_only(path) as db:
         names = [str(d[0]) for d in db.execute(f"SELECT * FROM {_quoted(table)} LIMIT 0")
                  .description]  # fmt: skip
         header = [n.strip() for n in names]
+        batch = batch or batch_rows(len(header))
         # each cell as its text in SQLite (NULL: "", an integer: its digits, as Python
         # writes them); a real number and a blob as they are, written here
         texts = ", ".join(
@@ -385,9 +385,22 @@ def typed(text: str) -> Cell:
 
 
 BATCH_ROWS = 5_000
-"""Records a table is read into its database at a time (one batch is held: 5,000 read a
-60,000-record TSV in less time than 20,000, the batch's cells staying in the processor's
-caches, and fault in a third of the memory)."""
+"""Records a table is read into its database at a time at most (one batch is held)."""
+BATCH_CELLS = 24_000
+"""Cells a batch holds, where that is from :data:`BATCH_LEAST` to :data:`BATCH_ROWS`
+records: a batch's cells stay in the processor's caches while each of its columns is looked
+at and inserted. Measured on a 2-core AMD EPYC by benchmarks/tables/batches.py (best of
+three, benchmarks/results/table-batches.txt): a 60,000 x 24 TSV is read in 0.26 s at 1,000
+records a batch against 0.36 s at 5,000; a 6,000 x 200 CSV in 0.37-0.38 s at any of 640 to
+5,000 (64 to 250 took 0.47-0.50 s: each column's work a batch); 400,000 x 3 in 0.31-0.33 s
+at any."""
+BATCH_LEAST = 1_000
+"""Records a batch holds at least, however wide the table (:data:`BATCH_CELLS`)."""
+
+
+def batch_rows(width: int) -> int:
+    """Records a batch of a table ``width`` columns wide holds (:data:`BATCH_CELLS`)."""
+    return min(BATCH_ROWS, max(BATCH_LEAST, BATCH_CELLS // max(1, width)))
 
 
 def records(
@@ -398,7 +411,7 @@ def records(
     :data:`FIELD_LIMIT`): the header first, then up to ``batch`` records a chunk; the dialect
     guessed from the head of the table. What a method whose records never enter a prompt
     reads: no token is counted, no chunk cut."""
-    batch = batch or BATCH_ROWS
+    size = batch or BATCH_ROWS  # until the header says the table's width
     source = iter(lines)
     head: list[str] = []
     size = 0
@@ -414,7 +427,7 @@ def records(
     header: list[str] | None = None
     rows: list[list[str]] = []
     try:
-        while part := list(itertools.islice(reader, batch)):  # a batch's records in C
+        while part := list(itertools.islice(reader, size)):  # a batch's records in C
             if (
                 not all(part)
                 or not all(firsts := list(map(_FIRST, part)))
@@ -424,10 +437,11 @@ def records(
             if header is None and part:
                 header = [h.strip() for h in part[0]]
                 part = part[1:]
+                size = batch or batch_rows(len(header))
             rows += part
-            while header is not None and len(rows) >= batch:
-                yield TableChunk(table, header, rows[:batch])
-                rows = rows[batch:]
+            while header is not None and len(rows) >= size:
+                yield TableChunk(table, header, rows[:size])
+                rows = rows[size:]
     except csv.Error as exc:
         raise PrismError(f"the table {table} cannot be read as CSV: {exc}") from None
     if header is not None:
