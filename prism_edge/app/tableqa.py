@@ -95,6 +95,8 @@ def explain(table: TableAnswer | None) -> list[str]:
     sure = "sure" if table.sure else "NOT SURE"
     unheld = ", ".join(table.unheld) if not table.sure else ""
     unheld = f"; nothing in the input for {unheld}" if unheld else ""
+    if table.tied:
+        unheld += f"; tied with {', '.join(said(v) for v in table.tied)}"
     lines = [f"computed: {best.said} ({sure}: probability {best.probability:.2f}{unheld})",
              f"query: {best.sql}"]  # fmt: skip
     other = table.runner_up

@@ -94,6 +94,10 @@ class TableAnswer:
     candidates: int = 0
     unheld: tuple[str, ...] = ()
     """The question's words no table accounts for (a reason not to be sure)."""
+    tied: tuple[str | float, ...] = ()
+    """Other values the best answer ties with, first of the same order ("the most common
+    year" where three years have as many rows): which one is first is arbitrary, so the
+    answer is not sure."""
 
     @property
     def values(self) -> list[str | float]:
@@ -108,6 +112,7 @@ class TableAnswer:
             "not_in_table": self.not_in_table,
             "candidates": self.candidates,
             "unheld": list(self.unheld),
+            "tied": list(self.tied),
         }
 
 

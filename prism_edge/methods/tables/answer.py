@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -183,7 +184,32 @@ def answer(
     decided = decide(db, question, scored)
     held = accounted([s for s in sheets if s.name in touched], readings)
     sure = decided.sure and answerable.chance(held.features()) >= answerable.AT_LEAST
-    return replace(decided, sure=sure, unheld=held.unheld), scored
+    tie = tied(db, scored[0][0])
+    return replace(decided, sure=sure and not tie, unheld=held.unheld, tied=tie), scored
+
+
+TIED_SHOWN = 5
+"""Values an answer is said to tie with at most."""
+
+
+def tied(db: Database, candidate: Candidate) -> tuple[str | float, ...]:
+    """The other values that come first of the candidate's order as much as its own does
+    (the same count, total or extreme): none for an answer that is no first of an order."""
+    if candidate.named is not None:
+        return ()
+    sheet = db.sheets.get(candidate.query.sheet) or db.joined[candidate.query.sheet]
+    ranked = candidate.query.ranked(sheet, TIED_SHOWN)
+    if ranked is None:
+        return ()
+    try:
+        rows = db.db.execute(*ranked).fetchall()
+    except sqlite3.OperationalError:
+        return ()
+    if len(rows) < candidate.query.nth or rows[candidate.query.nth - 1][1] is None:
+        return ()
+    label, place = rows[candidate.query.nth - 1]
+    others = (v for v, k in rows if k == place and v != label and v not in (None, ""))
+    return tuple(dict.fromkeys(float(v) if isinstance(v, int) else v for v in others))
 
 
 Span = tuple[int, int]

@@ -50,6 +50,8 @@ ANSWERS = (
 )  # fmt: skip
 NUMERIC_OPS = frozenset({"sum", "avg", "max", "min", "range", "diff"})
 ORDERED_OPS = frozenset({"argmax", "argmin"})
+RANKED_OPS = frozenset({"argmax", "argmin", "most", "least", "groupmax", "groupmin"})
+"""Answers that are the first (or nth) of an order, which may tie (:meth:`Query.ranked`)."""
 GROUP_OPS = frozenset({"groupmax", "groupmin"})
 ROW_OPS = frozenset({"select", "argmax", "argmin", "first", "last", "next", "prev", "most",
                      "least", "groupmax", "groupmin"})  # fmt: skip
@@ -236,6 +238,41 @@ class Query:
                 args + more,
             )
         raise ValueError(f"unknown answer {op!r}")
+
+    def ranked(self, sheet: Sheet, more: int) -> tuple[str, list[Any]] | None:
+        """For an answer that is the first of an order (the row with the most, the most
+        common value, the group with the highest total), the SQL of the labels in that order
+        with what orders them, up to ``more`` past the answer's place; None for any other
+        answer. What tells whether the answer ties with another."""
+        if self.op not in RANKED_OPS or self.column is None:
+            return None
+        where, args = _where(sheet, self.conds)
+        t, col = sheet.sql, sheet.columns[self.column]
+        if self.op in ORDERED_OPS:
+            assert self.by is not None
+            by = _order_key(sheet.columns[self.by])
+            way = "DESC" if self.op == "argmax" else "ASC"
+            return (
+                f"SELECT {col.text}, {by} FROM {t}{_and(where, by)} ORDER BY "
+                f"{by} {way}, _row LIMIT {self.nth + more}",
+                args,
+            )
+        if self.op in GROUP_OPS:
+            assert self.by is not None
+            by_column = sheet.columns[self.by]
+            by = by_column.text if self.agg == "distinct" else by_column.num
+            total = {"sum": f"SUM({by})", "avg": f"AVG({by})"}.get(
+                self.agg, f"COUNT(DISTINCT {by})"
+            )
+            way, having = "DESC" if self.op == "groupmax" else "ASC", f"COUNT({by}) > 0"
+        else:
+            total, way, having = "COUNT(*)", "DESC" if self.op == "most" else "ASC", ""
+        return (
+            f"SELECT {col.text}, {total} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
+            f"{'HAVING ' + having + ' ' if having else ''}ORDER BY {total} {way}, MIN(_row) "
+            f"LIMIT {self.nth + more}",
+            args,
+        )
 
     def render(self, sheet: Sheet) -> str:
         """The query in plain words, as a user checks what was computed."""
