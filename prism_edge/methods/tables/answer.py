@@ -11,6 +11,7 @@ the answer says the ranker is not sure, with the runner-up.
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,7 @@ from prism_edge.methods.tables.enumerate import (
     Candidate,
     arbitrary,
     candidates,
+    counted,
     counted_things,
     ordered,
     queries,
@@ -173,6 +175,10 @@ def answer(
             [s for s in found if s[0].query.op not in ("next", "prev") or ordered(s[3])]
         )  # a database's rows have no order of their own
         found = [s for s in found if not restating(s[0])] or found
+        found = [s for s in found if not pinned(s[0])] or found
+        found = [s for s in found if not numbers_a_label(s[0], s[3])] or found
+        found = measured(found)
+        found = amounts(db, found)
         found = [s for s in found if not self_named(db, s[0], s[3])] or found
         found = [s for s in found if by_age(db, s[0], s[3])] or found
     elif asked:  # one small table
@@ -326,6 +332,79 @@ def restating(candidate: Candidate) -> bool:
     named = {v for c in query.conds if c.op == "in" and c.column == query.column
              and len(c.mentions) == 1 for v in c.value}  # type: ignore[union-attr]  # fmt: skip
     return bool(named) and {key(str(v)) for v in candidate.values} <= named
+
+
+def pinned(candidate: Candidate) -> bool:
+    """Whether a candidate computes a number of a column its own conditions hold at one
+    value ("the difference in yearID between Verlander's rows of 2018 and Scherzer's", "the
+    average year, where year is 2019"): it says only what the question said."""
+    query = candidate.query
+    if query.op not in ("diff", "sum", "avg", "max", "min", "range") or query.column is None:
+        return False
+    sides = [query.conds, query.other] if query.op == "diff" else [query.conds]
+    return all(
+        any(c.op == "in" and c.column == query.column and len(c.value) == 1  # type: ignore[arg-type]
+            for c in conds)
+        for conds in sides
+    )  # fmt: skip
+
+
+_MEASURES = frozenset({"sum", "avg", "max", "min", "range", "diff"})
+
+
+def measure_named(f: Features, candidate: Candidate) -> float | None:
+    """How the question names the column a candidate measures (what it orders rows or
+    groups by, or totals, averages, takes the extreme or the difference of), read from the
+    candidate's features: the share of its name's words the question says (by the words
+    themselves, a short form: "home runs" for ``HR``, or the letter of a word: ``W``, won;
+    not by a word the learned lexicon only pairs with them, weaker evidence); None for a
+    candidate that measures nothing (a count, a row's label)."""
+    op = candidate.query.op
+    if candidate.query.by is not None and op not in _MEASURES:
+        said = [f.get("by:share", 0.0), f.get("by:short", 0.0), f.get(f"by:letter|op:{op}", 0.0)]
+    elif op in _MEASURES and candidate.query.column is not None:  # all "agg" in features
+        said = [f.get("col:share|agg", 0.0), f.get("col:short|agg", 0.0),
+                f.get("col:letter|agg", 0.0)]  # fmt: skip
+    else:
+        return None
+    return max(said)
+
+
+def measured(found: list[Read]) -> list[Read]:
+    """Over a database, where some candidate measures a column the question names whole
+    (:func:`measure_named`: "who hit more home runs": ``HR``), those that measure a column
+    it does not name at all are none ("the highest birthYear" of the two players, over the
+    table of people); a count or a label is kept either way."""
+    if not any(measure_named(f, c) == 1.0 for c, f, _, _ in found):
+        return found
+    return [s for s in found if measure_named(s[1], s[0]) != 0.0]
+
+
+def amounts(db: Database, found: list[Read]) -> list[Read]:
+    """Over a database, where "how many" asks the amount a column holds in one of the
+    tables asked (:func:`enumerate.counted`: "how many home runs did Aaron Judge hit":
+    ``HR`` of batting), a count of rows is none in any of them (not the number of his
+    awards that year, over the table of awards)."""
+    if not any(counted(r, db.sheets.get(c.query.sheet) or db.joined[c.query.sheet])
+               for c, _, _, r in found):  # fmt: skip
+        return found
+    return [s for s in found if s[0].query.op not in _ROWS_COUNTED] or found
+
+
+_LABEL_ASKED = frozenset({"which", "who", "whom", "whose"})
+_NUMBERS = frozenset({"count", "countdiff", "distinct", "sum", "avg", "range", "diff"})
+_ROWS_COUNTED = frozenset({"count", "countdiff", "distinct"})
+
+
+def numbers_a_label(candidate: Candidate, reading: Reading) -> bool:
+    """Whether a candidate answers a count, a total or a difference where the question asks
+    which or who ("which airline operates the plane N725MQ": a name, not its flights'
+    number), nor says "how many", "how much" or "the number of"."""
+    words = reading.words
+    if candidate.query.op not in _NUMBERS or not _LABEL_ASKED & set(words):
+        return False
+    pairs = set(itertools.pairwise(words))
+    return not pairs & {("how", "many"), ("how", "much"), ("number", "of")}
 
 
 _OF = frozenset({"of", "among", "for", "from"})
