@@ -59,6 +59,7 @@ from prism_edge.methods.tables.words import (
     column_words,
     key,
     measures,
+    priced,
     rounding,
     short_form,
     stem,
@@ -531,17 +532,20 @@ def attribute(question: str, sheets: Sequence[Sheet], readings: Mapping[str, Rea
 
 def unmeasured(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> str:
     """Over a database, the measure a question asks by "how <adjective>" ("how high above
-    sea level": a height, an elevation, an altitude; :data:`words.MEASURES`) where no column
-    of any table is named by it or by the adjective (in full, by a short form, or by a word
-    the lexicon pairs with it), quoted; else "". ("How old" is left to the ages a table's
-    dates of birth give.) Not over one table: a table's headers say less of what they hold
-    than a database's columns ("how far did they make it": the round reached), and on
-    WikiTableQuestions' training questions it took three answers from one table."""
+    sea level": a height, an elevation, an altitude; :data:`words.MEASURES`) or by "how
+    much" and a verb ("how much did a ticket cost": a price, :data:`words.PRICES`) where no
+    column of any table is named by it or by the adjective or verb (in full, by a short
+    form, or by a word the lexicon pairs with it), quoted; else "". ("How old" is left to
+    the ages a table's dates of birth give.) Not over one table: a table's headers say less
+    of what they hold than a database's columns ("how far did they make it": the round
+    reached), and on WikiTableQuestions' training questions it took three answers from one
+    table."""
     if len(sheets) < 2:
         return ""
-    reading = readings[sheets[0].name]
-    words = reading.words
-    for i, measure in measures(words):
+    words = readings[sheets[0].name].words
+    adjectives = measures(words)
+    asked = adjectives or priced(words)
+    for i, measure in asked:
         adjective = words[i]
         if adjective == "old":
             return ""
@@ -552,8 +556,10 @@ def unmeasured(sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> str:
                     if any(stem(w) == stem(x) or short_form(w, [x]) is not None
                            or lexicon.names(stem(x), stem(w)) for x in said):  # fmt: skip
                         return ""
-    asked = [words[i] for i, _ in measures(words)]
-    return repr(" ".join(["how", asked[0]])) if asked else ""
+    if not asked:
+        return ""
+    said_as = "how" if adjectives else "how much ..."
+    return repr(f"{said_as} {words[asked[0][0]]}")
 
 
 def _held(cut: list[str], sheets: Sequence[Sheet], readings: Mapping[str, Reading]) -> bool:

@@ -226,6 +226,21 @@ MEASURES: dict[str, tuple[str, ...]] = {
     "fast": ("speed",),
 }  # fmt: skip
 """What "how <adjective>" asks, by the names of its measure ("how old": the age)."""
+PRICES: dict[str, tuple[str, ...]] = {
+    "cost": ("price", "cost", "fare", "fee"), "costs": ("price", "cost", "fare", "fee"),
+    "paid": ("salary", "pay", "wage", "earnings"), "earn": ("salary", "pay", "wage", "earnings"),
+    "earned": ("salary", "pay", "wage", "earnings"),
+}  # fmt: skip
+"""What "how much" asks with the verb after it, by the names of its measure ("how much did
+a ticket cost": a price; "how much was he paid": a salary)."""
+
+
+def priced(words: Sequence[str]) -> list[tuple[int, str]]:
+    """The measures "how much" asks by a verb after it ("how much did a JetBlue ticket
+    cost": a price), each with where the verb is."""
+    starts = [i + 2 for i in range(len(words) - 1) if words[i : i + 2] == ["how", "much"]]
+    return [(i, m) for i in range(min(starts, default=len(words)), len(words))
+            for m in PRICES.get(words[i], ())]  # fmt: skip
 
 
 EXTREMES: dict[str, tuple[str, ...]] = {

@@ -141,3 +141,20 @@ def test_how_many_of_an_amount_leaves_out_the_counts_of_rows_of_every_table():
     counted_rows = (_candidate(Query("AwardsPlayers", "count")), {}, 0.0, said)
     assert amounts(db, [counted_rows]) == [counted_rows]
     db.close()
+
+
+def test_how_much_a_thing_cost_is_not_in_a_database_without_a_price():
+    """ "How much did a ticket cost" asks a price: no table of flights, airlines and planes
+    holds one; a database with fares answers it."""
+    db = flights_db()
+    assert ask(db, "How much did a JetBlue ticket out of EWR cost?") == [
+        "no column holds 'how much ... cost'"
+    ]
+    db.close()
+    db = flights_db()
+    fares = [["B6", "EWR", "129"], ["UA", "EWR", "189"], ["B6", "JFK", "99"]]
+    db.add(TableChunk("fares", ["carrier", "origin", "fare"], fares))
+    assert ask(db, "How much did a JetBlue ticket out of EWR cost?") != [
+        "no column holds 'how much ... cost'"
+    ]
+    db.close()
