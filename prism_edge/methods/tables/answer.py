@@ -386,8 +386,8 @@ def amounts(db: Database, found: list[Read]) -> list[Read]:
     tables asked (:func:`enumerate.counted`: "how many home runs did Aaron Judge hit":
     ``HR`` of batting), a count of rows is none in any of them (not the number of his
     awards that year, over the table of awards)."""
-    if not any(counted(r, db.sheets.get(c.query.sheet) or db.joined[c.query.sheet])
-               for c, _, _, r in found):  # fmt: skip
+    asked = {c.query.sheet: r for c, _, _, r in found}  # each table's reading once
+    if not any(counted(r, db.sheets.get(n) or db.joined[n]) for n, r in asked.items()):
         return found
     return [s for s in found if s[0].query.op not in _ROWS_COUNTED] or found
 
