@@ -338,13 +338,21 @@ def restating(candidate: Candidate) -> bool:
 def pinned(candidate: Candidate) -> bool:
     """Whether a candidate computes a number of a column its own conditions hold at one
     value ("the difference in yearID between Verlander's rows of 2018 and Scherzer's", "the
-    average year, where year is 2019"): it says only what the question said."""
+    average year, where year is 2019"), or orders rows or groups by one ("the team with the
+    highest total yearID, where yearID is 2018"): it says only what the question said, or
+    its order is the rows' own."""
     query = candidate.query
-    if query.op not in ("diff", "sum", "avg", "max", "min", "range") or query.column is None:
+    if query.op in ("diff", "sum", "avg", "max", "min", "range"):
+        measured = query.column
+    elif query.op in ("argmax", "argmin", "groupmax", "groupmin") and query.agg != "distinct":
+        measured = query.by
+    else:
+        return False
+    if measured is None:
         return False
     sides = [query.conds, query.other] if query.op == "diff" else [query.conds]
     return all(
-        any(c.op == "in" and c.column == query.column and len(c.value) == 1  # type: ignore[arg-type]
+        any(c.op == "in" and c.column == measured and len(c.value) == 1  # type: ignore[arg-type]
             for c in conds)
         for conds in sides
     )  # fmt: skip

@@ -102,6 +102,10 @@ def test_a_number_of_a_column_the_conditions_hold_at_one_value_is_no_measure():
     years = Cond(1, "in", ("2018", "2019"), (0,))
     assert not pinned(_candidate(Query("t", "sum", 1, conds=(years,))))
     assert not pinned(_candidate(Query("t", "count", None, conds=(year,))))
+    assert pinned(_candidate(Query("t", "groupmax", 0, by=1, conds=(year,))))  # by yearID
+    assert pinned(_candidate(Query("t", "argmin", 0, by=1, conds=(year,))))
+    assert not pinned(_candidate(Query("t", "argmax", 0, by=2, conds=(year,))))
+    assert not pinned(_candidate(Query("t", "groupmax", 0, by=1, conds=(year,), agg="distinct")))
 
 
 def _read(question: str, query: Query, f: dict[str, float]):  # type: ignore[no-untyped-def]
