@@ -330,25 +330,20 @@ def queries(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) ->
     """Every query of the space the question's mentions allow over ``sheet`` (see
     :func:`_space`); where the question bounds a column in words ("more than 400", "at
     least 3") and the sheet has a column to bound, only the queries that keep the bound: a
-    comparison said is part of what is asked, never left out, unless no query keeps it (its
-    column not among the ``relevant``: every query then). (A date said is kept over a
+    comparison said is part of what is asked, never left out. (A date said is kept over a
     database as a named value is: :func:`answer.keeping`.)"""
     _, numbers = conditions(reading, sheet)
     bounded = {reading.number_index(k) for k, n in enumerate(reading.numbers)
                if not n.ordinal and direction(reading.words, n)}  # fmt: skip
     asked = _heading(reading, sheet)
-    if any(bounded & set(c.mentions) for c in numbers):
-        kept = False
-        for q in asked(
-            q
-            for q in _space(reading, sheet, relevant)
-            if any(not bounded.isdisjoint(c.mentions) for c in q.conds + q.other)
-        ):
-            kept = True
-            yield q
-        if kept:
-            return
-    yield from asked(_space(reading, sheet, relevant))
+    if not any(bounded & set(c.mentions) for c in numbers):
+        yield from asked(_space(reading, sheet, relevant))
+        return
+    yield from asked(
+        q
+        for q in _space(reading, sheet, relevant)
+        if any(not bounded.isdisjoint(c.mentions) for c in q.conds + q.other)
+    )
 
 
 def _heading(reading: Reading, sheet: Sheet) -> Callable[[Iterable[Query]], Iterable[Query]]:
