@@ -79,7 +79,8 @@ class Column:
     total: float = 0.0
     """The least, greatest and sum of its numbers (once profiled)."""
     top: list[tuple[str, int]] = field(default_factory=list)
-    """Its most frequent texts with their counts (once profiled)."""
+    """Its most frequent texts with their counts (once profiled; none for a big column of
+    plain numbers, whose facts are their range, sum and mean)."""
 
     @property
     def text(self) -> str:
@@ -373,16 +374,21 @@ class Database:
     def _profile_big(self, sheet: Sheet, column: Column, plain: bool) -> None:
         t, c = sheet.sql, column.text
         column.big = True
-        self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")  # counted in order
-        (present, column.distinct) = self.db.execute(
-            f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
-        ).fetchone()
-        column.top = [
-            (text, n) for text, n in self.db.execute(
-                f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
-                f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
-        ] if column.distinct < present else []  # fmt: skip
-        self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
+        if plain:  # numbers: their most frequent are no fact of theirs (their range is)
+            (present, column.distinct) = self.db.execute(
+                f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
+            ).fetchone()
+        else:
+            self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")  # in order
+            (present, column.distinct) = self.db.execute(
+                f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
+            ).fetchone()
+            column.top = [
+                (text, n) for text, n in self.db.execute(
+                    f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
+                    f"HAVING n > 1 ORDER BY n DESC, {c} LIMIT {TOP_VALUES}")
+            ] if column.distinct < present else []  # fmt: skip
+            self.db.execute(f"DROP INDEX c{t}_{column.index}")  # no query's plan sees it
         if plain:  # every cell a plain number: a number, whichever a sample would take
             column.present = column.numbers = present
         else:
