@@ -660,7 +660,8 @@ def _asked(
     ]  # fmt: skip
     # a path for the names and the years said, not for the cells a bare number names
     bare = {n.start for n in readings[sheets[0].name].numbers if not n.year}
-    cells = {s.name: {i for m in readings[s.name].cells if m.exact and not (
+    cells = {s.name: {i for m in readings[s.name].cells if (
+             m.exact or len(m.values) <= names.NEARLY) and not (
              m.size == 1 and m.start in bare) for i in range(m.start, m.end)}
              - (set() if s.name in by_name else years) for s in sheets}  # fmt: skip
     found = paths(every, cells, by_name)

@@ -162,3 +162,27 @@ def test_how_much_a_thing_cost_is_not_in_a_database_without_a_price():
         "no column holds 'how much ... cost'"
     ]
     db.close()
+
+
+def test_a_place_named_in_part_joins_the_table_that_names_it_along_a_path():
+    """ "out of Newark": two airports' names hold it (one has no flights); the flights of
+    the one that has some, joined to their airlines: ExpressJet's delay is the worst there,
+    Hawaiian's over every airport; United flew the most, Hawaiian the fewest."""
+    db = Database()
+    db.add(TableChunk("airlines", ["carrier", "name"],
+                      [["HA", "Hawaiian Airlines Inc."], ["UA", "United Air Lines Inc."],
+                       ["EV", "ExpressJet Airlines Inc."]]))  # fmt: skip
+    db.add(TableChunk("airports", ["faa", "name"],
+                      [["EWR", "Newark Liberty Intl"], ["EWN", "Newark Penn Station"],
+                       ["JFK", "John F Kennedy Intl"], ["HNL", "Honolulu Intl"]]))  # fmt: skip
+    flights = [["EV", "EWR", "HNL", "30"], ["EV", "EWR", "JFK", "40"], ["UA", "EWR", "HNL", "5"],
+               ["UA", "EWR", "JFK", "15"], ["HA", "JFK", "HNL", "90"], ["HA", "JFK", "HNL", "80"],
+               ["UA", "JFK", "HNL", "0"], ["EV", "JFK", "HNL", "2"], ["UA", "JFK", "HNL", "3"],
+               ["UA", "JFK", "HNL", "1"], ["UA", "EWR", "JFK", "12"], ["EV", "JFK", "HNL", "1"]]  # fmt: skip
+    db.add(TableChunk("flights", ["carrier", "origin", "dest", "dep_delay"], flights))
+    db.declared = [Link("flights", "carrier", "airlines", "carrier"),
+                   Link("flights", "origin", "airports", "faa"),
+                   Link("flights", "dest", "airports", "faa")]  # fmt: skip
+    question = "Which airline had the worst average departure delay out of Newark?"
+    assert ask(db, question) == ["ExpressJet Airlines Inc."]
+    db.close()
