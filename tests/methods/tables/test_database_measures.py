@@ -175,10 +175,12 @@ def test_a_place_named_in_part_joins_the_table_that_names_it_along_a_path():
     db.add(TableChunk("airports", ["faa", "name"],
                       [["EWR", "Newark Liberty Intl"], ["EWN", "Newark Penn Station"],
                        ["JFK", "John F Kennedy Intl"], ["HNL", "Honolulu Intl"]]))  # fmt: skip
-    flights = [["EV", "EWR", "HNL", "30"], ["EV", "EWR", "JFK", "40"], ["UA", "EWR", "HNL", "5"],
-               ["UA", "EWR", "JFK", "15"], ["HA", "JFK", "HNL", "90"], ["HA", "JFK", "HNL", "80"],
-               ["UA", "JFK", "HNL", "0"], ["EV", "JFK", "HNL", "2"], ["UA", "JFK", "HNL", "3"],
-               ["UA", "JFK", "HNL", "1"], ["UA", "EWR", "JFK", "12"], ["EV", "JFK", "HNL", "1"]]  # fmt: skip
+    flights = [  # carrier, origin, dest, dep_delay
+        ["EV", "EWR", "HNL", "30"], ["EV", "EWR", "JFK", "40"], ["UA", "EWR", "HNL", "5"],
+        ["UA", "EWR", "JFK", "15"], ["HA", "JFK", "HNL", "90"], ["HA", "JFK", "HNL", "80"],
+        ["UA", "JFK", "HNL", "0"], ["EV", "JFK", "HNL", "2"], ["UA", "JFK", "HNL", "3"],
+        ["UA", "JFK", "HNL", "1"], ["UA", "EWR", "JFK", "12"], ["EV", "JFK", "HNL", "1"],
+    ]  # fmt: skip
     db.add(TableChunk("flights", ["carrier", "origin", "dest", "dep_delay"], flights))
     db.declared = [Link("flights", "carrier", "airlines", "carrier"),
                    Link("flights", "origin", "airports", "faa"),
