@@ -18,8 +18,9 @@ how sure the ranker is and the runner-up. A question that names nothing the tabl
 
 The package, by concern: ``db`` (the tables in SQLite, typed, joined), ``mentions`` (what a
 question names), ``space`` (the query language: SQL and words), ``enumerate`` (the
-candidates, run), ``features`` and ``ranker`` (the learned choice), ``answer`` (the whole
-question), ``words`` (column names as words, rounding) and ``method`` (the method: reading,
+candidates, run), ``features`` and ``ranker`` (the learned choice), ``kept`` (the
+candidates kept before the ranker chooses: the readings of a database's questions),
+``answer`` (the whole question), ``words`` (column names as words, rounding) and ``method`` (the method: reading,
 the memory, the model's part).
 """
 

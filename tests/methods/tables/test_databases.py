@@ -251,8 +251,8 @@ def test_how_many_people_over_a_join_counts_different_ids():
 def test_an_answer_that_restates_the_value_named_is_no_answer():
     """ "The highest temperature at LGA" is a temperature: the station of the hottest hour at
     LGA is LGA, which the question said."""
-    from prism_edge.methods.tables.answer import restating
     from prism_edge.methods.tables.enumerate import Candidate
+    from prism_edge.methods.tables.kept import restating
     from prism_edge.methods.tables.space import Cond, Query
 
     cond = Cond(0, "in", ("lga",), (0,))
