@@ -20,8 +20,8 @@ The package, by concern: ``db`` (the tables in SQLite, typed, joined), ``mention
 question names), ``space`` (the query language: SQL and words), ``enumerate`` (the
 candidates, run), ``features`` and ``ranker`` (the learned choice), ``kept`` (the
 candidates kept before the ranker chooses: the readings of a database's questions),
-``answer`` (the whole question), ``words`` (column names as words, rounding) and ``method`` (the method: reading,
-the memory, the model's part).
+``answer`` (the whole question), ``words`` (column names as words, rounding) and
+``method`` (the method: reading, the memory, the model's part).
 """
 
 from prism_edge.methods.tables.db import Database, Link
