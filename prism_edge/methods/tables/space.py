@@ -186,12 +186,10 @@ class Query:
         if op == "range":
             return f"SELECT MAX({col.num}) - MIN({col.num}) FROM {t}{where}", args
         if op in ORDERED_OPS:
-            assert self.by is not None
-            by = _order_key(sheet.columns[self.by])
-            way = "DESC" if op == "argmax" else "ASC"
+            rows, key, order = self._ordered(sheet, where)
             return (
-                f"SELECT {col.text} FROM {t}{_and(where, by)} ORDER BY {by} {way}, _row "
-                f"LIMIT 1 OFFSET {self.nth - 1}",
+                f"SELECT {col.text} FROM {rows} ORDER BY {key} {order} LIMIT 1 OFFSET "
+                f"{self.nth - 1}",
                 args,
             )
         if op in ("first", "last"):
@@ -210,26 +208,9 @@ class Query:
                 f"{where}) ORDER BY _row {way} LIMIT 1",
                 more + args,
             )
-        if op in ("groupmax", "groupmin"):
-            assert self.by is not None
-            by_column = sheet.columns[self.by]
-            by = by_column.text if self.agg == "distinct" else by_column.num
-            total = {"sum": f"SUM({by})", "avg": f"AVG({by})"}.get(
-                self.agg, f"COUNT(DISTINCT {by})"
-            )
-            way = "DESC" if op == "groupmax" else "ASC"
-            return (
-                f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
-                f"HAVING COUNT({by}) > 0 ORDER BY {total} {way}, MIN(_row) LIMIT 1",
-                args,
-            )
-        if op in ("most", "least"):
-            way = "DESC" if op == "most" else "ASC"
-            return (
-                f"SELECT {col.text} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
-                f"ORDER BY COUNT(*) {way}, MIN(_row) LIMIT 1",
-                args,
-            )
+        if op in ("groupmax", "groupmin", "most", "least"):
+            rows, key, order = self._ordered(sheet, where)
+            return f"SELECT {col.text} FROM {rows} ORDER BY {key} {order} LIMIT 1", args
         if op == "diff":
             return (
                 f"SELECT ABS((SELECT {col.num} FROM {t}{_and(where, col.num)} ORDER BY _row "
@@ -247,16 +228,23 @@ class Query:
         if self.op not in RANKED_OPS or self.column is None:
             return None
         where, args = _where(sheet, self.conds)
+        rows, key, order = self._ordered(sheet, where)
+        label = sheet.columns[self.column].text
+        limit = self.nth + more
+        return f"SELECT {label}, {key} FROM {rows} ORDER BY {key} {order} LIMIT {limit}", args
+
+    def _ordered(self, sheet: Sheet, where: str) -> tuple[str, str, str]:
+        """Of an answer first of an order (:data:`RANKED_OPS`), the rows it orders (the
+        table, its conditions, its groups), what orders them and how (the way, then the
+        table's own order on a tie): what its SQL and :meth:`ranked` share."""
+        assert self.column is not None
         t, col = sheet.sql, sheet.columns[self.column]
         if self.op in ORDERED_OPS:
             assert self.by is not None
             by = _order_key(sheet.columns[self.by])
             way = "DESC" if self.op == "argmax" else "ASC"
-            return (
-                f"SELECT {col.text}, {by} FROM {t}{_and(where, by)} ORDER BY "
-                f"{by} {way}, _row LIMIT {self.nth + more}",
-                args,
-            )
+            return f"{t}{_and(where, by)}", by, f"{way}, _row"
+        grouped = f"{t}{_and(where, col.text)} GROUP BY {col.text}"
         if self.op in GROUP_OPS:
             assert self.by is not None
             by_column = sheet.columns[self.by]
@@ -264,15 +252,9 @@ class Query:
             total = {"sum": f"SUM({by})", "avg": f"AVG({by})"}.get(
                 self.agg, f"COUNT(DISTINCT {by})"
             )
-            way, having = "DESC" if self.op == "groupmax" else "ASC", f"COUNT({by}) > 0"
-        else:
-            total, way, having = "COUNT(*)", "DESC" if self.op == "most" else "ASC", ""
-        return (
-            f"SELECT {col.text}, {total} FROM {t}{_and(where, col.text)} GROUP BY {col.text} "
-            f"{'HAVING ' + having + ' ' if having else ''}ORDER BY {total} {way}, MIN(_row) "
-            f"LIMIT {self.nth + more}",
-            args,
-        )
+            way = "DESC" if self.op == "groupmax" else "ASC"
+            return f"{grouped} HAVING COUNT({by}) > 0", total, f"{way}, MIN(_row)"
+        return grouped, "COUNT(*)", f"{'DESC' if self.op == 'most' else 'ASC'}, MIN(_row)"
 
     def render(self, sheet: Sheet) -> str:
         """The query in plain words, as a user checks what was computed."""
