@@ -374,15 +374,13 @@ class Database:
     def _profile_big(self, sheet: Sheet, column: Column, plain: bool) -> None:
         t, c = sheet.sql, column.text
         column.big = True
-        if plain:  # numbers: their most frequent are no fact of theirs (their range is)
-            (present, column.distinct) = self.db.execute(
-                f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
-            ).fetchone()
-        else:
-            self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")  # in order
-            (present, column.distinct) = self.db.execute(
-                f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
-            ).fetchone()
+        ranked = not plain  # numbers: their most frequent are no fact of theirs (their range is)
+        if ranked:  # its texts counted in order, once for the distinct and the most frequent
+            self.db.execute(f"CREATE INDEX c{t}_{column.index} ON {t} ({c})")
+        (present, column.distinct) = self.db.execute(
+            f"SELECT COUNT({c}), COUNT(DISTINCT {c}) FROM {t}"
+        ).fetchone()
+        if ranked:
             column.top = [
                 (text, n) for text, n in self.db.execute(
                     f"SELECT {c}, COUNT(*) AS n FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} "
