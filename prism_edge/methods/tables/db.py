@@ -27,7 +27,6 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import is_not
 from typing import Any
 
 from prism_edge.methods.base import MethodError
@@ -174,12 +173,11 @@ def _date_of(text: str | None) -> int | None:
 
 
 _PLAINS = re.compile(rf"(?:{PLAIN.pattern})(?:\n(?:{PLAIN.pattern}))*")
-_PRESENT = functools.partial(is_not, None)
 
 
 def _all_plain(texts: Sequence[str | None]) -> bool:
     """Whether every text (None aside) is a plain number, in one search over them joined."""
-    present = list(filter(_PRESENT, texts))
+    present = list(filter(None, texts))  # None, or "" for a missing cell as read
     joined = "\n".join(present)  # type: ignore[arg-type]
     return not present or (
         joined.count("\n") == len(present) - 1 and _PLAINS.fullmatch(joined) is not None
@@ -193,6 +191,55 @@ class Counted:
 
     counts: Counter[str] | None
     plain: bool
+
+
+class _Tally:
+    """A table's columns counted batch by batch as they are read, as :meth:`Database._counts`
+    counts them from the database: no second pass over the records.
+
+    A column's cells are counted as read, and each text new to it is looked at once: its cell
+    as stored (:func:`_cell`), where that differs (a space at an edge, a mark of no value)
+    kept to store the column's cells and to count them as stored in the end."""
+
+    def __init__(self, width: int) -> None:
+        self.held: list[Counter[str] | None] = [Counter() for _ in range(width)]
+        self.seen: list[set[str]] = [set() for _ in range(width)]
+        """Each held column's texts as stored ("" for a missing cell)."""
+        self.fixes: list[dict[str, str]] = [{} for _ in range(width)]
+        """Each held column's texts stored otherwise than read, with their cells as stored."""
+        self.plain = [True] * width
+        self.width = width
+
+    def add(self, index: int, texts: Sequence[str]) -> Sequence[str]:
+        """Column ``index``'s cells of a batch counted; its cells as stored (:func:`_cells`)."""
+        counts = self.held[index]
+        if counts is None:  # big: only whether every cell is a plain number
+            stored = _cells(texts)
+            if self.plain[index]:
+                self.plain[index] = _all_plain(stored)
+            return stored
+        before = len(counts)
+        counts.update(texts)
+        fixes, seen = self.fixes[index], self.seen[index]
+        for text in itertools.islice(reversed(counts), len(counts) - before):  # new texts
+            cell = _cell(text) or ""
+            seen.add(cell)
+            if cell != text or not cell:  # an empty cell too: stored NULL (add's NULLIF)
+                fixes[text] = cell
+        if len(seen) - ("" in seen) > HELD_VALUES:  # big: the texts so far
+            self.plain[index] = _all_plain(list(seen))
+            self.held[index] = None
+            self.seen[index], self.fixes[index] = set(), {}
+        return list(map(fixes.get, texts, texts)) if fixes else texts
+
+    def counted(self, index: int) -> Counted:
+        """The column's texts as stored, with how many cells hold each (None: big)."""
+        counts = self.held[index]
+        if counts is not None:
+            for text, cell in self.fixes[index].items():
+                counts[cell] += counts.pop(text, 0)
+            counts.pop("", None)
+        return Counted(counts, self.plain[index])
 
 
 class Database:
@@ -220,6 +267,8 @@ class Database:
         self.marks: dict[tuple[str, int], dict[str, list[str]]] = {}
         """A big column's cells the lookup by text cannot find, by their words
         (:meth:`_marked`)."""
+        self.tallies: dict[str, _Tally] = {}
+        """Each table's cells counted as they are read (:meth:`add`), until it is profiled."""
         self.said_as: dict[str, str] = {}
         """What each text profiled means and its words, once a question (the same texts are
         profiled again in the tables joined of them; freed with the database, unlike a
@@ -257,6 +306,7 @@ class Database:
             cells = ", ".join(f"{c.text} TEXT" for c in columns)
             self.db.execute(f"CREATE TABLE {sheet.sql} (_row INTEGER PRIMARY KEY, {cells})")
             self.sheets[chunk.table] = sheet
+            self.tallies[sheet.sql] = _Tally(len(columns))
         width = len(sheet.columns)
         records = chunk.rows
         if not records:
@@ -265,8 +315,9 @@ class Database:
             records = [r[:width] if len(r) >= width else [*r, *[""] * (width - len(r))]
                        for r in records]  # fmt: skip
         missing = set()
+        tally = self.tallies.get(sheet.sql)
         for index, texts in enumerate(zip(*records, strict=True)):
-            stored = _cells(texts)
+            stored = _cells(texts) if tally is None else tally.add(index, texts)
             if stored is not texts:  # the column's cells replaced in the records, in C
                 collections.deque(map(operator.setitem, records, itertools.repeat(index),
                                       stored), maxlen=0)  # fmt: skip
@@ -334,6 +385,12 @@ class Database:
         cell of it is a plain number."""
         if not columns:
             return []
+        tally = self.tallies.pop(sheet.sql, None)  # every column read counted as it was
+        if tally is not None:
+            later = [c for c in columns if c.index >= tally.width]  # added since (naming)
+            counted = dict(zip([c.index for c in later], self._counts(sheet, later), strict=True))
+            return [counted[c.index] if c.index in counted else tally.counted(c.index)
+                    for c in columns]  # fmt: skip
         held: list[Counter[str | None] | None] = [Counter() for _ in columns]
         plain = [True] * len(columns)  # a held column's is read from its texts, once
         cells = self.db.execute(f"SELECT {', '.join(c.text for c in columns)} FROM {sheet.sql}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from prism_edge.engine.tables import declared_links
-from prism_edge.methods.tables.db import Database, Link, join, links
+from prism_edge.methods.tables.db import Column, Database, Link, join, links
 from prism_edge.methods.tables.words import key
 from prism_edge.text.inputs import collect
 from prism_edge.text.tables import TableChunk, text_tables
@@ -141,3 +141,45 @@ def test_a_big_columns_cells_are_found_alike_by_a_pass_and_by_its_index(monkeypa
     indexes = [r[1] for r in db.db.execute("PRAGMA index_list(t0)")]
     assert first == second == ["mike trout"] and indexes == ["it0_0"]
     assert texts == sheet.raw[0]["mike trout"] == ["Mike Trout", "MIKE TROUT", "mike trout"]
+
+
+def _profiles(batches: list[list[list[str]]], counted_as_read: bool) -> list[tuple]:
+    db = Database()
+    for rows in batches:
+        sheet, _ = db.add(TableChunk("t", ["name", "score", "flag", "note"], rows))
+        if not counted_as_read:
+            db.tallies.clear()  # counted by a pass over the database instead
+    db.type_all(sheet)
+    stored = db.db.execute("SELECT c0, c1, c2, c3 FROM t0 ORDER BY _row").fetchall()
+    return [(c.kind, c.big, c.plain, c.present, c.distinct, c.numbers, c.dates, c.low, c.high,
+             c.total, c.top, sheet.values[c.index], sheet.raw[c.index])
+            for c in sheet.columns] + [stored]  # fmt: skip
+
+
+def test_cells_counted_as_they_are_read_are_profiled_as_a_pass_over_the_database_counts_them(
+    monkeypatch,
+):
+    # names go big in the second batch; marks of no value, empty cells and spaces at an edge
+    # are counted as stored (NA and "" as none, " 3 " as "3"), in whichever batch they come
+    monkeypatch.setattr("prism_edge.methods.tables.db.HELD_VALUES", 6)
+    first = [[f"name {i}", str(i % 4), "1", "NA" if i % 3 else " x "] for i in range(5)]
+    second = [[f"name {i}", " 3 " if i % 2 else "", "0", "n/a"] for i in range(5, 12)]
+    third = [["name 1", "2", "1", "y"], ["-", "3", "", "x"]]
+    batches = [first, second, third]
+    counted, fetched = _profiles(batches, True), _profiles(batches, False)
+    assert counted == fetched
+    name, score, flag, note = counted[:4]
+    assert name[1] and not score[1]  # big; held
+    assert score[3] == 11 and flag[3] == 13 and note[4] == 2  # present; distinct: x, y
+    assert counted[4][5:7] == [("name 5", "3", "0", None), ("name 6", None, "0", None)]
+
+
+def test_a_column_added_after_reading_is_counted_by_a_pass_over_the_database():
+    db = Database()
+    sheet, _ = db.add(TableChunk("t", ["first", "last"], [["Mike", "Trout"], ["Ann", "Lee"]]))
+    db.db.execute(f"ALTER TABLE {sheet.sql} ADD COLUMN c2 TEXT")
+    db.db.execute(f"UPDATE {sheet.sql} SET c2 = c0 || ' ' || c1")
+    sheet.columns.append(Column("name", 2))
+    db.type_all(sheet)
+    assert [c.distinct for c in sheet.columns] == [2, 2, 2]
+    assert sheet.raw[2] == {"mike trout": ["Mike Trout"], "ann lee": ["Ann Lee"]}
