@@ -40,6 +40,10 @@ SUMMARY_WORDS = frozenset({"total", "totals", "grand total", "all", "overall", "
 """What a table's summary row says in its label cell (folded)."""
 SAMPLE = 2_000
 """Texts of a big column its kind is read from."""
+_SHUFFLED = "(_row * 2654435761) % 4294967296, _row"
+"""The records in an order that looks random and is the same every run (a multiplicative hash
+of their numbers): a big column's sample, and so its kind and the question's answer, do not
+change from one run to the next."""
 HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
@@ -448,7 +452,7 @@ class Database:
             column.present = column.numbers = present
         else:
             sample = self.db.execute(
-                f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY random() LIMIT {SAMPLE}"
+                f"SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY {_SHUFFLED} LIMIT {SAMPLE}"
             ).fetchall()
             for (text,) in sample:
                 self._count(column, text, self._meaning(text), 1)

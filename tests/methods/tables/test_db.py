@@ -183,3 +183,18 @@ def test_a_column_added_after_reading_is_counted_by_a_pass_over_the_database():
     db.type_all(sheet)
     assert [c.distinct for c in sheet.columns] == [2, 2, 2]
     assert sheet.raw[2] == {"mike trout": ["Mike Trout"], "ann lee": ["Ann Lee"]}
+
+
+def test_a_big_columns_kind_is_read_from_the_same_sample_every_run(monkeypatch):
+    # a big column of numbers and words mixed: a random sample's share of numbers would
+    # differ from one reading to the next (by some 20 of 2,000 texts)
+    monkeypatch.setattr("prism_edge.methods.tables.db.HELD_VALUES", 50)
+    rows = [[str(i) if (i * 7919) % 13 < 6 else f"word {i}"] for i in range(10_000)]
+    facts = []
+    for _ in range(3):
+        db = Database()
+        sheet = _add(db, "t", ["mixed"], rows)
+        column = sheet.columns[0]
+        facts.append((column.big, column.numbers, column.present, column.total))
+    assert facts[0][0] and 0 < facts[0][1] < 2_000
+    assert facts[0] == facts[1] == facts[2]
