@@ -180,9 +180,10 @@ _PLAINS = re.compile(rf"(?:{PLAIN.pattern})(?:\n(?:{PLAIN.pattern}))*")
 
 
 def _all_plain(texts: Sequence[str | None]) -> bool:
-    """Whether every text (None aside) is a plain number, in one search over them joined."""
-    present = list(filter(None, texts))  # None, or "" for a missing cell as read
-    joined = "\n".join(present)  # type: ignore[arg-type]
+    """Whether every text (None or "" aside: a missing cell, stored or as read) is a plain
+    number, in one search over them joined."""
+    present = list(filter(None, texts))
+    joined = "\n".join(present)
     return not present or (
         joined.count("\n") == len(present) - 1 and _PLAINS.fullmatch(joined) is not None
     )
