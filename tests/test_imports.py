@@ -54,6 +54,18 @@ def test_importing_pauses_the_collector_and_leaves_it_as_it_found_it():
         assert done.stdout.strip() == "True", done.stderr
 
 
+def test_the_command_leaves_what_its_imports_made_out_of_the_collectors_passes():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = (
+        "import gc, sys; import prism_edge.app.cli as cli; before = gc.get_freeze_count(); "
+        "sys.argv = ['prism-edge', '--help']\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(before, gc.get_freeze_count() > 10_000, file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stderr.strip().splitlines()[-1] == "0 True", done.stderr
+
+
 def test_a_table_question_imports_no_template_engine_and_no_ignore_patterns(tmp_path):
     """A table question renders no prompt template and reads no folder: Jinja2 and pathspec
     are imported where those are needed, not by every command (issue 53 point 5)."""
