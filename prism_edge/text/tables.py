@@ -389,11 +389,11 @@ BATCH_ROWS = 5_000
 BATCH_CELLS = 24_000
 """Cells a batch holds, where that is from :data:`BATCH_LEAST` to :data:`BATCH_ROWS`
 records: a batch's cells stay in the processor's caches while each of its columns is looked
-at and inserted. Measured on a 2-core AMD EPYC by benchmarks/tables/batches.py (best of
-three, benchmarks/results/table-batches.txt): a 60,000 x 24 TSV is read in 0.26 s at 1,000
-records a batch against 0.36 s at 5,000; a 6,000 x 200 CSV in 0.37-0.38 s at any of 640 to
-5,000 (64 to 250 took 0.47-0.50 s: each column's work a batch); 400,000 x 3 in 0.31-0.33 s
-at any."""
+at, counted and inserted. Measured on a 2-core AMD EPYC by benchmarks/tables/batches.py
+(best of three, benchmarks/results/table-batches.txt; the cells counted as read): a 60,000 x
+24 TSV is read in 0.28-0.30 s at 640 to 1,000 records a batch against 0.44 s at 5,000; a
+6,000 x 200 CSV in 0.45-0.48 s at any of 640 to 5,000 (before the counting, 64 to 250 took
+0.47-0.50 s against 0.37 s: each column's work a batch); 400,000 x 3 in 0.36-0.39 s at any."""
 BATCH_LEAST = 1_000
 """Records a batch holds at least, however wide the table (:data:`BATCH_CELLS`)."""
 
