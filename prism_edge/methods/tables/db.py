@@ -48,7 +48,8 @@ HELD_VALUES = 5_000
 """Distinct texts of a column held in memory at most (more: their words go in the
 database, indexed)."""
 COUNTED = 500
-"""Records counted at a time (held while they are: a big column's texts are dropped past
+"""Records counted at a time by a pass over the database (a joined table, a column added
+after reading; held while they are: a big column's texts are dropped past
 :data:`HELD_VALUES` plus these; 500 counted a 60,000-record TSV's 24 columns in a tenth
 less time than 2,000, the batch staying in the processor's caches)."""
 INSERTED = 64
@@ -384,10 +385,11 @@ class Database:
         sheet.raw[column.index] = raw
 
     def _counts(self, sheet: Sheet, columns: Sequence[Column]) -> list[Counted]:
-        """The columns' cells counted in one pass over the table, a batch of records at a
-        time (in C): each column's texts with how many cells hold each, until it has more
-        than :data:`HELD_VALUES` (a big column: nothing of it is held); and whether every
-        cell of it is a plain number."""
+        """The columns' cells counted: each column's texts with how many cells hold each,
+        until it has more than :data:`HELD_VALUES` (a big column: nothing of it is held); and
+        whether every cell of it is a plain number. A table's columns as read were counted
+        while they were (:class:`_Tally`); any other (a column added since, a joined table's)
+        in one pass over the table, a batch of records at a time (in C)."""
         if not columns:
             return []
         tally = self.tallies.pop(sheet.sql, None)  # every column read counted as it was
