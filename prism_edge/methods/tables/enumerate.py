@@ -178,6 +178,18 @@ def conditions(reading: Reading, sheet: Sheet) -> tuple[list[Cond], list[Cond]]:
     return cells, numbers
 
 
+NEGATING = frozenset(
+    {"not", "never", "other", "besides", "except", "excluding", "aside", "without"}
+)
+"""Words that may leave a named cell out ("not played at X", "other than X", "besides X")."""
+
+
+def negated(reading: Reading) -> bool:
+    """Whether the question has a word that may leave a cell it names out of the rows
+    (:data:`NEGATING`, or a verb with "n't")."""
+    return any(w in NEGATING or w.endswith("n't") for w in reading.words)
+
+
 def dated(reading: Reading, sheet: Sheet) -> list[tuple[Cond, ...]]:
     """The conditions selecting the rows of the date (or time) the question says
     (:mod:`.dates`: "on 1/1/2013", "in January", "at 3 pm"), each set a whole: over the
@@ -1006,6 +1018,8 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     columns = [c for c in sheet.columns if c.present]
     if sheet.rows > BIG_ROWS:  # every query reads every row
         cells = _outermost(reading, cells)[:BIG_CONDS]
+    if negated(reading):  # each named cell also left out ("not at X", "other than X")
+        cells = [n for c in cells for n in (c, Cond(c.column, "notin", c.value, c.mentions))]
     if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:
         columns = [c for c in columns if c.index in relevant]
         numbers = [c for c in numbers if c.column in relevant]
@@ -1035,7 +1049,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     pairs += [(a, *w) for a in cells[:MAX_CELL_CONDS] for w in when
               if all(a.column != c.column for c in w)]  # fmt: skip
     if reading.several:  # a database: three values named together ("Cuban", "White Sox", 2019)
-        pairs += _triples(reading, cells, numbers)
+        pairs += _triples(reading, [c for c in cells if c.op == "in"], numbers)
     each = len(columns) * (6 + 2 * len(ordered)) + 4 * len(numeric) + 1
     room = max(MIN_PAIRS, (MAX_QUERIES - each * len(singles)) // each)
     if len(pairs) > room:  # the likeliest pairs, the strongest mentions first
@@ -1086,7 +1100,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
                     yield from _grouped(reading, sheet, col, numeric, columns, conds)
     # two selections compared, alone or both of the year or the date the question says ("how
     # many more flights did A fly than B in January": A's and B's, each of January)
-    plain = [c for c in cells if len(c.mentions) == 1]
+    plain = [c for c in cells if len(c.mentions) == 1 and c.op == "in"]
     ends = {frozenset((reading.numbers[lo].start, reading.numbers[hi].start))
             for lo, hi in reading.ranges}  # fmt: skip
     compared = 0

@@ -25,7 +25,7 @@ from prism_edge.methods.tables import lexicon, naming
 from prism_edge.methods.tables.db import Sheet
 from prism_edge.methods.tables.enumerate import Candidate, of_unnamed_part
 from prism_edge.methods.tables.mentions import Reading, rounding_places
-from prism_edge.methods.tables.space import ROW_OPS, Query
+from prism_edge.methods.tables.space import NAMED_OPS, ROW_OPS, Query
 from prism_edge.methods.tables.words import (
     NAME_WORDS,
     STOP,
@@ -353,19 +353,20 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
         f["cond:col:share"] = f.get("cond:col:share", 0.0) + share
         if cond.column in q.lexical_match:
             f["cond:col:lexical"] = f.get("cond:col:lexical", 0.0) + q.lexical_match[cond.column]
-        if cond.column == query.column:
-            f[f"cond:is-answer|op:{query.op}"] = 1.0
-        if cond.op == "in":
-            kinds = []
+        if cond.column == query.column:  # "other than X, which ...": the answer's column
+            f[f"cond:{'not:' if cond.op == 'notin' else ''}is-answer|op:{query.op}"] = 1.0
+        if cond.op in NAMED_OPS:
+            kinds = ["not"] if cond.op == "notin" else []  # the cell left out
+            tag = "cond" if cond.op == "in" else "cond:not"
             for i in cond.mentions:
                 mention = reading.cells[i]
                 used.update(range(mention.start, mention.end))
                 kinds.append("exact" if mention.exact else "part")
                 f["cond:size"] = f.get("cond:size", 0.0) + mention.size
                 before = reading.stems[mention.start - 1] if mention.start else "<start>"
-                f[f"cond:before:{before}|op:{query.op}"] = 1.0
+                f[f"{tag}:before:{before}|op:{query.op}"] = 1.0
                 for family in families(reading.words[max(0, mention.start - 3) : mention.start]):
-                    f[f"cond:before:{family}|op:{query.op}"] = 1.0
+                    f[f"{tag}:before:{family}|op:{query.op}"] = 1.0
                 if not mention.exact:
                     f["cond:part:values"] = f.get("cond:part:values", 0.0) + min(
                         len(mention.values), 10

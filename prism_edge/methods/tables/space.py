@@ -28,7 +28,8 @@ The answers (``op``):
 ``countdiff``         the difference of the two selections' row counts
 ====================  =======================================================================
 
-Conditions (``Cond``): ``in`` (the cell is one of the named texts, compared folded), ``=``, ``!=``,
+Conditions (``Cond``): ``in`` (the cell is one of the named texts, compared folded), ``notin``
+(a cell, not one of them: "not played at X", "other than X"), ``=``, ``!=``,
 ``>``, ``<``, ``>=``, ``<=``, ``between`` on the column's numbers, ``year=``, ``year>``,
 ``year<``, ``year-between`` on its dates, and ``prefix``, ``suffix``, ``contains`` on its text
 (a text the question quotes). A table's summary row ("Total", "Totals") is never one of its
@@ -60,12 +61,14 @@ MAX_LISTED = 100
 """Cells a ``select`` lists at most (its SQL asks for one more, to tell a longer list)."""
 COMPARE = {">": ">", "<": "<", ">=": ">=", "<=": "<=", "=": "=", "!=": "!="}
 SAID = {
-    "in": "is", ">": "is more than", "<": "is less than", ">=": "is at least",
+    "in": "is", "notin": "is not", ">": "is more than", "<": "is less than", ">=": "is at least",
     "<=": "is at most", "=": "is", "!=": "is not", "year=": "is in", "year>": "is after",
     "year<": "is before", "between": "is between", "year-between": "is between",
     "prefix": "begins with", "suffix": "ends with", "contains": "contains", "on": "is on",
 }  # fmt: skip
 TEXT_OPS = frozenset({"prefix", "suffix", "contains"})
+NAMED_OPS = frozenset({"in", "notin"})
+"""Conditions on the cells the question names (their texts)."""
 
 
 @dataclass(frozen=True)
@@ -80,12 +83,13 @@ class Cond:
 
     def sql(self, sheet: Sheet) -> tuple[str, list[Any]]:
         column = sheet.columns[self.column]
-        if self.op == "in":
+        if self.op in NAMED_OPS:
             assert isinstance(self.value, tuple)
             raw = sheet.raw.get(self.column, {})
             texts = [t for v in self.value for t in raw.get(v, [v])]
             marks = ", ".join("?" * len(texts))
-            return f"{column.text} IN ({marks})", texts
+            way = "IN" if self.op == "in" else "NOT IN"  # NOT IN: a cell, none of them
+            return f"{column.text} {way} ({marks})", texts
         if self.op in TEXT_OPS:
             assert isinstance(self.value, str)
             escaped = self.value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -149,7 +153,8 @@ class Query:
     def numeric_columns(self) -> set[int]:
         """The columns whose numbers or dates the SQL reads (stored before it runs:
         :meth:`Database.numeric`)."""
-        used = {c.column for c in self.conds + self.other if c.op != "in" and c.op not in TEXT_OPS}
+        used = {c.column for c in self.conds + self.other
+                if c.op not in NAMED_OPS and c.op not in TEXT_OPS}  # fmt: skip
         if self.by is not None and self.agg != "distinct" and not self.alphabetical:
             used.add(self.by)
         if self.op in NUMERIC_OPS and self.column is not None:

@@ -283,3 +283,22 @@ def test_the_most_of_a_mass_noun_is_an_amount_not_a_count_of_rows():
     _, counted = superlative_row(read("Which region has the most nations?", db, [sheet]), sheet)
     assert counted == {"nations"}
     db.close()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many firms are not from Sweden?",
+        "Other than Acme, which firm is from Sweden?",
+        "Which firms besides Cobalt have more than 100 employees?",
+        "Which firm isn't in Norway?",
+    ],
+)
+def test_a_named_cell_is_also_left_out_where_the_question_negates(question):
+    space = _space(question)
+    assert any("'notin'" in q for q in space)
+    assert any("'in'" in q for q in space)  # the cell kept too: the ranker chooses
+
+
+def test_no_named_cell_is_left_out_where_the_question_does_not_negate():
+    assert not any("'notin'" in q for q in _space("How many firms are from Sweden?"))

@@ -57,6 +57,17 @@ KILDARE = Cond(1, "in", ("kildare",), (0,))
         (Query("clubs", "count", conds=(Cond(2, ">", 1e9, (0,)),)), (0.0,)),  # out of range
         (Query("clubs", "count", conds=(Cond(3, "between", 2005.0, (0, 1), 2009.0),)), (3.0,)),
         (Query("clubs", "count", conds=(Cond(0, "prefix", "Con", (0,)),)), (1.0,)),
+        # a named cell left out: the summary row still none of the rows, nor an empty cell
+        (Query("clubs", "count", conds=(Cond(1, "notin", ("kildare",), (0,)),)), (3.0,)),
+        (
+            Query(
+                "clubs",
+                "select",
+                0,
+                conds=(Cond(1, "in", ("kildare",), (0,)), Cond(0, "notin", ("confey",), (1,))),
+            ),
+            ("Maynooth",),
+        ),  # "other than Confey, a team from Kildare"
         (
             Query(
                 "clubs",
@@ -130,4 +141,7 @@ def test_every_query_says_in_words_what_it_computes():
     assert said == "the Team of the row with the highest Wins, where County is Kildare"
     assert Query("clubs", "next", 0, conds=(Cond(0, "in", ("crettyard",)),)).render(sheet) == (
         "the Team of the row just after the one where Team is Crettyard"
+    )
+    assert Query("clubs", "count", conds=(Cond(1, "notin", ("kildare",)),)).render(sheet) == (
+        "the number of rows, where County is not Kildare"
     )
