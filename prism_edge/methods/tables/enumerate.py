@@ -1032,6 +1032,8 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
                      MAX_NTH})  # fmt: skip
     name = sheet.name
     order = ("next", "prev")
+    same_said = "same" in reading.words  # "the same producer as X": the other rows sharing it
+    sharing = [c for c in columns if c.distinct < c.present]  # a value some rows share
     when = dated(reading, sheet)
     singles: list[tuple[Cond, ...]] = [(c,) for c in cells + numbers] + when
     at = {id(c): said_at(reading, c) for c in cells[:MAX_CELL_CONDS] + numbers}
@@ -1085,6 +1087,9 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
                 yield Query(name, op, col.index, conds=conds)
             if len(conds) == 1 and conds[0].op == "in" and next_said:
                 yield from (Query(name, op, col.index, conds=conds) for op in order)
+            if len(conds) == 1 and conds[0].op == "in" and same_said:
+                yield from (Query(name, "same", col.index, by.index, conds) for by in sharing
+                            if by.index not in (col.index, conds[0].column))  # fmt: skip
             for by in ordered:
                 if by.index in used and conds[0].op != "in":
                     continue

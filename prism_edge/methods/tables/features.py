@@ -45,7 +45,7 @@ _GROUP = {
     "argmax": "ordered", "argmin": "ordered", "most": "group", "least": "group",
     "count": "count", "distinct": "count", "countdiff": "count", "sum": "agg", "avg": "agg",
     "max": "agg", "min": "agg", "range": "agg", "diff": "agg", "groupmax": "group",
-    "groupmin": "group",
+    "groupmin": "group", "same": "row",
 }  # fmt: skip
 _WH = (
     ("how", "many"), ("how", "much"), ("how", "long"), ("how", "old"), ("how",),

@@ -26,6 +26,8 @@ The answers (``op``):
 ``diff``              the difference of the ``column`` number between the rows of ``conds``
                       and those of ``other`` (how many more, how much longer)
 ``countdiff``         the difference of the two selections' row counts
+``same``              the ``column`` cells of the other rows whose ``by`` cell is the same as
+                      that of the rows selected ("which track has the same producer as X")
 ====================  =======================================================================
 
 Conditions (``Cond``): ``in`` (the cell is one of the named texts, compared folded), ``notin``
@@ -47,7 +49,7 @@ from prism_edge.methods.tables.db import Column, Sheet, show_number
 ANSWERS = (
     "select", "count", "distinct", "sum", "avg", "max", "min", "range", "argmax", "argmin",
     "first", "last", "next", "prev", "most", "least", "groupmax", "groupmin", "diff",
-    "countdiff",
+    "countdiff", "same",
 )  # fmt: skip
 NUMERIC_OPS = frozenset({"sum", "avg", "max", "min", "range", "diff"})
 ORDERED_OPS = frozenset({"argmax", "argmin"})
@@ -55,7 +57,7 @@ RANKED_OPS = frozenset({"argmax", "argmin", "most", "least", "groupmax", "groupm
 """Answers that are the first (or nth) of an order, which may tie (:meth:`Query.ranked`)."""
 GROUP_OPS = frozenset({"groupmax", "groupmin"})
 ROW_OPS = frozenset({"select", "argmax", "argmin", "first", "last", "next", "prev", "most",
-                     "least", "groupmax", "groupmin"})  # fmt: skip
+                     "least", "groupmax", "groupmin", "same"})  # fmt: skip
 """Answers that are cells of the table (not computed numbers)."""
 MAX_LISTED = 100
 """Cells a ``select`` lists at most (its SQL asks for one more, to tell a longer list)."""
@@ -155,7 +157,12 @@ class Query:
         :meth:`Database.numeric`)."""
         used = {c.column for c in self.conds + self.other
                 if c.op not in NAMED_OPS and c.op not in TEXT_OPS}  # fmt: skip
-        if self.by is not None and self.agg != "distinct" and not self.alphabetical:
+        if (
+            self.by is not None
+            and self.agg != "distinct"
+            and not self.alphabetical
+            and self.op != "same"  # its cells compared as written
+        ):
             used.add(self.by)
         if self.op in NUMERIC_OPS and self.column is not None:
             used.add(self.column)
@@ -216,6 +223,16 @@ class Query:
         if op in ("groupmax", "groupmin", "most", "least"):
             rows, key, order = self._ordered(sheet, where)
             return f"SELECT {col.text} FROM {rows} ORDER BY {key} {order} LIMIT 1", args
+        if op == "same":
+            assert self.by is not None
+            by = sheet.columns[self.by].text
+            outer, more = _where(sheet, ())
+            others = f"{_and(outer, col.text)} AND {by} IN (SELECT {by} FROM {t}{where}) AND "
+            return (
+                f"SELECT {col.text} FROM {t}{others}_row NOT IN (SELECT _row FROM {t}{where}) "
+                f"GROUP BY {col.text} ORDER BY MIN(_row) LIMIT {MAX_LISTED + 1}",
+                more + args + args,
+            )
         if op == "diff":
             return (
                 f"SELECT ABS((SELECT {col.num} FROM {t}{_and(where, col.num)} ORDER BY _row "
@@ -292,6 +309,7 @@ class Query:
             "least": f"the least common {name}",
             "diff": f"the difference in {name}",
             "countdiff": "the difference in the number of rows",
+            "same": f"the {name} of the other rows with the same {by} as the one",
         }[self.op]
         if self.op in ("diff", "countdiff"):
             left = " and ".join(c.render(sheet) for c in self.conds)
@@ -299,7 +317,7 @@ class Query:
             return f"{said} between the rows where {left} and those where {right}"
         if self.conds:
             said += (
-                (" " if self.op in ("next", "prev") else ", ")
+                (" " if self.op in ("next", "prev", "same") else ", ")
                 + "where "
                 + (" and ".join(c.render(sheet) for c in self.conds))
             )

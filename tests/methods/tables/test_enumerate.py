@@ -302,3 +302,9 @@ def test_a_named_cell_is_also_left_out_where_the_question_negates(question):
 
 def test_no_named_cell_is_left_out_where_the_question_does_not_negate():
     assert not any("'notin'" in q for q in _space("How many firms are from Sweden?"))
+
+
+def test_the_other_rows_sharing_a_named_rows_cell_are_asked_where_the_question_says_same():
+    assert any(q.startswith("same ['in']") for q in _space("Which firm is in the same country "
+                                                           "as Acme?"))  # fmt: skip
+    assert not any(q.startswith("same") for q in _space("Which firm is in the country of Acme?"))

@@ -57,6 +57,9 @@ KILDARE = Cond(1, "in", ("kildare",), (0,))
         (Query("clubs", "count", conds=(Cond(2, ">", 1e9, (0,)),)), (0.0,)),  # out of range
         (Query("clubs", "count", conds=(Cond(3, "between", 2005.0, (0, 1), 2009.0),)), (3.0,)),
         (Query("clubs", "count", conds=(Cond(0, "prefix", "Con", (0,)),)), (1.0,)),
+        # the other teams of Kildare's ... the same county as Maynooth (not Maynooth itself)
+        (Query("clubs", "same", 0, 1, conds=(Cond(0, "in", ("maynooth",), (0,)),)), ("Confey",)),
+        (Query("clubs", "same", 0, 1, conds=(Cond(0, "in", ("greystones",), (0,)),)), None),
         # a named cell left out: the summary row still none of the rows, nor an empty cell
         (Query("clubs", "count", conds=(Cond(1, "notin", ("kildare",), (0,)),)), (3.0,)),
         (
@@ -83,6 +86,9 @@ KILDARE = Cond(1, "in", ("kildare",), (0,))
 def test_each_answer_computes_what_it_says(query, values):
     db = _db()
     found = run(db, db.sheets["clubs"], query)
+    if values is None:  # no row: no answer
+        assert found is None
+        return
     assert found is not None and found.values == values, query.render(db.sheets["clubs"])
 
 
@@ -144,4 +150,7 @@ def test_every_query_says_in_words_what_it_computes():
     )
     assert Query("clubs", "count", conds=(Cond(1, "notin", ("kildare",)),)).render(sheet) == (
         "the number of rows, where County is not Kildare"
+    )
+    assert Query("clubs", "same", 0, 1, conds=(Cond(0, "in", ("confey",)),)).render(sheet) == (
+        "the Team of the other rows with the same County as the one where Team is Confey"
     )
