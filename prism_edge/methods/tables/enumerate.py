@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from prism_edge.methods.tables import ages, lexicon, naming, roles
+from prism_edge.methods.tables import ages, codes, lexicon, naming, roles
 from prism_edge.methods.tables.db import Column, Database, Sheet
 from prism_edge.methods.tables.mentions import (
     COMPARING,
@@ -188,6 +188,17 @@ def negated(reading: Reading) -> bool:
     """Whether the question has a word that may leave a cell it names out of the rows
     (:data:`NEGATING`, or a verb with "n't")."""
     return any(w in NEGATING or w.endswith("n't") for w in reading.words)
+
+
+def _negative(reading: Reading, cond: Cond) -> bool:
+    """Whether the cell a condition names already says the negation before it: a yes-or-no
+    column's "no" read from "not active" (:func:`codes.flags`), never left out again."""
+    return any(
+        reading.cells[i].how == "code"
+        and set(reading.words[max(0, reading.cells[i].start - 2) : reading.cells[i].start])
+        & codes.NEGATION
+        for i in cond.mentions
+    )
 
 
 def dated(reading: Reading, sheet: Sheet) -> list[tuple[Cond, ...]]:
@@ -1019,7 +1030,8 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     if sheet.rows > BIG_ROWS:  # every query reads every row
         cells = _outermost(reading, cells)[:BIG_CONDS]
     if negated(reading):  # each named cell also left out ("not at X", "other than X")
-        cells = [n for c in cells for n in (c, Cond(c.column, "notin", c.value, c.mentions))]
+        cells = [n for c in cells for n in (c, Cond(c.column, "notin", c.value, c.mentions))
+                 if n is c or not _negative(reading, c)]  # fmt: skip
     if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:
         columns = [c for c in columns if c.index in relevant]
         numbers = [c for c in numbers if c.column in relevant]
