@@ -185,9 +185,14 @@ NEGATING = frozenset(
 
 
 def negated(reading: Reading) -> bool:
-    """Whether the question has a word that may leave a cell it names out of the rows
-    (:data:`NEGATING`, or a verb with "n't")."""
-    return any(w in NEGATING or w.endswith("n't") for w in reading.words)
+    """Whether the question has a word that may leave a cell it names out of the rows."""
+    return negating(reading.words)
+
+
+def negating(words: Sequence[str]) -> bool:
+    """Whether ``words`` hold a word that may leave a cell out (:data:`NEGATING`, or a verb
+    with "n't")."""
+    return any(w in NEGATING or w.endswith("n't") for w in words)
 
 
 def _negative(reading: Reading, cond: Cond) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from prism_edge.methods.tables import lexicon, naming
 from prism_edge.methods.tables.db import Sheet
-from prism_edge.methods.tables.enumerate import Candidate, of_unnamed_part
+from prism_edge.methods.tables.enumerate import Candidate, negating, of_unnamed_part
 from prism_edge.methods.tables.mentions import Reading, rounding_places
 from prism_edge.methods.tables.space import NAMED_OPS, ROW_OPS, Query
 from prism_edge.methods.tables.words import (
@@ -365,6 +365,8 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
                 f["cond:size"] = f.get("cond:size", 0.0) + mention.size
                 before = reading.stems[mention.start - 1] if mention.start else "<start>"
                 f[f"{tag}:before:{before}|op:{query.op}"] = 1.0
+                if negating(reading.words[max(0, mention.start - 3) : mention.start]):
+                    f[f"{tag}:negated|op:{query.op}"] = 1.0  # "not in X", "didn't win at X"
                 for family in families(reading.words[max(0, mention.start - 3) : mention.start]):
                     f[f"{tag}:before:{family}|op:{query.op}"] = 1.0
                 if not mention.exact:
