@@ -256,3 +256,17 @@ def test_an_extreme_of_the_rows_of_a_cell_named_after_of_is_of_those_rows():
     header = ["name", "weight", "origin"]
     assert values("What is the highest weight of the cars from Japan?", rows=cars,
                   header=header) == ["3504"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "values"),
+    [
+        ("How many countries are not in Europe?", [3.0]),
+        ("Other than Norway, which country is in Europe?", ["Iceland"]),
+        ("Which country is on the same continent as Peru?", ["Chile"]),
+        ("How many countries are in Europe?", [2.0]),
+    ],
+)
+def test_a_named_cell_left_out_and_the_rows_that_share_one(question, values):
+    result, _ = ask(question)
+    assert list(result.values) == values, result.best
