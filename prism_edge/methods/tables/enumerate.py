@@ -184,11 +184,6 @@ NEGATING = frozenset(
 """Words that may leave a named cell out ("not played at X", "other than X", "besides X")."""
 
 
-def negated(reading: Reading) -> bool:
-    """Whether the question has a word that may leave a cell it names out of the rows."""
-    return negating(reading.words)
-
-
 def negating(words: Sequence[str]) -> bool:
     """Whether ``words`` hold a word that may leave a cell out (:data:`NEGATING`, or a verb
     with "n't")."""
@@ -198,12 +193,10 @@ def negating(words: Sequence[str]) -> bool:
 def _negative(reading: Reading, cond: Cond) -> bool:
     """Whether the cell a condition names already says the negation before it: a yes-or-no
     column's "no" read from "not active" (:func:`codes.flags`), never left out again."""
-    return any(
-        reading.cells[i].how == "code"
-        and set(reading.words[max(0, reading.cells[i].start - 2) : reading.cells[i].start])
-        & codes.NEGATION
-        for i in cond.mentions
-    )
+    cells = [reading.cells[i] for i in cond.mentions]
+    return any(c.how == "code" and codes.NEGATION.intersection(reading.words[max(0, c.start - 2) :
+                                                                             c.start])
+               for c in cells)  # fmt: skip
 
 
 def dated(reading: Reading, sheet: Sheet) -> list[tuple[Cond, ...]]:
@@ -1034,7 +1027,7 @@ def _all(reading: Reading, sheet: Sheet, relevant: set[int] | None = None) -> It
     columns = [c for c in sheet.columns if c.present]
     if sheet.rows > BIG_ROWS:  # every query reads every row
         cells = _outermost(reading, cells)[:BIG_CONDS]
-    if negated(reading):  # each named cell also left out ("not at X", "other than X")
+    if negating(reading.words):  # each named cell also left out ("not at X", "other than X")
         cells = [n for c in cells for n in (c, Cond(c.column, "notin", c.value, c.mentions))
                  if n is c or not _negative(reading, c)]  # fmt: skip
     if (sheet.rows > BIG_ROWS or len(columns) > WIDE_COLUMNS) and relevant is not None:

@@ -365,9 +365,10 @@ def _conditions(q: QuestionView, query: Query, f: Features) -> None:
                 f["cond:size"] = f.get("cond:size", 0.0) + mention.size
                 before = reading.stems[mention.start - 1] if mention.start else "<start>"
                 f[f"{tag}:before:{before}|op:{query.op}"] = 1.0
-                if negating(reading.words[max(0, mention.start - 3) : mention.start]):
+                near = reading.words[max(0, mention.start - 3) : mention.start]
+                if negating(near):
                     f[f"{tag}:negated|op:{query.op}"] = 1.0  # "not in X", "didn't win at X"
-                for family in families(reading.words[max(0, mention.start - 3) : mention.start]):
+                for family in families(near):
                     f[f"{tag}:before:{family}|op:{query.op}"] = 1.0
                 if not mention.exact:
                     f["cond:part:values"] = f.get("cond:part:values", 0.0) + min(
