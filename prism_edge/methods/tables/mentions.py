@@ -508,7 +508,7 @@ def _texts(question: str, words: list[str]) -> list[TextMention]:
 def _whole_cells(words: list[str], db: Database, sheet: Sheet, column: int) -> list[CellMention]:
     """The cells of a big column the question names whole (looked up in the database)."""
     spans: dict[str, list[tuple[int, int]]] = {}
-    for said in {tuple(words), tuple(unpossessed(words))}:
+    for said in dict.fromkeys((tuple(words), tuple(unpossessed(words)))):
         for n in range(1, min(MAX_NGRAM, len(said)) + 1):
             for i in range(len(said) - n + 1):
                 part = said[i : i + n]
@@ -525,7 +525,7 @@ def _cells(words: list[str], sheet: Sheet, column: int) -> list[CellMention]:
     if not values:
         return []
     grams: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-    for said in {tuple(words), tuple(unpossessed(words))}:
+    for said in dict.fromkeys((tuple(words), tuple(unpossessed(words)))):
         for n in range(1, min(MAX_NGRAM, len(said)) + 1):
             for i in range(len(said) - n + 1):
                 at = grams.setdefault(said[i : i + n], [])
